@@ -1,0 +1,43 @@
+# Isolato: the README's two commands are `make run` and `make test`; the rest are helpers.
+# Each part of the project contributes its own targets through <part>/part.mk, which append
+# to BUILD_TARGETS / UNIT_TEST_TARGETS / E2E_TEST_TARGETS.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+export ISOLATO_ROOT := $(CURDIR)
+LOCALKUBE := $(CURDIR)/localkube/localkube
+MVN := $(CURDIR)/mvnw -B -q --no-transfer-progress
+BUILD_TARGETS :=
+UNIT_TEST_TARGETS :=
+E2E_TEST_TARGETS :=
+
+include localkube/part.mk
+-include saas-bench/part.mk
+-include controller/part.mk
+-include gatling/part.mk
+
+.PHONY: help deps build run stop test test-unit test-e2e clean
+help: ## list the targets
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
+
+deps: ## install missing Debian packages and toolchains (idempotent)
+	@scripts/install-deps.sh
+
+build: deps $(BUILD_TARGETS) ## build everything
+
+run: build ## bring up localkube and Isolato on it (Ctrl-C or `make stop` ends it)
+	@scripts/run.sh
+
+stop: ## stop what `make run` started
+	@scripts/stop.sh
+
+test: deps ## every test of the project: unit, integration, end-to-end
+	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory test-e2e
+	@echo "[make test] all tests passed"
+
+test-unit: $(UNIT_TEST_TARGETS) ## unit and integration tests (no cluster needed)
+
+test-e2e: $(E2E_TEST_TARGETS) ## end-to-end tests on localkube
+
+clean: ## remove build outputs (not the toolchain or Kubernetes caches)
+	rm -rf build target */target
