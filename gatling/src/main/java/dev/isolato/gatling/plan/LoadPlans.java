@@ -1,0 +1,206 @@
+package dev.isolato.gatling.plan;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleFunction;
+
+/**
+ * Turns the simulations' parameters into step plans. Steps run back to back; each step lasts
+ * as long as it takes to send {@code requestsPerStep} requests in total at that step's rate
+ * (1600 by default, as in the SAC'20 paper), so every step has the same statistical weight.
+ */
+public final class LoadPlans {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private LoadPlans() {
+  }
+
+  /**
+   * Linear ramp against one class: step i offers RR_i = startRate + i * rateStep requests/s
+   * in total, each of the T tenants sending RR_i / T.
+   */
+  public static List<ClassPlan> linearRamp(Settings s) {
+    String sloClass = s.requiredString("sloClass");
+    List<String> tenants = s.tenantIds("tenants", "tenantCount", "t", 1);
+    List<Double> rates = rampRates(s);
+    int perStep = s.positiveInt("requestsPerStep", 1600);
+    List<ClassStep> steps = sequence(rates.size(), rates::get, perStep,
+        (i, offset, duration) -> new ClassStep(i, offset, duration,
+            evenSplit(tenants, rates.get(i))));
+    return List.of(new ClassPlan(sloClass, s.requiredString("baseUrl"),
+        context(s, "alone"), steps));
+  }
+
+  /**
+   * One aggressive tenant: every tenant sends its committed rate except the aggressive one,
+   * which sends k times its committed rate, one step per factor k.
+   */
+  public static List<ClassPlan> aggressiveTenant(Settings s) {
+    String sloClass = s.requiredString("sloClass");
+    List<String> tenants = s.tenantIds("tenants", "tenantCount", "t", 3);
+    double committed = s.positiveDouble("committedRps", null);
+    String aggressive = s.string("aggressiveTenant", tenants.get(0));
+    if (!tenants.contains(aggressive)) {
+      throw new IllegalArgumentException(Settings.PREFIX + "aggressiveTenant '" + aggressive
+          + "' is not one of the tenants " + tenants);
+    }
+    List<Double> factors = s.positiveDoubles("factors", "1,2,4");
+    int perStep = s.positiveInt("requestsPerStep", 1600);
+    DoubleFunction<List<TenantLoad>> loads = k -> tenants.stream()
+        .map(t -> new TenantLoad(t, t.equals(aggressive) ? k * committed : committed)).toList();
+    List<ClassStep> steps = sequence(factors.size(),
+        i -> total(loads.apply(factors.get(i))), perStep,
+        (i, offset, duration) -> new ClassStep(i, offset, duration, loads.apply(factors.get(i))));
+    Map<String, Object> context = context(s, "aggressive");
+    context.putIfAbsent("aggressiveTenant", aggressive);
+    context.putIfAbsent("aggressiveFactors", factors);
+    context.putIfAbsent("committedRps", committed);
+    return List.of(new ClassPlan(sloClass, s.requiredString("baseUrl"), context, steps));
+  }
+
+  /**
+   * Gold and bronze tenants side by side in the ratio {@code mix} (e.g. {@code 4:1}): every
+   * tenant sends the same per-tenant rate r_i = startRate + i * rateStep to its class, so a
+   * class offers r_i times its tenant count.
+   */
+  public static List<ClassPlan> tenantMix(Settings s) {
+    int[] mix = parseMix(s.string("mix", "4:1"));
+    String goldClass = s.string("goldClass", "gold");
+    String bronzeClass = s.string("bronzeClass", "bronze");
+    List<String> gold = tenantsOfClass(s, "goldTenants", goldClass, mix[0]);
+    List<String> bronze = tenantsOfClass(s, "bronzeTenants", bronzeClass, mix[1]);
+    List<Double> rates = rampRates(s);
+    int perStep = s.positiveInt("requestsPerStep", 1600);
+    int tenantCount = gold.size() + bronze.size();
+    String label = "mix-" + mix[0] + ":" + mix[1];
+    Map<String, Object> tenantMix = new LinkedHashMap<>();
+    tenantMix.put(goldClass, mix[0]);
+    tenantMix.put(bronzeClass, mix[1]);
+    List<ClassPlan> plans = new ArrayList<>();
+    for (var cls : List.of(Map.entry(goldClass, gold), Map.entry(bronzeClass, bronze))) {
+      if (cls.getValue().isEmpty()) {
+        continue;
+      }
+      List<ClassStep> steps = sequence(rates.size(), i -> rates.get(i) * tenantCount, perStep,
+          (i, offset, duration) -> new ClassStep(i, offset, duration, cls.getValue().stream()
+              .map(t -> new TenantLoad(t, rates.get(i))).toList()));
+      Map<String, Object> context = context(s, label);
+      context.putIfAbsent("tenantMix", tenantMix);
+      context.putIfAbsent("colocated",
+          List.of(cls.getKey().equals(goldClass) ? bronzeClass : goldClass));
+      String urlName = cls.getKey().equals(goldClass) ? "goldBaseUrl" : "bronzeBaseUrl";
+      plans.add(new ClassPlan(cls.getKey(), s.requiredString(urlName), context, steps));
+    }
+    return plans;
+  }
+
+  /** startRate, startRate + rateStep, ... for {@code steps} steps or up to {@code maxRate}. */
+  static List<Double> rampRates(Settings s) {
+    double start = s.positiveDouble("startRate", null);
+    double step = s.positiveDouble("rateStep", start);
+    int count;
+    if (s.has("maxRate")) {
+      if (s.has("steps")) {
+        throw new IllegalArgumentException(
+            "give either " + Settings.PREFIX + "steps or " + Settings.PREFIX + "maxRate, not both");
+      }
+      double max = s.positiveDouble("maxRate", null);
+      if (max < start) {
+        throw new IllegalArgumentException(Settings.PREFIX + "maxRate " + max
+            + " is below " + Settings.PREFIX + "startRate " + start);
+      }
+      count = (int) Math.floor((max - start) / step + 1e-9) + 1;
+    } else {
+      count = s.positiveInt("steps", 10);
+    }
+    List<Double> rates = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      rates.add(start + i * step);
+    }
+    return rates;
+  }
+
+  static int[] parseMix(String raw) {
+    String[] parts = raw.split(":");
+    try {
+      if (parts.length == 2) {
+        int g = Integer.parseInt(parts[0].trim());
+        int b = Integer.parseInt(parts[1].trim());
+        if (g >= 0 && b >= 0 && g + b > 0) {
+          return new int[] {g, b};
+        }
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the expected shape
+    }
+    throw new IllegalArgumentException(Settings.PREFIX + "mix must look like 4:1 "
+        + "(gold:bronze tenant counts, not both 0): '" + raw + "'");
+  }
+
+  private static List<String> tenantsOfClass(Settings s, String idsName, String cls, int count) {
+    if (s.has(idsName)) {
+      List<String> ids = s.list(idsName, null);
+      if (ids.size() != count) {
+        throw new IllegalArgumentException(Settings.PREFIX + idsName + " lists " + ids.size()
+            + " tenants but " + Settings.PREFIX + "mix asks for " + count);
+      }
+      return ids;
+    }
+    List<String> ids = new ArrayList<>();
+    for (int i = 1; i <= count; i++) {
+      ids.add(cls + "-" + i);
+    }
+    return ids;
+  }
+
+  private static List<TenantLoad> evenSplit(List<String> tenants, double classRate) {
+    return tenants.stream().map(t -> new TenantLoad(t, classRate / tenants.size())).toList();
+  }
+
+  private static double total(List<TenantLoad> loads) {
+    return loads.stream().mapToDouble(TenantLoad::rps).sum();
+  }
+
+  private interface StepFactory {
+    ClassStep create(int index, double offsetSeconds, double durationSeconds);
+  }
+
+  private interface RateOfStep {
+    double totalRps(int index);
+  }
+
+  /** Lays steps back to back; a step lasts requestsPerStep / (total rate of all classes). */
+  private static List<ClassStep> sequence(int count, RateOfStep rate, int requestsPerStep,
+                                          StepFactory factory) {
+    List<ClassStep> steps = new ArrayList<>();
+    double offset = 0;
+    for (int i = 0; i < count; i++) {
+      double duration = requestsPerStep / rate.totalRps(i);
+      steps.add(factory.create(i, offset, duration));
+      offset += duration;
+    }
+    return steps;
+  }
+
+  /** {@code isolato.context} (a JSON object) with {@code isolato.label} as its label. */
+  private static Map<String, Object> context(Settings s, String defaultLabel) {
+    Map<String, Object> context = new LinkedHashMap<>();
+    context.put("label", s.string("label", defaultLabel));
+    if (s.has("context")) {
+      try {
+        Map<String, Object> given = JSON.readValue(s.requiredString("context"),
+            new TypeReference<LinkedHashMap<String, Object>>() { });
+        given.forEach(context::putIfAbsent);
+      } catch (JsonProcessingException e) {
+        throw new IllegalArgumentException(Settings.PREFIX + "context must be a JSON object: "
+            + e.getOriginalMessage());
+      }
+    }
+    return context;
+  }
+}

@@ -1,0 +1,47 @@
+package dev.isolato.gatling.stats;
+
+import java.util.Arrays;
+
+/**
+ * Latency statistics of one set of requests, in milliseconds, as the calibration format wants
+ * them. Percentiles use the nearest-rank method on the exact samples (no histogram error):
+ * p(q) is the smallest sample with at least q% of the samples at or below it.
+ *
+ * @param count  every request, answered or failed
+ * @param errors non-2xx answers plus failed requests (timeouts, resets, refused)
+ */
+public record LatencySummary(long count, long errors, Double p50, Double p90, Double p95,
+                             Double p99, Double max) {
+
+  private static final double NANOS_PER_MILLI = 1_000_000.0;
+
+  /**
+   * Summarises latencies given in nanoseconds. The array is sorted in place. With no samples
+   * the percentiles are null: there is nothing to measure, and 0 would read as "very fast".
+   */
+  public static LatencySummary ofNanos(long[] latenciesNanos, long errors) {
+    if (errors < 0 || errors > latenciesNanos.length) {
+      throw new IllegalArgumentException(
+          "errors must be between 0 and the sample count " + latenciesNanos.length + ": " + errors);
+    }
+    if (latenciesNanos.length == 0) {
+      return new LatencySummary(0, 0, null, null, null, null, null);
+    }
+    Arrays.sort(latenciesNanos);
+    return new LatencySummary(latenciesNanos.length, errors,
+        millis(nearestRank(latenciesNanos, 50)), millis(nearestRank(latenciesNanos, 90)),
+        millis(nearestRank(latenciesNanos, 95)), millis(nearestRank(latenciesNanos, 99)),
+        millis(latenciesNanos[latenciesNanos.length - 1]));
+  }
+
+  /** Nearest-rank percentile of sorted samples: index ceil(q/100 * n) - 1. */
+  static long nearestRank(long[] sorted, double percent) {
+    int rank = (int) Math.ceil(percent / 100.0 * sorted.length);
+    return sorted[Math.max(0, rank - 1)];
+  }
+
+  /** Milliseconds rounded to microseconds: finer digits would be noise, not measurement. */
+  private static double millis(long nanos) {
+    return Math.round(nanos / 1_000.0) / (NANOS_PER_MILLI / 1_000.0);
+  }
+}

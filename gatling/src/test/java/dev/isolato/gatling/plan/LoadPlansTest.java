@@ -1,0 +1,119 @@
+package dev.isolato.gatling.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LoadPlansTest {
+
+  private static Settings settings(String... kv) {
+    Map<String, String> m = new java.util.HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return new Settings(m);
+  }
+
+  @Test
+  void linearRampSplitsEachStepEvenlyAndKeepsRequestsPerStep() {
+    ClassPlan plan = LoadPlans.linearRamp(settings("sloClass", "gold", "baseUrl", "http://x:1",
+        "tenants", "a,b,c,d", "startRate", "40", "rateStep", "20", "steps", "3")).get(0);
+    assertEquals(3, plan.steps().size());
+    ClassStep last = plan.steps().get(2);
+    assertEquals(80.0, last.offeredRps(), 1e-9);
+    assertEquals(20.0, last.tenants().get(0).rps(), 1e-9);
+    assertEquals(1600 / 80.0, last.durationSeconds(), 1e-9);
+    assertEquals(1600 / 40.0 + 1600 / 60.0, last.offsetSeconds(), 1e-9, "steps back to back");
+    assertEquals("alone", plan.context().get("label"));
+  }
+
+  @Test
+  void maxRateBoundsTheRampInclusively() {
+    List<ClassStep> steps = LoadPlans.linearRamp(settings("sloClass", "gold",
+        "baseUrl", "http://x:1", "startRate", "10", "rateStep", "5", "maxRate", "30")).get(0)
+        .steps();
+    assertEquals(List.of(10.0, 15.0, 20.0, 25.0, 30.0),
+        steps.stream().map(ClassStep::offeredRps).toList());
+    assertEquals(List.of("t1"), steps.get(0).tenants().stream().map(TenantLoad::tenantId)
+        .toList());
+  }
+
+  @Test
+  void aggressiveTenantMultipliesOnlyItsOwnRate() {
+    ClassPlan plan = LoadPlans.aggressiveTenant(settings("sloClass", "bronze",
+        "baseUrl", "http://x:1", "tenants", "a,b", "committedRps", "10",
+        "aggressiveTenant", "b", "factors", "1,3", "requestsPerStep", "400")).get(0);
+    ClassStep second = plan.steps().get(1);
+    assertEquals(10.0, second.tenants().get(0).rps());
+    assertEquals(30.0, second.tenants().get(1).rps());
+    assertEquals(10.0, second.durationSeconds(), 1e-9, "400 requests at 40 req/s");
+    assertEquals("b", plan.context().get("aggressiveTenant"));
+  }
+
+  @Test
+  void tenantMixGivesEachClassItsTenantsOnASharedClock() {
+    List<ClassPlan> plans = LoadPlans.tenantMix(settings("mix", "1:4", "goldBaseUrl",
+        "http://g:1", "bronzeBaseUrl", "http://b:1", "startRate", "5", "steps", "2",
+        "requestsPerStep", "250"));
+    ClassPlan gold = plans.get(0);
+    ClassPlan bronze = plans.get(1);
+    assertEquals("gold", gold.sloClass());
+    assertEquals(4, bronze.steps().get(0).tenants().size());
+    assertEquals(20.0, bronze.steps().get(0).offeredRps(), 1e-9);
+    assertEquals(gold.steps().get(1).offsetSeconds(), bronze.steps().get(1).offsetSeconds());
+    assertEquals(10.0, gold.steps().get(0).durationSeconds(), 1e-9, "250 at 5 x 5 req/s");
+    assertEquals("mix-1:4", bronze.context().get("label"));
+    assertEquals(Map.of("gold", 1, "bronze", 4), bronze.context().get("tenantMix"));
+    assertEquals(List.of("gold"), bronze.context().get("colocated"));
+  }
+
+  @Test
+  void tenantMixWithZeroGoldHasOnlyBronze() {
+    List<ClassPlan> plans = LoadPlans.tenantMix(settings("mix", "0:2", "bronzeBaseUrl",
+        "http://b:1", "startRate", "5", "steps", "1"));
+    assertEquals(List.of("bronze"), plans.stream().map(ClassPlan::sloClass).toList());
+  }
+
+  @Test
+  void contextJsonIsMergedBehindTheLabel() {
+    ClassPlan plan = LoadPlans.linearRamp(settings("sloClass", "gold", "baseUrl", "http://x:1",
+        "startRate", "10", "steps", "1", "label", "homogeneous",
+        "context", "{\"label\":\"ignored\",\"replicas\":2,\"podCpu\":\"950m\"}")).get(0);
+    assertEquals("homogeneous", plan.context().get("label"));
+    assertEquals(2, plan.context().get("replicas"));
+  }
+
+  @Test
+  void badInputNamesTheProperty() {
+    assertMessage("isolato.startRate must be > 0", settings("sloClass", "g", "baseUrl", "u",
+        "startRate", "-1"));
+    assertMessage("isolato.startRate must be a number", settings("sloClass", "g",
+        "baseUrl", "u", "startRate", "fast"));
+    assertMessage("isolato.sloClass is required", settings("startRate", "1"));
+    assertMessage("either isolato.steps or isolato.maxRate", settings("sloClass", "g",
+        "baseUrl", "u", "startRate", "1", "steps", "2", "maxRate", "5"));
+    assertMessage("isolato.tenants has duplicates", settings("sloClass", "g", "baseUrl", "u",
+        "startRate", "1", "tenants", "a,a"));
+    assertMessage("isolato.context must be a JSON object", settings("sloClass", "g",
+        "baseUrl", "u", "startRate", "1", "context", "[1,2"));
+    assertMessage("isolato.steps must be a whole number", settings("sloClass", "g",
+        "baseUrl", "u", "startRate", "1", "steps", "2.5"));
+    IllegalArgumentException mix = assertThrows(IllegalArgumentException.class,
+        () -> LoadPlans.tenantMix(settings("mix", "4-1", "startRate", "1")));
+    assertTrue(mix.getMessage().contains("isolato.mix must look like 4:1"), mix.getMessage());
+    IllegalArgumentException aggressive = assertThrows(IllegalArgumentException.class,
+        () -> LoadPlans.aggressiveTenant(settings("sloClass", "g", "baseUrl", "u",
+            "committedRps", "1", "tenants", "a,b", "aggressiveTenant", "z")));
+    assertTrue(aggressive.getMessage().contains("'z' is not one of the tenants"));
+  }
+
+  private static void assertMessage(String expected, Settings s) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LoadPlans.linearRamp(s));
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+}

@@ -1,0 +1,222 @@
+package dev.isolato.gatling.simulations;
+
+import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.nothingFor;
+import static io.gatling.javaapi.core.CoreDsl.rampUsers;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.http;
+
+import dev.isolato.gatling.plan.ClassPlan;
+import dev.isolato.gatling.plan.ClassStep;
+import dev.isolato.gatling.plan.Settings;
+import dev.isolato.gatling.plan.TenantLoad;
+import dev.isolato.gatling.stats.CalibrationReport;
+import dev.isolato.gatling.stats.CalibrationRun;
+import dev.isolato.gatling.stats.StepRecorder;
+import io.gatling.javaapi.core.OpenInjectionStep;
+import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Session;
+import io.gatling.javaapi.core.Simulation;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a step plan as an open model: one Gatling scenario per (class, step, tenant) that
+ * injects users at the tenant's constant rate during the step, each user sending one
+ * {@code POST {base}/v1/tenants/{tenant}/requests}. Request names are
+ * {@code <class> s<step> <tenant>}, so Gatling's HTML report shows the same cells.
+ *
+ * <p>Latency is timed in-process around each request with {@link System#nanoTime()} (Gatling's
+ * own times are whole milliseconds, too coarse for a 5 ms service) and recorded per cell,
+ * failures included with the time they took. At the end, and on Ctrl-C (JVM shutdown), each
+ * class's calibration JSON is written to {@code isolato.outputDir}; an interrupted run keeps
+ * its complete steps and is marked partial.
+ */
+public abstract class PlannedLoadSimulation extends Simulation {
+  private static final String T0_NANOS = "isolatoT0Nanos";
+  private static final String T0_MILLIS = "isolatoT0Millis";
+  private static final Duration GRACE = Duration.ofSeconds(15);
+
+  private final List<ClassPlan> plans;
+  private final String runId;
+  private final Path outputDir;
+  private final double warmupSeconds;
+  private final StepRecorder recorder = new StepRecorder();
+  private volatile long startMillis;
+  private boolean written;
+
+  protected PlannedLoadSimulation(String kind, List<ClassPlan> plans, Settings settings) {
+    this.plans = plans;
+    this.runId = settings.string("runId", kind + "-" + DateTimeFormatter
+        .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Instant.now()));
+    this.outputDir = Path.of(settings.string("outputDir",
+        settings.string("outputRoot", "target/calibration") + "/" + runId));
+    HttpProtocolBuilder protocol = http.contentTypeHeader("application/json")
+        .acceptHeader("application/json");
+    if (settings.bool("shareConnections", true)) {
+      protocol = protocol.shareConnections();
+    }
+    String body = settings.string("body", "{}");
+    warmupSeconds = settings.bool("warmup", true) ? settings.positiveDouble("warmupSeconds", 5.0)
+        : 0;
+    List<PopulationBuilder> populations = new ArrayList<>();
+    double endSeconds = 0;
+    for (ClassPlan plan : plans) {
+      endSeconds = Math.max(endSeconds, warmupSeconds + plan.endSeconds());
+      if (warmupSeconds > 0) {
+        populations.add(warmup(plan, body));
+      }
+      for (ClassStep step : plan.steps()) {
+        for (TenantLoad load : step.tenants()) {
+          populations.add(population(plan, step, load, body));
+        }
+      }
+    }
+    printPlan();
+    setUp(populations).protocols(protocol)
+        .maxDuration(Duration.ofMillis((long) (endSeconds * 1000)).plus(GRACE));
+  }
+
+  private PopulationBuilder population(ClassPlan plan, ClassStep step, TenantLoad load,
+                                       String body) {
+    String cls = plan.sloClass();
+    int index = step.index();
+    String tenant = load.tenantId();
+    String name = String.format("%s s%02d %s", cls, index, tenant);
+    ScenarioBuilder scenario = scenario(name)
+        .exec(session -> {
+          recorder.started(cls, index);
+          return session.set(T0_NANOS, System.nanoTime()).set(T0_MILLIS,
+              System.currentTimeMillis());
+        })
+        .exec(http(name).post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
+            .body(StringBody(body)))
+        .exec(session -> record(session, cls, index, tenant));
+    List<OpenInjectionStep> injection = new ArrayList<>();
+    injection.add(nothingFor(millis(warmupSeconds + step.offsetSeconds())));
+    // rampUsers(n) spreads n arrivals evenly over the step: a constant arrival rate with an
+    // exact count (constantUsersPerSec truncates the duration to whole seconds).
+    long users = Math.max(1, Math.round(load.rps() * step.durationSeconds()));
+    injection.add(rampUsers((int) users).during(millis(step.durationSeconds())));
+    return scenario.injectOpen(injection);
+  }
+
+  /**
+   * Unrecorded requests at the first step's rate before step 0: the first requests of a fresh
+   * JVM pay for class loading and JIT compilation in the load generator, not in the service.
+   */
+  private PopulationBuilder warmup(ClassPlan plan, String body) {
+    ClassStep first = plan.steps().get(0);
+    String name = plan.sloClass() + " warm-up";
+    String tenant = first.tenants().get(0).tenantId();
+    long users = Math.max(1, Math.round(first.offeredRps() * warmupSeconds));
+    return scenario(name)
+        .exec(http(name).post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
+            .body(StringBody(body)))
+        .injectOpen(rampUsers((int) users).during(millis(warmupSeconds)));
+  }
+
+  private Session record(Session session, String cls, int step, String tenant) {
+    long latency = System.nanoTime() - session.getLong(T0_NANOS);
+    recorder.finished(cls, step, tenant, latency, !session.isFailed(),
+        session.getLong(T0_MILLIS), System.currentTimeMillis());
+    return session;
+  }
+
+  @Override
+  public void before() {
+    for (ClassPlan plan : plans) {
+      requireReachable(plan.baseUrl());
+    }
+    startMillis = System.currentTimeMillis();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> writeResults(true),
+        "isolato-partial-results"));
+  }
+
+  @Override
+  public void after() {
+    writeResults(false);
+  }
+
+  /** Fails the run before any load when a target does not accept TCP connections. */
+  private static void requireReachable(String baseUrl) {
+    URI uri = URI.create(baseUrl);
+    int port = uri.getPort() > 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(uri.getHost(), port), 3000);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IllegalStateException("target " + baseUrl + " is unreachable ("
+          + e.getMessage() + "): is the class's Service up with ready pods?", e);
+    }
+  }
+
+  /** Writes each class's run once: at the end, or from the shutdown hook when interrupted. */
+  private synchronized void writeResults(boolean interrupted) {
+    if (written || startMillis == 0) {
+      return;
+    }
+    written = true;
+    double elapsed = (System.currentTimeMillis() - startMillis) / 1000.0;
+    for (ClassPlan plan : plans) {
+      CalibrationRun run = CalibrationReport.build(runId, plan, recorder,
+          index -> stepComplete(plan, index, elapsed));
+      Path file = outputDir.resolve(plan.sloClass() + ".json");
+      try {
+        CalibrationReport.write(run, file);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write " + file, e);
+      }
+      printRun(run, file, interrupted);
+    }
+  }
+
+  private boolean stepComplete(ClassPlan plan, int index, double elapsedSeconds) {
+    ClassStep step = plan.steps().get(index);
+    return elapsedSeconds >= warmupSeconds + step.endSeconds() && recorder.inFlight(plan.sloClass(), index) == 0;
+  }
+
+  private void printPlan() {
+    for (ClassPlan plan : plans) {
+      System.out.printf("[isolato] run %s class %s -> %s, %d steps, %.0f s planned "
+              + "(+%.0f s warm-up)%n", runId, plan.sloClass(), plan.baseUrl(),
+          plan.steps().size(), plan.endSeconds(), warmupSeconds);
+      for (ClassStep step : plan.steps()) {
+        System.out.printf("[isolato]   step %2d: %8.2f req/s for %6.1f s, %d tenants%n",
+            step.index(), step.offeredRps(), step.durationSeconds(), step.tenants().size());
+      }
+    }
+  }
+
+  private static void printRun(CalibrationRun run, Path file, boolean interrupted) {
+    System.out.printf("[isolato] %s%s: %d complete steps -> %s%n", run.sloClass(),
+        run.partial() ? (interrupted ? " (interrupted, partial)" : " (partial)") : "",
+        run.steps().size(), file.toAbsolutePath());
+    System.out.printf("[isolato]   %4s %9s %9s %6s %5s %8s %8s %8s%n", "step", "offered",
+        "achieved", "count", "KO", "p50 ms", "p95 ms", "p99 ms");
+    for (CalibrationRun.Step s : run.steps()) {
+      System.out.printf("[isolato]   %4d %9.2f %9.2f %6d %5d %8.3f %8.3f %8.3f%n", s.index(),
+          s.offeredRps(), s.achievedRps(), s.total().count(), s.total().errors(),
+          nullToNaN(s.total().p50()), nullToNaN(s.total().p95()), nullToNaN(s.total().p99()));
+    }
+  }
+
+  private static double nullToNaN(Double d) {
+    return d == null ? Double.NaN : d;
+  }
+
+  private static Duration millis(double seconds) {
+    return Duration.ofMillis(Math.round(seconds * 1000));
+  }
+}

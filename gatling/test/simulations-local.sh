@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Runs the three simulations for real (short, bounded) against a loopback stub service and
+# checks the calibration JSON they write: counts, errors (429s of a throttled tenant), shape,
+# and that Ctrl-C keeps the complete steps of a run marked partial. No cluster needed.
+set -euo pipefail
+LOG_TAG=gatling-local
+source "$(dirname "$0")/lib.sh"
+
+OUT=$(mktemp -d)
+STUB_PID=
+SIM_PID=
+cleanup() {
+  stop_group "$SIM_PID"
+  [ -n "$STUB_PID" ] && kill "$STUB_PID" 2>/dev/null && wait "$STUB_PID" 2>/dev/null || true
+  [ -n "${KEEP_OUT:-}" ] && log "kept $OUT" || rm -rf "$OUT"
+}
+trap cleanup EXIT
+
+check() { # check JQ-EXPR FILE MESSAGE
+  jq -e "$1" "$2" >/dev/null || { jq . "$2" >&2; die "$3 ($1)"; }
+  log "ok: $3"
+}
+
+start_stub --delay-ms 2 --reject t3
+log "stub service at $STUB_URL (pid $STUB_PID)"
+
+log "LinearRampCalibration: 2 tenants, 3 steps of 60 requests"
+run_simulation LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
+  -Disolato.tenants=t1,t2 -Disolato.startRate=20 -Disolato.rateStep=20 -Disolato.steps=3 \
+  -Disolato.requestsPerStep=60 -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/ramp" \
+  -Disolato.runId=ramp-test >/dev/null
+R="$OUT/ramp/gold.json"
+check '.schemaVersion == 1 and .partial == false and .runId == "ramp-test"' "$R" "complete run"
+check '[.steps[].offeredRps] == [20, 40, 60]' "$R" "offered rates ramp"
+check 'all(.steps[]; .total.count == 60 and .total.errors == 0)' "$R" "60 requests per step"
+check 'all(.steps[]; .tenants.t1.count == 30 and .tenants.t2.count == 30)' "$R" "RR/T per tenant"
+check 'all(.steps[]; .total.p50 >= 2 and .total.p50 <= .total.p95 and .total.p95 <= .total.max)' \
+  "$R" "percentiles ordered and above the stub's 2 ms"
+check 'all(.steps[]; .achievedRps > 0.8 * .offeredRps)' "$R" "achieved rate near offered"
+
+log "AggressiveTenant: t3 throttled (429) at 1x and 3x its committed rate"
+run_simulation AggressiveTenant -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=bronze \
+  -Disolato.tenants=t1,t2,t3 -Disolato.committedRps=10 -Disolato.aggressiveTenant=t3 \
+  -Disolato.factors=1,3 -Disolato.requestsPerStep=50 -Disolato.warmupSeconds=1 \
+  -Disolato.outputDir="$OUT/aggr" >/dev/null
+A="$OUT/aggr/bronze.json"
+check '.steps[1].tenants.t3.count == 30 and .steps[1].tenants.t3.errors == 30' "$A" \
+  "aggressive tenant sent 3x and every request was a 429"
+check 'all(.steps[]; .tenants.t1.errors == 0 and .tenants.t2.errors == 0)' "$A" \
+  "abiding tenants unaffected"
+
+log "TenantMix 1:2 against two 'classes'"
+run_simulation TenantMix -Disolato.goldBaseUrl="$STUB_URL" -Disolato.bronzeBaseUrl="$STUB_URL" \
+  -Disolato.mix=1:2 -Disolato.startRate=5 -Disolato.steps=2 -Disolato.requestsPerStep=30 \
+  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/mix" >/dev/null
+check '.context.label == "mix-1:2" and (.steps | length) == 2 and .steps[0].total.count == 10' \
+  "$OUT/mix/gold.json" "gold: 1 tenant's share of each step"
+check '.steps[0].total.count == 20 and (.steps[0].tenants | keys) == ["bronze-1","bronze-2"]' \
+  "$OUT/mix/bronze.json" "bronze: 2 tenants' share"
+
+log "unreachable target: clear error, nothing written"
+if run_simulation LinearRampCalibration -Disolato.baseUrl=http://127.0.0.1:9 \
+    -Disolato.sloClass=gold -Disolato.startRate=5 -Disolato.steps=1 \
+    -Disolato.outputDir="$OUT/unreachable" >"$OUT/unreachable.log" 2>&1; then
+  die "a run against a closed port succeeded"
+fi
+grep -q "target http://127.0.0.1:9 is unreachable" "$OUT/unreachable.log" \
+  || { cat "$OUT/unreachable.log" >&2; die "no clear message for an unreachable target"; }
+[ ! -e "$OUT/unreachable" ] || die "an unreachable run wrote results"
+log "ok: unreachable target refused before any load"
+
+log "interrupt: 3 steps of ~4 s, stopped during step 2 as a runner's Ctrl-C does"
+run_simulation LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
+  -Disolato.startRate=10 -Disolato.rateStep=0.5 -Disolato.steps=3 -Disolato.requestsPerStep=40 -Disolato.warmup=false \
+  -Disolato.outputDir="$OUT/int" >"$OUT/int.log" 2>&1 &
+RUNNER=$!
+for _ in $(seq 1 600); do # wait until the load started (the plan is printed), max 60 s
+  grep -q "Simulation .* started" "$OUT/int.log" && break
+  sleep 0.1
+done
+sleep 5.5 # into the second step: step 0 covers 0-4 s, step 1 4-7.8 s
+pgid=$(ps -o pgid= -p "$(pgrep -P "$RUNNER" | head -1)" | tr -d ' ')
+stop_group "$pgid"
+wait "$RUNNER" || true
+check '.partial == true and (.steps | length) == 1 and .steps[0].total.count == 40' \
+  "$OUT/int/gold.json" "interrupted run kept its complete step, marked partial"
+if pgrep -g "$pgid" >/dev/null; then die "processes left in group $pgid"; fi
+log "ok: nothing left running"
+log "all simulation checks passed"
