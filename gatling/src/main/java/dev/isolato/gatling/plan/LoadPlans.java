@@ -56,11 +56,8 @@ public final class LoadPlans {
     List<ClassStep> steps = sequence(factors.size(),
         i -> total(loads.apply(factors.get(i))), perStep,
         (i, offset, duration) -> new ClassStep(i, offset, duration, loads.apply(factors.get(i))));
-    Map<String, Object> context = context(s, "aggressive");
-    context.putIfAbsent("aggressiveTenant", aggressive);
-    context.putIfAbsent("aggressiveFactors", factors);
-    context.putIfAbsent("committedRps", committed);
-    return List.of(new ClassPlan(sloClass, s.requiredString("baseUrl"), context, steps));
+    return List.of(new ClassPlan(sloClass, s.requiredString("baseUrl"),
+        context(s, "aggressive"), steps));
   }
 
   /**

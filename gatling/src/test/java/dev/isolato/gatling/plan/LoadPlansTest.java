@@ -51,7 +51,7 @@ class LoadPlansTest {
     assertEquals(10.0, second.tenants().get(0).rps());
     assertEquals(30.0, second.tenants().get(1).rps());
     assertEquals(10.0, second.durationSeconds(), 1e-9, "400 requests at 40 req/s");
-    assertEquals("b", plan.context().get("aggressiveTenant"));
+    assertEquals("aggressive", plan.context().get("label"));
   }
 
   @Test

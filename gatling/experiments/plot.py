@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Draws an experiment's plots from its calibration runs and the SLO classes' status.
+
+usage: plot.py RESULT_DIR
+RESULT_DIR holds <class>.json (calibration runs, docs/calibration-format.md) and optionally
+<class>.status.json (GET /api/v1/slo-classes/<class>: spec.latency and status.cutoffs/model).
+Writes p95-vs-rate.png (measured latency per class, target line, cut-off marked) and, when a
+fitted model is present, model-fit.png (predicted vs measured).
+"""
+import json
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load(result_dir):
+    classes = []
+    for run_file in sorted(result_dir.glob("*.json")):
+        if run_file.name.endswith(".status.json") or run_file.name.endswith(".response.json"):
+            continue
+        run = json.loads(run_file.read_text())
+        if "steps" not in run:
+            continue
+        status_file = run_file.with_name(run_file.stem + ".status.json")
+        status = json.loads(status_file.read_text()) if status_file.exists() else {}
+        classes.append((run, status))
+    return classes
+
+
+def target_of(status):
+    latency = (status.get("spec") or {}).get("latency") or {}
+    return latency.get("percentile", 95), latency.get("targetMs")
+
+
+def key_of(percentile):
+    return "p%d" % round(percentile)
+
+
+def cutoff_of(run, status):
+    replicas = (run.get("context") or {}).get("replicas", 1)
+    label = (run.get("context") or {}).get("label")
+    for c in (status.get("status") or {}).get("cutoffs") or []:
+        if c.get("pods", 1) == replicas and c.get("context") in (None, label):
+            return c.get("rps")
+    return None
+
+
+def usl_ms(model, total_rps, replicas):
+    """The SLO engine's model (controller/.../slo/UslModel): s(1 + a(r-1) + b r(r-1))."""
+    sigma = model.get("sigma", 0.0)
+    r = total_rps / (replicas / (1 + sigma * (replicas - 1)))
+    return model["scaleMs"] * (1 + model["alpha"] * (r - 1) + model["beta"] * r * (r - 1))
+
+
+def plot_latency(classes, out):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for run, status in classes:
+        percentile, target = target_of(status)
+        key = key_of(percentile)
+        steps = run["steps"]
+        rates = [s["offeredRps"] for s in steps]
+        line, = ax.plot(rates, [s["total"][key] for s in steps], marker="o",
+                        label="%s (%s)" % (run["sloClass"], run["context"].get("label", "")))
+        if target:
+            ax.axhline(target, color=line.get_color(), linestyle="--", linewidth=1,
+                       label="%s target %s ms" % (run["sloClass"], target))
+        cutoff = cutoff_of(run, status)
+        if cutoff:
+            ax.axvline(cutoff, color=line.get_color(), linestyle=":", linewidth=1.5,
+                       label="%s cut-off %.1f req/s" % (run["sloClass"], cutoff))
+    ax.set_xlabel("offered rate (req/s)")
+    ax.set_ylabel("latency percentile (ms)")
+    ax.set_yscale("log")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("Latency vs offered rate" + (" (partial run)" if any(
+        r["partial"] for r, _ in classes) else ""))
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
+def plot_model(classes, out):
+    fitted = [(r, s) for r, s in classes if (s.get("status") or {}).get("model")]
+    if not fitted:
+        return False
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for run, status in fitted:
+        model = status["status"]["model"]
+        percentile, _ = target_of(status)
+        key = key_of(percentile)
+        replicas = run["context"].get("replicas", 1)
+        rates = [s["offeredRps"] for s in run["steps"]]
+        line, = ax.plot(rates, [s["total"][key] for s in run["steps"]], "o",
+                        label="%s measured %s" % (run["sloClass"], key))
+        lo, hi = min(rates), max(rates)
+        grid = [lo + (hi - lo) * i / 100 for i in range(101)]
+        ax.plot(grid, [usl_ms(model, x, replicas) for x in grid], "-",
+                color=line.get_color(), label="%s predicted (USL fit)" % run["sloClass"])
+    ax.set_xlabel("offered rate (req/s)")
+    ax.set_ylabel("latency (ms)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("Predicted vs measured latency")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    result_dir = Path(sys.argv[1])
+    classes = load(result_dir)
+    if not classes:
+        sys.exit("plot.py: no calibration runs (*.json with steps) in %s" % result_dir)
+    plot_latency(classes, result_dir / "p95-vs-rate.png")
+    drawn = ["p95-vs-rate.png"]
+    if plot_model(classes, result_dir / "model-fit.png"):
+        drawn.append("model-fit.png")
+    print("plot.py: wrote %s in %s" % (", ".join(drawn), result_dir))
+
+
+if __name__ == "__main__":
+    main()
