@@ -49,7 +49,7 @@ for storage in disk memory; do
   for i in $(seq 1 "$REPEATS"); do
     "$LK" down >/dev/null 2>&1
     log "etcd=$storage run $i/$REPEATS: up"
-    t0=$(now); "$LK" up >/dev/null 2>&1; t=$(since "$t0")
+    t0=$(now); "$LK" up >/dev/null; t=$(since "$t0")
     up_s[$storage]+="$t "
     log "  up: ${t}s; 10 pods"
     p10_s[$storage]+="$(pods_ready_time 10) "

@@ -233,19 +233,27 @@ lk_health() {
   esac
 }
 
+# Healthy, or no longer running (so waiting further is pointless).
+lk_settled() { lk_health "$1" >/dev/null 2>&1 || ! lk_is_running "$1"; }
+
 lk_start_component() {
-  local c=$1 args
+  local c=$1 args attempt
   mapfile -t args < <(lk_prepare "$c")
   [ ${#args[@]} -gt 0 ] || lk_die "could not prepare $c's configuration"
   lk_check_ports_free "$c"
-  lk_start_process "$c" "${args[@]}"
   mkdir -p "$LK_APPLIED"
   lk_fingerprint "$c" > "$LK_APPLIED/$c"
-  if ! lk_wait_for "$c to become healthy" "${LK_HEALTH_TIMEOUT:-90}" lk_health "$c"; then
-    lk_is_running "$c" || echo "[localkube] $c exited; last lines of $LK_LOGS/$c.log:" >&2
-    tail -n 15 "$LK_LOGS/$c.log" >&2
-    lk_die "$c did not become healthy; see $LK_LOGS/$c.log, then run 'localkube down' and 'localkube up'"
-  fi
+  # A component may exit early because a dependency is still initialising (the kubelet, when
+  # containerd's CRI service is not ready yet): start it again, a bounded number of times.
+  for attempt in 1 2 3; do
+    lk_start_process "$c" "${args[@]}"
+    lk_wait_for "$c to become healthy" "${LK_HEALTH_TIMEOUT:-90}" lk_settled "$c" || break
+    lk_health "$c" >/dev/null 2>&1 && return 0
+    [ "$attempt" -lt 3 ] && lk_step "$c exited while starting; starting it again ($((attempt + 1))/3)"
+  done
+  lk_is_running "$c" || echo "[localkube] $c exited; last lines of $LK_LOGS/$c.log:" >&2
+  tail -n 15 "$LK_LOGS/$c.log" >&2
+  lk_die "$c did not become healthy; see $LK_LOGS/$c.log, then run 'localkube down' and 'localkube up'"
 }
 
 # True when the running component was started with a different configuration.

@@ -3,6 +3,7 @@
 
 LK_DEFAULTS=$LK_SRC/config/defaults.conf
 declare -gA LK_CONF=()
+declare -gA LK_CONF_DEFAULT=()
 declare -ga LK_CONF_KEYS=()
 
 # Prints "key<TAB>value" for each setting of a file, ignoring comments and blank lines.
@@ -24,7 +25,7 @@ lk_conf_load() {
   local k v parsed
   LK_CONF=(); LK_CONF_KEYS=()
   parsed=$(lk_conf_parse "$LK_DEFAULTS") || lk_die "the defaults file $LK_DEFAULTS is malformed"
-  while IFS=$'\t' read -r k v; do LK_CONF[$k]=$v; LK_CONF_KEYS+=("$k"); done <<< "$parsed"
+  while IFS=$'\t' read -r k v; do LK_CONF[$k]=$v; LK_CONF_DEFAULT[$k]=$v; LK_CONF_KEYS+=("$k"); done <<< "$parsed"
   [ -f "$LK_USER_CONF" ] || return 0
   parsed=$(lk_conf_parse "$LK_USER_CONF") || lk_die "fix $LK_USER_CONF (see the line above) or remove it"
   while IFS=$'\t' read -r k v; do
@@ -103,5 +104,5 @@ lk_conf_unset() {
   local tmp; tmp=$(mktemp "$LK_HOME/.conf.XXXXXX")
   lk_conf_without "$k" > "$tmp"
   mv "$tmp" "$LK_USER_CONF"
-  echo "[localkube] $k reset to its default ${LK_CONF[$k]}"
+  echo "[localkube] $k reset to its default ${LK_CONF_DEFAULT[$k]}"
 }
