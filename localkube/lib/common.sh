@@ -37,6 +37,8 @@ lk_is_running() { lk_pid_of "$1" >/dev/null; }
 lk_start_process() {
   local name=$1; shift
   mkdir -p "$LK_LOGS" "$LK_PIDS"
+  # Where this run's log lines begin, for readiness checks that read the log.
+  wc -l < "$LK_LOGS/$name.log" > "$LK_PIDS/$name.logstart" 2>/dev/null || echo 0 > "$LK_PIDS/$name.logstart"
   setsid "$@" >>"$LK_LOGS/$name.log" 2>&1 < /dev/null &
   echo $! > "$LK_PIDS/$name.pid"
   echo "$1" > "$LK_PIDS/$name.pid.cmd"
@@ -47,7 +49,13 @@ lk_stop_process() {
   pid=$(lk_pid_of "$name") || { rm -f "$LK_PIDS/$name.pid" "$LK_PIDS/$name.pid.cmd"; return 0; }
   kill -TERM "$pid" 2>/dev/null || true
   lk_wait_gone "$pid" 100 || { kill -KILL "$pid" 2>/dev/null; lk_wait_gone "$pid" 50 || true; }
-  rm -f "$LK_PIDS/$name.pid" "$LK_PIDS/$name.pid.cmd"
+  rm -f "$LK_PIDS/$name.pid" "$LK_PIDS/$name.pid.cmd" "$LK_PIDS/$name.logstart"
+}
+
+# True when the component's log has logged PATTERN since it was last started.
+lk_logged_since_start() {
+  local start; start=$(cat "$LK_PIDS/$1.logstart" 2>/dev/null || echo 0)
+  tail -n "+$((start + 1))" "$LK_LOGS/$1.log" 2>/dev/null | grep -F -- "$2" >/dev/null
 }
 
 # A process is gone once it no longer exists or is a zombie waiting for init to reap it.

@@ -224,7 +224,8 @@ lk_health() {
   case "$c" in
     etcd) lk_https_ok https://127.0.0.1:2379/health "$LK_PKI/apiserver-etcd-client.crt" "$LK_PKI/apiserver-etcd-client.key" ;;
     kube-apiserver) lk_https_ok "https://$ip:$(lk_conf apiserver.secure-port)/readyz" "$LK_PKI/super-admin.crt" "$LK_PKI/super-admin.key" ;;
-    containerd) ctr --address "$LK_CONTAINERD_SOCK" version ;;
+    # The CRI service initialises after the socket answers; the kubelet exits if it is early.
+    containerd) ctr --address "$LK_CONTAINERD_SOCK" version >/dev/null && lk_logged_since_start containerd "Start streaming server" ;;
     kube-controller-manager) curl -sfk --max-time 2 https://127.0.0.1:10257/healthz ;;
     kube-scheduler) curl -sfk --max-time 2 https://127.0.0.1:10259/healthz ;;
     kubelet) curl -sf --max-time 2 http://127.0.0.1:10248/healthz ;;
