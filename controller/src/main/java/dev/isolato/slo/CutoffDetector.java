@@ -12,9 +12,9 @@ import java.util.List;
  * percentile, error rate and achieved rate meet the SLO, below the first <em>confirmed</em>
  * violation.
  *
- * <p>A failing step is noise only when the next two steps (by offered rate) pass again, or the
- * one remaining step does; otherwise the violation is confirmed: it persists, or a later step
- * fails too, or nothing after it can refute it (the last step). With one noisy step in a
+ * <p>A failing step is noise only when the next two steps (by offered rate) pass again;
+ * otherwise the violation is confirmed: it persists, or the step after next fails too, or too
+ * few steps follow to refute it (the conservative reading near the end of a run). With one noisy step in a
  * monotone curve whose boundary is between steps c (last pass) and c+1, the cut-off is
  * unchanged unless the noise hits step c−1, c or c+1, and then it moves at most two steps
  * down or one step up: the rule errs on the safe side.
@@ -62,10 +62,9 @@ public final class CutoffDetector {
       verdicts.add(new StepVerdict(p.stepIndex(), p.offeredRps(), p.latencyMs(),
           marginPct(p.latencyMs(), targetLatencyMs), p.errorRate(), p.achievedRatio(), passed[i], role, reasons.get(i)));
       if (StepVerdict.NOISE.equals(role)) {
-        evidence.add(fmt("step %d at %.1f rps ignored as noise (%s): the next %s pass again",
+        evidence.add(fmt("step %d at %.1f rps ignored as noise (%s): steps %d and %d pass again",
             p.stepIndex(), p.offeredRps(), String.join(", ", reasons.get(i)),
-            i + 2 < n ? fmt("steps %d and %d", sorted.get(i + 1).stepIndex(), sorted.get(i + 2).stepIndex())
-                : fmt("step %d", sorted.get(i + 1).stepIndex())));
+            sorted.get(i + 1).stepIndex(), sorted.get(i + 2).stepIndex()));
       }
     }
     String target = fmt("p%s <= %.1f ms", trim(percentile), targetLatencyMs);
@@ -86,9 +85,10 @@ public final class CutoffDetector {
           percentile, targetLatencyMs, verdicts, evidence);
     }
     RatePoint v = sorted.get(violation);
-    int confirming = violation == n - 1 ? -1 : !passed[violation + 1] ? violation + 1 : violation + 2;
+    int confirming = violation + 1 < n && !passed[violation + 1] ? violation + 1
+        : violation + 2 < n ? violation + 2 : -1;
     String confirmation = confirming < 0
-        ? "it is the last step, nothing refutes it"
+        ? "too few steps follow to refute it"
         : fmt("confirmed by step %d at %.1f rps (%s)", sorted.get(confirming).stepIndex(),
             sorted.get(confirming).offeredRps(), String.join(", ", reasons.get(confirming)));
     evidence.add(1, fmt("violation from step %d at %.1f rps (%s); %s", v.stepIndex(), v.offeredRps(),
@@ -97,13 +97,9 @@ public final class CutoffDetector {
         percentile, targetLatencyMs, verdicts, evidence);
   }
 
-  /** A failing step is refuted when the next two steps pass (or the single remaining one does). */
+  /** A failing step is refuted when the next two steps both pass. */
   private static boolean refuted(boolean[] passed, int i) {
-    int n = passed.length;
-    if (i == n - 1) {
-      return false;
-    }
-    return passed[i + 1] && (i + 2 >= n || passed[i + 2]);
+    return i + 2 < passed.length && passed[i + 1] && passed[i + 2];
   }
 
   private List<String> failedCriteria(RatePoint p, double percentile, double targetLatencyMs) {

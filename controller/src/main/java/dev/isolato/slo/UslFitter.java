@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import org.hipparchus.exception.MathRuntimeException;
 import org.hipparchus.linear.Array2DRowRealMatrix;
 import org.hipparchus.linear.ArrayRealVector;
+import org.hipparchus.linear.DiagonalMatrix;
 import org.hipparchus.linear.QRDecomposition;
 import org.hipparchus.linear.RealMatrix;
 import org.hipparchus.linear.RealVector;
@@ -120,12 +121,26 @@ public final class UslFitter {
         .start(start)
         .model(model)
         .target(y)
+        .weight(relativeWeights(y))
         .parameterValidator(UslFitter::clamp)
         .maxEvaluations(MAX_EVALUATIONS)
         .maxIterations(MAX_EVALUATIONS)
         .build();
     LeastSquaresOptimizer.Optimum optimum = new LevenbergMarquardtOptimizer().optimize(problem);
     return clamp(optimum.getPoint()).toArray();
+  }
+
+  /**
+   * Weights 1/y²: latency noise is roughly proportional to latency, so this minimises relative
+   * residuals and keeps the low-load steps (which pin down s) from being drowned by the
+   * high-load ones.
+   */
+  private static RealMatrix relativeWeights(double[] y) {
+    double[] w = new double[y.length];
+    for (int i = 0; i < y.length; i++) {
+      w[i] = 1 / Math.max(y[i] * y[i], 1e-12);
+    }
+    return new DiagonalMatrix(w, false);
   }
 
   /** Keeps the parameters in the model's domain: s > 0, α ≥ 0, β ≥ 0, 0 ≤ σ ≤ MAX_SIGMA. */
@@ -160,22 +175,26 @@ public final class UslFitter {
   }
 
   /**
-   * Ordinary least squares of y = c0 + c1·(u − 1) + c2·u·(u − 1) for a fixed σ, mapped to
+   * Least squares of y = c0 + c1·(u − 1) + c2·u·(u − 1) for a fixed σ, with the relative
+   * weights of the non-linear fit (each row divided by y), mapped to
    * (s, α, β) = (c0, c1/c0, c2/c0) and clamped into the model's domain.
    */
   private static double[] linearStart(double[] rate, double[] replicas, double[] y, double sigma) {
     int n = y.length;
     double[][] design = new double[n][3];
+    double[] ones = new double[n];
     double minY = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
       double u = rate[i] * (1 + sigma * (replicas[i] - 1)) / replicas[i];
-      design[i][0] = 1;
-      design[i][1] = u - 1;
-      design[i][2] = u * (u - 1);
+      double w = 1 / Math.max(y[i], 1e-6);
+      design[i][0] = w;
+      design[i][1] = w * (u - 1);
+      design[i][2] = w * u * (u - 1);
+      ones[i] = 1;
       minY = Math.min(minY, y[i]);
     }
     RealVector c = new QRDecomposition(new Array2DRowRealMatrix(design, false)).getSolver()
-        .solve(new ArrayRealVector(y, false));
+        .solve(new ArrayRealVector(ones, false));
     double s = c.getEntry(0) > 0 ? c.getEntry(0) : Math.max(minY, 1e-3);
     return new double[] {s, Math.max(0, c.getEntry(1) / s), Math.max(0, c.getEntry(2) / s)};
   }
