@@ -9,7 +9,8 @@ import java.util.List;
  * @param model the fitted parameters; null when fitting was not attempted (too few points)
  * @param percentile the latency percentile the model predicts
  * @param pointsUsed healthy steps the fit used
- * @param pointsExcluded steps left out (errors or saturation, see {@link DetectionPolicy})
+ * @param pointsExcluded steps left out: errors or saturation (see {@link DetectionPolicy}) or
+ *     outliers (listed in {@code notes})
  * @param sigmaFitted whether σ was fitted (steps at ≥ 2 replica counts) or assumed
  * @param rSquared coefficient of determination of the fit (0 when not fitted)
  * @param rmseMs root mean square residual (ms; 0 when not fitted)
@@ -17,7 +18,7 @@ import java.util.List;
  *     to extrapolate far beyond it
  * @param residuals per step used
  * @param reasons why the fit was refused; empty when trusted
- * @param notes caveats of a trusted fit (e.g. σ assumed)
+ * @param notes caveats (σ assumed, outliers left out)
  */
 public record ModelFit(
     String status,

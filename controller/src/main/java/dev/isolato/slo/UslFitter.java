@@ -3,6 +3,7 @@ package dev.isolato.slo;
 import static dev.isolato.slo.Text.fmt;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import org.hipparchus.exception.MathRuntimeException;
@@ -25,7 +26,8 @@ import org.hipparchus.util.Pair;
  * whether the fit can be trusted.
  *
  * <p>Only healthy steps are used (errors and achieved rate within the {@link DetectionPolicy}):
- * past saturation the measured percentiles describe a collapsing system, not the curve.
+ * past saturation the measured percentiles describe a collapsing system, not the curve. Gross
+ * outliers of a first fit are dropped and the fit repeated once (see {@link #withoutOutliers}).
  * σ (contention between replicas) is fitted only when the steps cover at least two replica
  * counts; otherwise it is fixed at {@link FitPolicy#assumedSigma()}. The starting point is the
  * linear least-squares solution for s, s·α, s·β (the model is linear in them for a fixed σ),
@@ -73,15 +75,72 @@ public final class UslFitter {
       return new ModelFit(ModelFit.REFUSED, null, percentile, used.size(), excluded, fitSigma, 0, 0, 0,
           List.of(), reasons, List.of());
     }
-    double[] params;
+    UslModel model;
+    List<String> notes = new ArrayList<>();
     try {
-      params = optimise(used, fitSigma);
+      model = toModel(optimise(used, fitSigma), fitSigma);
+      List<RatePoint> inliers = withoutOutliers(model, used, needed, notes);
+      if (inliers.size() < used.size()) {
+        excluded += used.size() - inliers.size();
+        used = inliers;
+        model = toModel(optimise(used, fitSigma), fitSigma);
+      }
     } catch (MathRuntimeException e) {
       return new ModelFit(ModelFit.REFUSED, null, percentile, used.size(), excluded, fitSigma, 0, 0, 0,
           List.of(), List.of("optimiser did not converge: " + e.getMessage()), List.of());
     }
-    UslModel model = new UslModel(params[0], params[1], params[2], fitSigma ? params[3] : policy.assumedSigma());
-    return judge(model, used, excluded, fitSigma, percentile);
+    return judge(model, used, excluded, fitSigma, percentile, notes);
+  }
+
+  private UslModel toModel(double[] params, boolean fitSigma) {
+    return new UslModel(params[0], params[1], params[2], fitSigma ? params[3] : policy.assumedSigma());
+  }
+
+  /**
+   * Drops gross outliers of a first fit (a latency spike on an otherwise healthy step): relative
+   * residuals further than max(4 robust standard deviations, 10%) from their median, at most
+   * 10% of the points (at least one) and never below {@code needed} points. Each drop is noted.
+   */
+  private static List<RatePoint> withoutOutliers(UslModel model, List<RatePoint> used, int needed, List<String> notes) {
+    int n = used.size();
+    double[] rel = new double[n];
+    for (int i = 0; i < n; i++) {
+      RatePoint p = used.get(i);
+      double predicted = model.latencyMs(p.offeredRps(), p.replicas());
+      rel[i] = (p.latencyMs() - predicted) / predicted;
+    }
+    double median = median(rel.clone());
+    double[] deviation = new double[n];
+    for (int i = 0; i < n; i++) {
+      deviation[i] = Math.abs(rel[i] - median);
+    }
+    double threshold = Math.max(4 * 1.4826 * median(deviation.clone()), 0.10);
+    int maxDrops = Math.min(Math.max(1, n / 10), n - needed);
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (deviation[i] > threshold) {
+        order.add(i);
+      }
+    }
+    order.sort((a, b) -> Double.compare(deviation[b], deviation[a]));
+    List<Integer> dropped = order.subList(0, Math.max(0, Math.min(maxDrops, order.size())));
+    List<RatePoint> kept = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      RatePoint p = used.get(i);
+      if (dropped.contains(i)) {
+        notes.add(fmt("step %d at %.1f rps left out as an outlier: %.1f ms is %+.0f%% off the first fit",
+            p.stepIndex(), p.offeredRps(), p.latencyMs(), 100 * rel[i]));
+      } else {
+        kept.add(p);
+      }
+    }
+    return kept;
+  }
+
+  private static double median(double[] v) {
+    Arrays.sort(v);
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 
   private double[] optimise(List<RatePoint> used, boolean fitSigma) {
@@ -199,7 +258,8 @@ public final class UslFitter {
     return new double[] {s, Math.max(0, c.getEntry(1) / s), Math.max(0, c.getEntry(2) / s)};
   }
 
-  private ModelFit judge(UslModel model, List<RatePoint> used, int excluded, boolean sigmaFitted, double percentile) {
+  private ModelFit judge(
+      UslModel model, List<RatePoint> used, int excluded, boolean sigmaFitted, double percentile, List<String> notes) {
     List<Residual> residuals = new ArrayList<>(used.size());
     double mean = used.stream().mapToDouble(RatePoint::latencyMs).average().orElse(0);
     double ssRes = 0;
@@ -231,7 +291,6 @@ public final class UslFitter {
     if (sigmaFitted && model.sigma() >= MAX_SIGMA) {
       reasons.add(fmt("σ out of range: %.3f (adding replicas adds almost no capacity)", model.sigma()));
     }
-    List<String> notes = new ArrayList<>();
     if (!sigmaFitted) {
       notes.add(fmt("σ assumed %.3g: the steps cover one replica count, so scaling across replicas is not measured",
           model.sigma()));
