@@ -164,9 +164,11 @@ public final class PoolObjects {
         .endHttpGet().withPeriodSeconds(10).endLivenessProbe()
         .addNewVolumeMount().withName("table").withMountPath(Workload.TABLE_DIR).withReadOnly(true).endVolumeMount()
         .addNewVolumeMount().withName("admin").withMountPath(Workload.ADMIN_DIR).withReadOnly(true).endVolumeMount()
+        .addNewVolumeMount().withName("data").withMountPath(Workload.DATA_DIR).endVolumeMount()
         .endContainer()
         .addNewVolume().withName("table").withNewConfigMap().withName(Workload.TABLE_CONFIGMAP).endConfigMap().endVolume()
         .addNewVolume().withName("admin").withNewSecret().withSecretName(Workload.ADMIN_SECRET).endSecret().endVolume()
+        .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume()
         .endSpec().endTemplate().endSpec().build();
   }
 

@@ -13,14 +13,17 @@ public final class Workload {
   public static final String ADMIN_TABLE_PATH = "/v1/admin/tenants";
   public static final String TABLE_CONFIGMAP = "tenant-table";
   public static final String ADMIN_SECRET = "saas-bench-admin";
+  /** Scratch directory of the io stress (an emptyDir). */
+  public static final String DATA_DIR = "/data";
 
   private Workload() {}
 
   /** Command-line arguments of the workload container. */
   public static List<String> args() {
     return List.of(
-        "--port", Integer.toString(PORT),
+        "--listen", "0.0.0.0:" + PORT,
         "--tenants", TABLE_DIR + "/" + TenantTable.FILE,
-        "--admin-token-file", ADMIN_DIR + "/" + ADMIN_TOKEN_KEY);
+        "--admin-token-file", ADMIN_DIR + "/" + ADMIN_TOKEN_KEY,
+        "--data-dir", DATA_DIR);
   }
 }

@@ -45,6 +45,10 @@ class PoolObjectsTest {
         .containsEntry("cpu", new Quantity("500m")).containsEntry("memory", new Quantity("128Mi"));
     assertThat(c.getImage()).isEqualTo(Workload.DEFAULT_IMAGE);
     assertThat(c.getImagePullPolicy()).isEqualTo("IfNotPresent");
+    assertThat(c.getArgs()).containsSubsequence("--tenants", "/etc/saas-bench/table/tenants.json")
+        .containsSubsequence("--admin-token-file", "/etc/saas-bench/admin/token");
+    assertThat(c.getVolumeMounts()).extracting(m -> m.getMountPath())
+        .containsExactly("/etc/saas-bench/table", "/etc/saas-bench/admin", "/data");
     assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName()).isEqualTo("isolato-gold");
     assertThat(d.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(d.getSpec().getSelector().getMatchLabels());
   }
