@@ -42,6 +42,7 @@ EOF
   kubectl -n lk-bench wait pod -l app=pause --for=delete --timeout=300s >/dev/null 2>&1 || true
 }
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A up_s p100_s p10_s
 for storage in disk memory; do
   "$LK" config set etcd.storage "$storage" >/dev/null
@@ -70,7 +71,8 @@ row() { # label values
   echo
   echo "## localkube — $(date -u +%Y-%m-%d) — $machine"
   echo
-  echo "Kubernetes $LK_K8S_VERSION, default settings, $REPEATS runs each (seconds; min / median / max)."
+  echo "Kubernetes $LK_K8S_VERSION, default settings, $REPEATS runs each (seconds; min / median / max);"
+  echo "load average at the start $load0, at the end $(cut -d' ' -f1-3 /proc/loadavg) (2 cores: above 2 means other work competed)."
   echo "Goals: \`up\` ≤ 45 s, 100 pods Ready ≤ 30 s (Columbo measured 19.2 s for 100 containers on 8 cores)."
   echo
   echo "| measurement | min | median | max |"
