@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.net.URI;
 import java.time.Instant;
@@ -53,6 +55,11 @@ public class CalibrationController {
       + "of the same context at every replica count; the class is planned again with them",
       description = "400 lists every invalid field by JSON path (steps[3].offeredRps); 422 when sloClass does not "
           + "exist or its target cannot be calibrated (percentile other than 50/90/95/99).")
+  @ApiResponse(responseCode = "201", description = "stored; Location: /api/v1/slo-classes/{class}/calibration")
+  @ApiResponse(responseCode = "400", description = "invalid run: errors[] name each field by JSON path",
+      content = @Content(mediaType = "application/problem+json"))
+  @ApiResponse(responseCode = "422", description = "unknown sloClass, or its target cannot be calibrated",
+      content = @Content(mediaType = "application/problem+json"))
   @PostMapping("/api/v1/calibrations")
   public ResponseEntity<CalibrationResponse> ingest(@RequestBody CalibrationRun run) {
     List<FieldError> errors = new ArrayList<>(EngineErrors.toApi(CalibrationValidator.validate(run)));

@@ -7,6 +7,8 @@ import dev.isolato.tenancy.ClassPlans;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.SloClass;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -45,6 +47,11 @@ public class PlanController {
       + "beside the linear baseline",
       description = "Body {sloClass, tenants:[{tenantId, committedRps}], overrides:{percentile, targetMs, minReplicas, "
           + "maxReplicas, perPodCutoffRps, useModel}}. 400 names the offending field; 422 for an unknown class.")
+  @ApiResponse(responseCode = "200", description = "the what-if plan; nothing is written")
+  @ApiResponse(responseCode = "400", description = "errors[] name each field (tenants[1].committedRps, overrides.maxReplicas)",
+      content = @Content(mediaType = "application/problem+json"))
+  @ApiResponse(responseCode = "422", description = "unknown sloClass, or the class's own values cannot be planned",
+      content = @Content(mediaType = "application/problem+json"))
   @PostMapping("/api/v1/plans:simulate")
   public PlanView simulate(@RequestBody SimulateRequest body) {
     List<FieldError> errors = Simulations.requestErrors(body);
