@@ -1,6 +1,7 @@
 package dev.isolato.api;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
+import dev.isolato.slo.InvalidInputException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,12 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     p.setTitle(e.title());
     e.properties().forEach(p::setProperty);
     return ResponseEntity.status(e.status()).body(p);
+  }
+
+  /** Input the SLO engine refused (the controllers check first; this keeps a miss a 400, not a 500). */
+  @ExceptionHandler(InvalidInputException.class)
+  ResponseEntity<ProblemDetail> engine(InvalidInputException e) {
+    return api(ApiException.invalid(EngineErrors.toApi(e.errors())));
   }
 
   /** The API server refused: pass its verdict on with a matching status. */

@@ -1,8 +1,6 @@
 package dev.isolato.api;
 
-import dev.isolato.config.IsolatoProperties;
 import dev.isolato.tenancy.SloClass;
-import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,11 +30,11 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityRequirement(name = "bearer")
 public class SloClassController {
   private final KubernetesClient client;
-  private final String tenantNamespace;
+  private final SloClasses classes;
 
-  public SloClassController(KubernetesClient client, IsolatoProperties props) {
+  public SloClassController(KubernetesClient client, SloClasses classes) {
     this.client = client;
-    this.tenantNamespace = props.namespace();
+    this.classes = classes;
   }
 
   @Operation(summary = "Create an SLO class")
@@ -63,7 +61,7 @@ public class SloClassController {
   @Operation(summary = "Get an SLO class with its measured capacity and current plan")
   @GetMapping("/{name}")
   public ResponseEntity<SloClassBody> get(@PathVariable String name) {
-    SloClass c = find(name);
+    SloClass c = classes.find(name);
     return ResponseEntity.ok().eTag(Etags.of(c.getMetadata().getResourceVersion())).body(SloClassBody.of(c));
   }
 
@@ -89,7 +87,7 @@ public class SloClassController {
     if (body.name() != null && !name.equals(body.name())) {
       throw ApiException.invalid(List.of(new FieldError("name", "must match the path ('" + name + "')")));
     }
-    SloClass current = find(name);
+    SloClass current = classes.find(name);
     String wanted = Etags.resourceVersion(ifMatch);
     if (wanted != null && !wanted.equals(current.getMetadata().getResourceVersion())) {
       throw Etags.stale("SLO class", name, wanted);
@@ -112,23 +110,14 @@ public class SloClassController {
   @Operation(summary = "Delete an SLO class that has no tenants (its pools go with it)")
   @DeleteMapping("/{name}")
   public ResponseEntity<Void> delete(@PathVariable String name) {
-    find(name);
-    long tenants = client.resources(Tenant.class).inNamespace(tenantNamespace).list().getItems().stream()
-        .filter(t -> name.equals(t.getSpec().sloClass)).count();
+    classes.find(name);
+    long tenants = classes.tenantsOf(name).size();
     if (tenants > 0) {
       throw new ApiException(HttpStatus.CONFLICT, "SLO class in use",
           "SLO class '" + name + "' still has " + tenants + " tenants; offboard them first", Map.of("tenants", tenants));
     }
     client.resources(SloClass.class).withName(name).delete();
     return ResponseEntity.accepted().build();
-  }
-
-  private SloClass find(String name) {
-    SloClass c = client.resources(SloClass.class).withName(name).get();
-    if (c == null) {
-      throw ApiException.notFound("SLO class", name);
-    }
-    return c;
   }
 
   private static void validate(String name, SloClassBody body) {

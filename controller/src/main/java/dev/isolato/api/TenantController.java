@@ -39,8 +39,11 @@ public class TenantController {
   private final KubernetesClient client;
   private final String namespace;
 
-  public TenantController(KubernetesClient client, IsolatoProperties props) {
+  private final SloClasses classes;
+
+  public TenantController(KubernetesClient client, IsolatoProperties props, SloClasses classes) {
     this.client = client;
+    this.classes = classes;
     this.namespace = props.namespace();
   }
 
@@ -158,11 +161,7 @@ public class TenantController {
 
   /** 422 for an unknown class, a forbidden isolation or a rate the class cannot take. */
   private void admit(String tenantId, TenantSpec spec) {
-    SloClass cls = client.resources(SloClass.class).withName(spec.sloClass).get();
-    if (cls == null) {
-      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Unknown SLO class",
-          "sloClass '" + spec.sloClass + "' does not exist", Map.of("field", "sloClass"));
-    }
+    SloClass cls = classes.referenced(spec.sloClass, "sloClass");
     if (spec.isolation == TenantSpec.Isolation.dedicated && !cls.getSpec().allowDedicated) {
       throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Dedicated isolation not offered",
           "class '" + spec.sloClass + "' does not allow dedicated tenants", Map.of("field", "isolation"));

@@ -1,7 +1,7 @@
 package dev.isolato.config;
 
 import dev.isolato.slo.CapacityPlanner;
-import dev.isolato.slo.LinearCapacityPlanner;
+import dev.isolato.slo.SloEngine;
 import dev.isolato.tenancy.TablePusher;
 import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.client.Config;
@@ -35,10 +35,16 @@ public class KubernetesConfig {
         .build();
   }
 
-  /** The linear baseline until the SLO engine supplies a model-based planner. */
+  /** The SLO engine (stateless): calibration ingest and fit, plans, simulations. */
   @Bean
-  CapacityPlanner capacityPlanner() {
-    return new LinearCapacityPlanner();
+  SloEngine sloEngine() {
+    return SloEngine.withDefaults();
+  }
+
+  /** The model-based planner with the flagged linear fallback, for the reconciler. */
+  @Bean
+  CapacityPlanner capacityPlanner(SloEngine engine) {
+    return engine.planner();
   }
 
   @Bean

@@ -56,7 +56,9 @@ public class OperatorLifecycle implements SmartLifecycle {
       }
     });
     op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(), adminToken),
-        c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER).withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER));
+        c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
+            .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER)
+            .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling));
     op.start();
     operator = op;
   }

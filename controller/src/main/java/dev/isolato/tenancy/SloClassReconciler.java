@@ -3,7 +3,6 @@ package dev.isolato.tenancy;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.slo.PlanRequest;
-import dev.isolato.slo.TenantDemand;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -27,6 +26,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -63,6 +63,20 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     this.adminToken = adminToken;
   }
 
+  /**
+   * Which updates of a class trigger a reconcile: spec changes (generation), deletion, finalizer
+   * changes, and a new calibration (status written by the API; the reconciler's own status
+   * writes do not count). Registered with generation awareness off, which alone would miss
+   * the calibration.
+   */
+  public static boolean worthReconciling(SloClass newer, SloClass older) {
+    return older == null
+        || !Objects.equals(newer.getMetadata().getGeneration(), older.getMetadata().getGeneration())
+        || newer.getMetadata().getDeletionTimestamp() != null
+        || !Objects.equals(newer.getMetadata().getFinalizers(), older.getMetadata().getFinalizers())
+        || CalibrationStatus.calibrationChanged(newer, older);
+  }
+
   @Override
   public List<EventSource<?, SloClass>> prepareEventSources(EventSourceContext<SloClass> context) {
     var tenants = new InformerEventSource<>(InformerEventSourceConfiguration.from(Tenant.class, SloClass.class)
@@ -89,10 +103,11 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       boolean pending = false;
       SloClassStatus.Plan sharedPlan = null;
       for (Pool pool : Pools.of(name, tenants)) {
-        CapacityPlan plan = plan(cls, pool);
+        PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
+        CapacityPlan plan = planner.plan(request);
         pending |= reconcilePool(cls, pool, plan, now);
         if (!pool.dedicated()) {
-          sharedPlan = toStatus(plan);
+          sharedPlan = ClassPlans.toStatus(plan, request);
         }
       }
       releaseDeleted(name, tenants);
@@ -149,14 +164,6 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     return pending;
   }
 
-  private CapacityPlan plan(SloClass cls, Pool pool) {
-    SloClassSpec s = cls.getSpec();
-    List<TenantDemand> demands = pool.tenants().stream()
-        .map(t -> new TenantDemand(t.getMetadata().getName(), t.getSpec().committedRps)).toList();
-    return planner.plan(new PlanRequest(pool.sloClass(), s.latency.percentile, s.latency.targetMs,
-        s.minReplicas, s.maxReplicas, TenancyReconcile.perPodCutoff(cls), demands));
-  }
-
   /**
    * Tenants being deleted are already out of every table (Pools leaves them out); drop the
    * dedicated namespace and the finalizer.
@@ -205,8 +212,6 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     long live = tenants.stream().filter(t -> t.getMetadata().getDeletionTimestamp() == null).count();
     SloClassStatus next = new SloClassStatus();
     next.observedGeneration = cls.getMetadata().getGeneration();
-    next.cutoffs = prev.cutoffs;
-    next.model = prev.model;
     next.plan = plan;
     next.tenants = (int) live;
     next.conditions = List.of(Conditions.of(prev.conditions, "Ready", true, "PoolsApplied",
@@ -217,20 +222,11 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     SloClass patch = new SloClass();
     patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(cls.getMetadata().getName()).build());
     patch.setSpec(null);
+    // the calibration fields belong to POST /api/v1/calibrations: leave them out of this apply
     next.cutoffs = null;
-    next.model = null;
+    next.calibrationRuns = null;
     patch.setStatus(next);
     return UpdateControl.patchStatus(patch);
-  }
-
-  private static SloClassStatus.Plan toStatus(CapacityPlan plan) {
-    SloClassStatus.Plan p = new SloClassStatus.Plan();
-    p.replicas = plan.replicas();
-    p.capacityRps = plan.capacityRps();
-    p.committedRps = plan.admittedRps().values().stream().mapToDouble(Double::doubleValue).sum();
-    p.method = plan.method();
-    p.explanation = plan.explanation();
-    return p;
   }
 
   private static String tableVersion(String tableJson) {

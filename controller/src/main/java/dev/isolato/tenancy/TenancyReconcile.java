@@ -24,20 +24,8 @@ final class TenancyReconcile {
     }
   }
 
-  /** A measured single-pod cut-off (status, from calibration) wins over the declared one. */
-  static double perPodCutoff(SloClass c) {
-    if (c.getStatus() != null && c.getStatus().cutoffs != null) {
-      for (SloClassStatus.CutoffPoint p : c.getStatus().cutoffs) {
-        if (p.pods == 1 && p.rps > 0) {
-          return p.rps;
-        }
-      }
-    }
-    return c.getSpec().perPodCutoffRps;
-  }
-
   static boolean sameClassStatus(SloClassStatus a, SloClassStatus b) {
-    return Objects.equals(a.observedGeneration, b.observedGeneration) && a.tenants == b.tenants
+    return Objects.equals(a.observedGeneration, b.observedGeneration) && Objects.equals(a.tenants, b.tenants)
         && samePlan(a.plan, b.plan) && Objects.equals(a.conditions, b.conditions);
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.config.ApiCallCounter;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -19,108 +18,19 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The controller (REST API + reconciler) against a real kube-apiserver and etcd. No
- * kube-controller-manager runs there, so no pod ever starts: tenants stay Provisioning and
- * the objects are checked as the reconciler wrote them.
+ * Onboarding against a real kube-apiserver and etcd. No kube-controller-manager runs there, so
+ * no pod ever starts: tenants stay Provisioning and the objects are checked as the reconciler
+ * wrote them.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = "logging.level.dev.isolato.config.ApiCallCounter=DEBUG")
-@AutoConfigureObservability
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ControllerIT {
-  static final String TOKEN = "it-token-123";
-  static final String NS = "isolato-system";
-  static final ObjectMapper JSON = new ObjectMapper();
-  static Path tokenFile;
-  static KubernetesClient kube;
-
-  @LocalServerPort int port;
+class ControllerIT extends ItBase {
   @Autowired ApiCallCounter apiCalls;
   @Autowired MeterRegistry meters;
-  final HttpClient http = HttpClient.newHttpClient();
-
-  @DynamicPropertySource
-  static void props(DynamicPropertyRegistry r) throws IOException {
-    Path kc = RealApiServer.kubeconfig();
-    tokenFile = Files.createTempFile("isolato-it-token", ".txt");
-    Files.writeString(tokenFile, TOKEN + "\n");
-    r.add("isolato.kubeconfig", kc::toString);
-    r.add("isolato.api.token-file", tokenFile::toString);
-    r.add("server.address", () -> "127.0.0.1");
-  }
-
-  @BeforeAll
-  static void verifierClient() throws IOException {
-    Path kc = RealApiServer.kubeconfig();
-    kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(null, Files.readString(kc), kc.toString())).build();
-  }
-
-  @AfterAll
-  static void close() {
-    kube.close();
-  }
-
-  record Reply(int status, JsonNode body, HttpResponse<String> raw) {}
-
-  Reply call(String method, String path, Object body, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json");
-    if (headers.length > 0) {
-      b.headers(headers);
-    }
-    String text = body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
-    b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
-    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    boolean isJson = r.headers().firstValue("Content-Type").orElse("").contains("json");
-    JsonNode json = !isJson || r.body() == null || r.body().isBlank() ? JSON.nullNode() : JSON.readTree(r.body());
-    return new Reply(r.statusCode(), json, r);
-  }
-
-  Reply api(String method, String path, Object body, String... headers) throws Exception {
-    String[] all = new String[headers.length + 2];
-    all[0] = "Authorization";
-    all[1] = "Bearer " + TOKEN;
-    System.arraycopy(headers, 0, all, 2, headers.length);
-    return call(method, path, body, all);
-  }
-
-  static String classJson(String name, int maxReplicas, double cutoff, boolean dedicated) {
-    return """
-        {"name":"%s","spec":{"latency":{"percentile":95,"targetMs":50},
-         "resources":{"cpu":"250m","memory":"64Mi"},"priority":1000,"minReplicas":1,"maxReplicas":%d,
-         "pivotPercent":60,"perPodCutoffRps":%s,"allowDedicated":%s}}""".formatted(name, maxReplicas, cutoff, dedicated);
-  }
-
-  static String tenantJson(String id, String cls, double rps, String isolation) {
-    return """
-        {"tenantId":"%s","sloClass":"%s","committedRps":%s,"profile":{"cpu":2,"memory":16,"io":0},"isolation":"%s"}"""
-        .formatted(id, cls, rps, isolation);
-  }
 
   @Test
   @org.junit.jupiter.api.Order(1)
@@ -221,7 +131,8 @@ class ControllerIT {
     });
     JsonNode cls = api("GET", "/api/v1/slo-classes/gold", null).body();
     assertThat(cls.at("/status/plan/replicas").asInt()).isEqualTo(1);
-    assertThat(cls.at("/status/plan/method").asText()).isEqualTo("linear-baseline");
+    assertThat(cls.at("/status/plan/method").asText()).as("no calibration yet").isEqualTo("linear-fallback");
+    assertThat(cls.at("/status/plan/explanation/0").asText()).startsWith("fallback to the linear baseline: no fitted model");
     assertThat(cls.at("/status/tenants").asInt()).isEqualTo(1);
   }
 
