@@ -69,6 +69,7 @@ void HttpSession::run_job(StressJob job) {
 }
 
 void HttpSession::write(const Response& r) {
+  keep_alive_ = keep_alive_ && !shared_.draining.load(std::memory_order_relaxed);
   serialize(r, keep_alive_, out_);
   stream_.expires_after(shared_.limits.write_timeout);
   asio::async_write(stream_, asio::buffer(out_),

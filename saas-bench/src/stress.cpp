@@ -19,7 +19,8 @@ namespace {
 }
 }  // namespace
 
-MemoryBlock::MemoryBlock(std::uint32_t units, std::uint64_t seed) : size_(std::size_t{units} * kMemoryUnitBytes) {
+MemoryBlock::MemoryBlock(std::uint32_t units, std::uint64_t seed)
+    : size_(std::size_t{units} * kMemoryUnitBytes), checksum_(seed) {
   if (size_ == 0) return;
   void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();

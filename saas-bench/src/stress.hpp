@@ -15,7 +15,7 @@ inline constexpr std::size_t kMemoryUnitBytes = 1024;
 inline constexpr std::uint64_t kCpuStepsPerUnit = 10'000;
 inline constexpr std::size_t kIoBlockBytes = 4096;
 
-// memory: `units` KiB of fresh anonymous memory (its own mmap, so every request pays the page
+// memory (checksum = seed when units is 0): `units` KiB of fresh anonymous memory (its own mmap, so every request pays the page
 // faults, whatever malloc's thresholds), every byte written, one word per 64-byte line read
 // back; unmapped when the block goes out of scope. The checksum keeps the work from being elided.
 class MemoryBlock {
@@ -30,7 +30,7 @@ class MemoryBlock {
  private:
   std::byte* data_ = nullptr;
   std::size_t size_;
-  std::uint64_t checksum_ = 0;
+  std::uint64_t checksum_;
 };
 
 // cpu: `units` × 10,000 dependent xorshift64 steps folded into one value.
