@@ -5,6 +5,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export ISOLATO_ROOT := $(CURDIR)
 LOCALKUBE := $(CURDIR)/localkube/localkube
+# Tests and scripts use the kubectl that matches localkube's Kubernetes, not whatever is on PATH.
+export PATH := $(shell bash -c 'source localkube/lib/build.sh && echo $$LK_BIN_DIR'):$(PATH)
 MVN := $(CURDIR)/mvnw -B -q --no-transfer-progress
 BUILD_TARGETS :=
 UNIT_TEST_TARGETS :=
@@ -37,7 +39,13 @@ test: deps ## every test of the project: unit, integration, end-to-end
 
 test-unit: $(UNIT_TEST_TARGETS) ## unit and integration tests (no cluster needed)
 
-test-e2e: $(E2E_TEST_TARGETS) ## end-to-end tests on localkube
+# The localkube smoke test cycles the cluster up and down itself; the other end-to-end tests
+# share one cluster, which is taken down at the end whatever their outcome.
+test-e2e: localkube-build ## end-to-end tests on localkube
+	@$(MAKE) --no-print-directory test-localkube-e2e
+	@$(LOCALKUBE) up
+	@rc=0; $(MAKE) --no-print-directory $(filter-out test-localkube-e2e,$(E2E_TEST_TARGETS)) || rc=$$?; \
+	  $(LOCALKUBE) down; exit $$rc
 
 clean: ## remove build outputs (not the toolchain or Kubernetes caches)
 	rm -rf build target */target

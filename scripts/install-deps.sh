@@ -9,6 +9,7 @@ log() { printf '[deps] %s\n' "$*" >&2; }
 PKGS=(
   # localkube: etcd, the container runtime, pod networking, kube-proxy, image builds
   etcd-server containerd runc containernetworking-plugins iptables conntrack iproute2 podman
+  busybox-static
   # build toolchains: C++ service, Java services, Go for Kubernetes
   build-essential cmake ninja-build libboost1.81-all-dev libgtest-dev clang libclang-rt-14-dev
   openjdk-17-jdk-headless

@@ -1,2 +1,81 @@
 #!/usr/bin/env bash
-echo "make run: not wired yet" >&2; exit 1
+# `make run`: localkube up, the saas-bench image loaded, Isolato's controller against the
+# cluster with the gold and bronze classes, then wait. Ctrl-C (or `make stop` from another
+# shell) stops the controller and the cluster.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LK="$ROOT/localkube/localkube"
+RUN_DIR=${ISOLATO_RUN_DIR:-/var/lib/isolato-run}
+PORT=${ISOLATO_PORT:-8080}
+API=http://127.0.0.1:$PORT
+JAR=$ROOT/controller/target/isolato-controller.jar
+IMAGE=localhost/isolato/saas-bench:dev
+mkdir -p "$RUN_DIR"
+log() { printf '[make run] %s\n' "$*"; }
+die() { printf '[make run] error: %s\n' "$*" >&2; exit 1; }
+
+[ -f "$RUN_DIR/controller.pid" ] && kill -0 "$(cat "$RUN_DIR/controller.pid")" 2>/dev/null \
+  && die "Isolato already runs (pid $(cat "$RUN_DIR/controller.pid")); 'make stop' ends it"
+if ss -Hltn "( sport = :$PORT )" | grep -q .; then
+  die "port $PORT is in use; stop that process or run 'ISOLATO_PORT=<free port> make run'"
+fi
+[ -f "$JAR" ] || die "$JAR is missing; run 'make build'"
+
+"$LK" up
+KUBECONFIG=$("$LK" kubeconfig); export KUBECONFIG
+# shellcheck source=../localkube/lib/build.sh
+source "$ROOT/localkube/lib/build.sh"
+
+log "loading the saas-bench image into the node"
+ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
+"$LK" load-image --build "$ctx" --tag "$IMAGE"
+
+# The token survives restarts so the printed curl lines keep working.
+[ -s "$RUN_DIR/api-token" ] || head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$RUN_DIR/api-token"
+chmod 600 "$RUN_DIR/api-token"
+TOKEN=$(cat "$RUN_DIR/api-token")
+
+log "starting the controller (log: $RUN_DIR/controller.log)"
+ISOLATO_PORT=$PORT ISOLATO_API_TOKEN_FILE=$RUN_DIR/api-token \
+  setsid java -jar "$JAR" >>"$RUN_DIR/controller.log" 2>&1 < /dev/null &
+CTL_PID=$!
+echo "$CTL_PID" > "$RUN_DIR/controller.pid"
+echo $$ > "$RUN_DIR/run.pid"
+
+cleanup() {
+  trap - INT TERM EXIT
+  echo
+  log "stopping"
+  "$ROOT/scripts/stop.sh"
+}
+trap cleanup INT TERM EXIT
+
+deadline=$((SECONDS + 120))
+until curl -fs "$API/actuator/health/readiness" >/dev/null 2>&1; do
+  kill -0 "$CTL_PID" 2>/dev/null || { tail -30 "$RUN_DIR/controller.log" >&2; die "the controller exited; see $RUN_DIR/controller.log"; }
+  [ $SECONDS -lt $deadline ] || die "the controller was not ready in 120 s; see $RUN_DIR/controller.log"
+  sleep 0.5
+done
+log "creating the gold and bronze classes"
+"$LK_BIN_DIR/kubectl" apply --server-side --field-manager=isolato-make-run -f "$ROOT/controller/config/default-classes.yaml" >/dev/null
+
+cat <<INFO
+
+Isolato is running on localkube.
+  REST API:  $API/api/v1   (OpenAPI $API/v3/api-docs, UI $API/swagger-ui.html)
+  token:     $RUN_DIR/api-token
+  metrics:   $API/actuator/prometheus
+  cluster:   export KUBECONFIG=$KUBECONFIG
+             export PATH=$LK_BIN_DIR:\$PATH   # kubectl $LK_K8S_VERSION
+
+Onboard a tenant into gold, wait until it is served, and send it a request:
+  curl -H "Authorization: Bearer \$(cat $RUN_DIR/api-token)" -H 'Content-Type: application/json' \\
+       -d '{"tenantId":"acme","sloClass":"gold","committedRps":10,"profile":{"cpu":10,"memory":100,"io":0}}' $API/api/v1/tenants
+  kubectl -n isolato-system wait --for=jsonpath='{.status.phase}'=Serving tenant/acme
+  curl -X POST http://\$(kubectl -n isolato-gold get svc saas-bench -o jsonpath='{.spec.clusterIP}'):8080/v1/tenants/acme/requests
+
+Stop with Ctrl-C here, or 'make stop' from another shell.
+INFO
+# Wait for Ctrl-C, `make stop` (which signals this script) or the controller's exit.
+wait "$CTL_PID" || true
+log "the controller exited; see $RUN_DIR/controller.log"

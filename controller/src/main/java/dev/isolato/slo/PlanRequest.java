@@ -12,6 +12,8 @@ import java.util.List;
  * @param maxReplicas upper replica bound of the class
  * @param perPodCutoffRps measured (or declared) cut-off point of one pod of the class
  * @param tenants the class's tenants and their committed rates
+ * @param fit the class's fitted latency model (e.g. from SloClass status), or null when none;
+ *     {@link UslCapacityPlanner} uses it when trusted, {@link LinearCapacityPlanner} ignores it
  */
 public record PlanRequest(
     String sloClass,
@@ -20,10 +22,33 @@ public record PlanRequest(
     int minReplicas,
     int maxReplicas,
     double perPodCutoffRps,
-    List<TenantDemand> tenants) {
+    List<TenantDemand> tenants,
+    ModelFit fit) {
 
   public PlanRequest {
     tenants = List.copyOf(tenants);
+  }
+
+  /** A request without a fitted model (the original seam). */
+  public PlanRequest(
+      String sloClass,
+      double percentile,
+      double targetLatencyMs,
+      int minReplicas,
+      int maxReplicas,
+      double perPodCutoffRps,
+      List<TenantDemand> tenants) {
+    this(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, null);
+  }
+
+  /** This request with {@code fit} attached (null removes it). */
+  public PlanRequest withModel(ModelFit fit) {
+    return new PlanRequest(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, fit);
+  }
+
+  /** This request for another tenant set (what-if simulations). */
+  public PlanRequest withTenants(List<TenantDemand> tenants) {
+    return new PlanRequest(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, fit);
   }
 
   public double totalCommittedRps() {

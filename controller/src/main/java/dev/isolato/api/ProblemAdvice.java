@@ -1,0 +1,79 @@
+package dev.isolato.api;
+
+import com.fasterxml.jackson.databind.JsonMappingException;
+import dev.isolato.slo.InvalidInputException;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.context.request.WebRequest;
+
+/** Turns every error into RFC 9457 problem+json; 400s list the offending fields. */
+@RestControllerAdvice
+public class ProblemAdvice extends ResponseEntityExceptionHandler {
+  private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+  @ExceptionHandler(ApiException.class)
+  ResponseEntity<ProblemDetail> api(ApiException e) {
+    ProblemDetail p = ProblemDetail.forStatusAndDetail(e.status(), e.getMessage());
+    p.setTitle(e.title());
+    e.properties().forEach(p::setProperty);
+    return ResponseEntity.status(e.status()).body(p);
+  }
+
+  /** Input the SLO engine refused (the controllers check first; this keeps a miss a 400, not a 500). */
+  @ExceptionHandler(InvalidInputException.class)
+  ResponseEntity<ProblemDetail> engine(InvalidInputException e) {
+    return api(ApiException.invalid(EngineErrors.toApi(e.errors())));
+  }
+
+  /** The API server refused: pass its verdict on with a matching status. */
+  @ExceptionHandler(KubernetesClientException.class)
+  ResponseEntity<ProblemDetail> kubernetes(KubernetesClientException e) {
+    HttpStatus status = switch (e.getCode()) {
+      case 404 -> HttpStatus.NOT_FOUND;
+      case 409 -> HttpStatus.CONFLICT;
+      case 422, 400 -> HttpStatus.UNPROCESSABLE_ENTITY;
+      case 403, 401 -> HttpStatus.BAD_GATEWAY;
+      default -> HttpStatus.SERVICE_UNAVAILABLE;
+    };
+    if (status.is5xxServerError()) {
+      log.warn("Kubernetes API call failed", e);
+    }
+    String detail = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+    ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
+    p.setTitle("Kubernetes API server: " + (e.getCode() == 0 ? "unreachable" : "HTTP " + e.getCode()));
+    return ResponseEntity.status(status).body(p);
+  }
+
+  /** Unreadable JSON or a value of the wrong type: name the field Jackson stopped at. */
+  @Override
+  protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e, HttpHeaders headers,
+      HttpStatusCode status, WebRequest request) {
+    String field = e.getCause() instanceof JsonMappingException m
+        ? m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+            .collect(Collectors.joining(".")).replace(".[", "[")
+        : "";
+    String message = field.isEmpty() ? "body is not valid JSON" : "has a value of the wrong type";
+    List<FieldError> errors = List.of(new FieldError(field.isEmpty() ? "body" : field, message));
+    ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, errors.get(0).field() + " " + message);
+    p.setTitle("Invalid request");
+    p.setProperty("errors", errors);
+    return ResponseEntity.badRequest().body(p);
+  }
+
+  static Map<String, Object> remaining(double remainingRps, double capacityRps) {
+    return Map.of("remainingRps", remainingRps, "capacityRps", capacityRps);
+  }
+}

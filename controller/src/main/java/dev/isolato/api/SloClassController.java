@@ -1,0 +1,129 @@
+package dev.isolato.api;
+
+import dev.isolato.tenancy.SloClass;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** SLO classes: SloClass custom resources (cluster-scoped). */
+@RestController
+@RequestMapping("/api/v1/slo-classes")
+@SecurityRequirement(name = "bearer")
+public class SloClassController {
+  private final KubernetesClient client;
+  private final SloClasses classes;
+
+  public SloClassController(KubernetesClient client, SloClasses classes) {
+    this.client = client;
+    this.classes = classes;
+  }
+
+  @Operation(summary = "Create an SLO class")
+  @PostMapping
+  public ResponseEntity<SloClassBody> create(@RequestBody SloClassBody body) {
+    validate(body.name(), body);
+    SloClass c = new SloClass();
+    c.setMetadata(new ObjectMetaBuilder().withName(body.name()).build());
+    c.setSpec(body.spec());
+    SloClass created;
+    try {
+      created = client.resources(SloClass.class).resource(c).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        throw new ApiException(HttpStatus.CONFLICT, "SLO class exists", "SLO class '" + body.name() + "' already exists",
+            Map.of("field", "name"));
+      }
+      throw e;
+    }
+    return ResponseEntity.created(URI.create("/api/v1/slo-classes/" + body.name()))
+        .eTag(Etags.of(created.getMetadata().getResourceVersion())).body(SloClassBody.of(created));
+  }
+
+  @Operation(summary = "Get an SLO class with its measured capacity and current plan")
+  @GetMapping("/{name}")
+  public ResponseEntity<SloClassBody> get(@PathVariable String name) {
+    SloClass c = classes.find(name);
+    return ResponseEntity.ok().eTag(Etags.of(c.getMetadata().getResourceVersion())).body(SloClassBody.of(c));
+  }
+
+  @Operation(summary = "List SLO classes, a page at a time (limit, continue)")
+  @GetMapping
+  public SloClassBody.Page list(@RequestParam(defaultValue = "100") int limit,
+      @RequestParam(name = "continue", required = false) String continueToken) {
+    if (limit < 1 || limit > 1000) {
+      throw ApiException.invalid(List.of(new FieldError("limit", "must be between 1 and 1000, was " + limit)));
+    }
+    var page = client.resources(SloClass.class)
+        .list(new ListOptionsBuilder().withLimit((long) limit).withContinue(continueToken).build());
+    String next = page.getMetadata().getContinue();
+    return new SloClassBody.Page(page.getItems().stream().map(SloClassBody::of).toList(),
+        next == null || next.isEmpty() ? null : next);
+  }
+
+  @Operation(summary = "Replace an SLO class's spec (If-Match: its ETag)")
+  @PutMapping("/{name}")
+  public ResponseEntity<SloClassBody> update(@PathVariable String name, @RequestBody SloClassBody body,
+      @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+    validate(name, body);
+    if (body.name() != null && !name.equals(body.name())) {
+      throw ApiException.invalid(List.of(new FieldError("name", "must match the path ('" + name + "')")));
+    }
+    SloClass current = classes.find(name);
+    String wanted = Etags.resourceVersion(ifMatch);
+    if (wanted != null && !wanted.equals(current.getMetadata().getResourceVersion())) {
+      throw Etags.stale("SLO class", name, wanted);
+    }
+    current.setSpec(body.spec());
+    if (wanted != null) {
+      current.getMetadata().setResourceVersion(wanted);
+    }
+    try {
+      SloClass updated = client.resources(SloClass.class).resource(current).update();
+      return ResponseEntity.ok().eTag(Etags.of(updated.getMetadata().getResourceVersion())).body(SloClassBody.of(updated));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        throw Etags.stale("SLO class", name, current.getMetadata().getResourceVersion());
+      }
+      throw e;
+    }
+  }
+
+  @Operation(summary = "Delete an SLO class that has no tenants (its pools go with it)")
+  @DeleteMapping("/{name}")
+  public ResponseEntity<Void> delete(@PathVariable String name) {
+    classes.find(name);
+    long tenants = classes.tenantsOf(name).size();
+    if (tenants > 0) {
+      throw new ApiException(HttpStatus.CONFLICT, "SLO class in use",
+          "SLO class '" + name + "' still has " + tenants + " tenants; offboard them first", Map.of("tenants", tenants));
+    }
+    client.resources(SloClass.class).withName(name).delete();
+    return ResponseEntity.accepted().build();
+  }
+
+  private static void validate(String name, SloClassBody body) {
+    List<FieldError> errors = Validation.sloClass(name, body.spec());
+    if (!errors.isEmpty()) {
+      throw ApiException.invalid(errors);
+    }
+  }
+}

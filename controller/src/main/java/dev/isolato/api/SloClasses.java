@@ -1,0 +1,54 @@
+package dev.isolato.api;
+
+import dev.isolato.config.IsolatoProperties;
+import dev.isolato.tenancy.Pool;
+import dev.isolato.tenancy.Pools;
+import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.Tenant;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/** Reads SloClasses and their tenants for the API, with the API's errors for missing classes. */
+@Component
+public class SloClasses {
+  private final KubernetesClient client;
+  private final String tenantNamespace;
+
+  public SloClasses(KubernetesClient client, IsolatoProperties props) {
+    this.client = client;
+    this.tenantNamespace = props.namespace();
+  }
+
+  /** The class named in a URL path; 404 when it does not exist. */
+  public SloClass find(String name) {
+    SloClass c = client.resources(SloClass.class).withName(name).get();
+    if (c == null) {
+      throw ApiException.notFound("SLO class", name);
+    }
+    return c;
+  }
+
+  /** The class named by {@code field} of a request body; 422 when it does not exist. */
+  public SloClass referenced(String name, String field) {
+    SloClass c = client.resources(SloClass.class).withName(name).get();
+    if (c == null) {
+      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Unknown SLO class",
+          field + " '" + name + "' does not exist", Map.of("field", field));
+    }
+    return c;
+  }
+
+  /** Every tenant (live or terminating) of the class. */
+  public List<Tenant> tenantsOf(String sloClass) {
+    return client.resources(Tenant.class).inNamespace(tenantNamespace).list().getItems().stream()
+        .filter(t -> sloClass.equals(t.getSpec().sloClass)).toList();
+  }
+
+  /** The class's shared pool with its live tenants (as the reconciler plans it). */
+  public Pool sharedPool(String sloClass) {
+    return Pools.of(sloClass, tenantsOf(sloClass)).get(0);
+  }
+}

@@ -1,0 +1,202 @@
+package dev.isolato.api;
+
+import dev.isolato.config.IsolatoProperties;
+import dev.isolato.tenancy.Pools;
+import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.Tenant;
+import dev.isolato.tenancy.TenantSpec;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Onboarding: tenants are Tenant custom resources; the API server is the only store. */
+@RestController
+@RequestMapping("/api/v1/tenants")
+@SecurityRequirement(name = "bearer")
+public class TenantController {
+  private final KubernetesClient client;
+  private final String namespace;
+
+  private final SloClasses classes;
+
+  public TenantController(KubernetesClient client, IsolatoProperties props, SloClasses classes) {
+    this.client = client;
+    this.classes = classes;
+    this.namespace = props.namespace();
+  }
+
+  private MixedOperation<Tenant, KubernetesResourceList<Tenant>, Resource<Tenant>> tenants() {
+    return client.resources(Tenant.class);
+  }
+
+  @Operation(summary = "Onboard a tenant into an SLO class")
+  @PostMapping
+  public ResponseEntity<TenantResponse> create(@RequestBody TenantRequest req) {
+    List<FieldError> errors = Validation.tenant(req);
+    if (!errors.isEmpty()) {
+      throw ApiException.invalid(errors);
+    }
+    TenantSpec spec = toSpec(req);
+    admit(req.tenantId(), spec);
+    Tenant t = new Tenant();
+    t.setMetadata(new ObjectMetaBuilder().withName(req.tenantId()).withNamespace(namespace)
+        .addToFinalizers(Tenant.FINALIZER)
+        .addToAnnotations(Tenant.ACCEPTED_AT, Long.toString(System.currentTimeMillis())).build());
+    t.setSpec(spec);
+    Tenant created;
+    try {
+      created = tenants().inNamespace(namespace).resource(t).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        throw new ApiException(HttpStatus.CONFLICT, "Tenant exists", "tenant '" + req.tenantId() + "' already exists",
+            Map.of("field", "tenantId"));
+      }
+      throw e;
+    }
+    return ResponseEntity.created(URI.create("/api/v1/tenants/" + req.tenantId()))
+        .eTag(Etags.of(created.getMetadata().getResourceVersion())).body(TenantResponse.of(created));
+  }
+
+  @Operation(summary = "Get a tenant and its onboarding status")
+  @GetMapping("/{tenantId}")
+  public ResponseEntity<TenantResponse> get(@PathVariable String tenantId) {
+    Tenant t = find(tenantId);
+    return ResponseEntity.ok().eTag(Etags.of(t.getMetadata().getResourceVersion())).body(TenantResponse.of(t));
+  }
+
+  @Operation(summary = "List tenants, a page at a time (limit, continue)")
+  @GetMapping
+  public TenantResponse.Page list(@RequestParam(defaultValue = "100") int limit,
+      @RequestParam(name = "continue", required = false) String continueToken) {
+    if (limit < 1 || limit > 1000) {
+      throw ApiException.invalid(List.of(new FieldError("limit", "must be between 1 and 1000, was " + limit)));
+    }
+    var page = tenants().inNamespace(namespace)
+        .list(new ListOptionsBuilder().withLimit((long) limit).withContinue(continueToken).build());
+    String next = page.getMetadata().getContinue();
+    return new TenantResponse.Page(page.getItems().stream().map(TenantResponse::of).toList(),
+        next == null || next.isEmpty() ? null : next);
+  }
+
+  @Operation(summary = "Change a tenant's rate, burst or profile (If-Match: its ETag)")
+  @PutMapping("/{tenantId}")
+  public ResponseEntity<TenantResponse> update(@PathVariable String tenantId, @RequestBody TenantRequest req,
+      @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+    TenantRequest full = new TenantRequest(req.tenantId() == null ? tenantId : req.tenantId(), req.sloClass(),
+        req.committedRps(), req.burst(), req.profile(), req.isolation());
+    List<FieldError> errors = new java.util.ArrayList<>(Validation.tenant(full));
+    if (!tenantId.equals(full.tenantId())) {
+      errors.add(new FieldError("tenantId", "must match the path ('" + tenantId + "')"));
+    }
+    if (!errors.isEmpty()) {
+      throw ApiException.invalid(errors);
+    }
+    Tenant current = find(tenantId);
+    String wanted = Etags.resourceVersion(ifMatch);
+    if (wanted != null && !wanted.equals(current.getMetadata().getResourceVersion())) {
+      throw Etags.stale("tenant", tenantId, wanted);
+    }
+    TenantSpec spec = toSpec(full);
+    if (!spec.sloClass.equals(current.getSpec().sloClass)) {
+      throw ApiException.invalid(List.of(new FieldError("sloClass", "cannot change; delete and onboard the tenant again")));
+    }
+    if (spec.isolation != current.getSpec().isolation) {
+      throw ApiException.invalid(List.of(new FieldError("isolation", "cannot change; delete and onboard the tenant again")));
+    }
+    admit(tenantId, spec);
+    current.setSpec(spec);
+    current.setStatus(null);
+    if (wanted != null) {
+      current.getMetadata().setResourceVersion(wanted);
+    }
+    try {
+      Tenant updated = tenants().inNamespace(namespace).resource(current).update();
+      return ResponseEntity.ok().eTag(Etags.of(updated.getMetadata().getResourceVersion())).body(TenantResponse.of(updated));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        throw Etags.stale("tenant", tenantId, current.getMetadata().getResourceVersion());
+      }
+      throw e;
+    }
+  }
+
+  @Operation(summary = "Offboard a tenant: it leaves every table, a dedicated namespace is removed")
+  @DeleteMapping("/{tenantId}")
+  public ResponseEntity<Void> delete(@PathVariable String tenantId) {
+    if (tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
+      throw ApiException.notFound("tenant", tenantId);
+    }
+    return ResponseEntity.accepted().build();
+  }
+
+  private Tenant find(String tenantId) {
+    Tenant t = tenants().inNamespace(namespace).withName(tenantId).get();
+    if (t == null) {
+      throw ApiException.notFound("tenant", tenantId);
+    }
+    return t;
+  }
+
+  /** 422 for an unknown class, a forbidden isolation or a rate the class cannot take. */
+  private void admit(String tenantId, TenantSpec spec) {
+    SloClass cls = classes.referenced(spec.sloClass, "sloClass");
+    if (spec.isolation == TenantSpec.Isolation.dedicated && !cls.getSpec().allowDedicated) {
+      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Dedicated isolation not offered",
+          "class '" + spec.sloClass + "' does not allow dedicated tenants", Map.of("field", "isolation"));
+    }
+    double ceiling = Capacity.ceilingRps(cls.getSpec().maxReplicas, cls.getSpec().perPodCutoffRps);
+    double others = 0;
+    if (spec.isolation == TenantSpec.Isolation.shared) {
+      others = tenants().inNamespace(namespace).list().getItems().stream()
+          .filter(t -> spec.sloClass.equals(t.getSpec().sloClass) && !Pools.isDedicated(t)
+              && !t.getMetadata().getName().equals(tenantId) && t.getMetadata().getDeletionTimestamp() == null)
+          .mapToDouble(t -> t.getSpec().committedRps).sum();
+    }
+    double left = Capacity.remainingRps(ceiling, others);
+    if (spec.committedRps > left) {
+      Map<String, Object> props = new java.util.LinkedHashMap<>(ProblemAdvice.remaining(left, ceiling));
+      props.put("field", "committedRps");
+      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Capacity exceeded",
+          String.format("class '%s' can admit %.1f more req/s (capacity %.1f = %d pods × %.1f req/s within its quota), asked for %.1f",
+              spec.sloClass, left, ceiling, cls.getSpec().maxReplicas, cls.getSpec().perPodCutoffRps, spec.committedRps),
+          props);
+    }
+  }
+
+  static TenantSpec toSpec(TenantRequest r) {
+    TenantSpec s = new TenantSpec();
+    s.sloClass = r.sloClass();
+    s.committedRps = r.committedRps();
+    s.burst = r.burst();
+    if (r.profile() != null) {
+      s.profile.cpu = r.profile().cpu() == null ? 0 : r.profile().cpu();
+      s.profile.memory = r.profile().memory() == null ? 0 : r.profile().memory();
+      s.profile.io = r.profile().io() == null ? 0 : r.profile().io();
+      s.profile.fsync = Boolean.TRUE.equals(r.profile().fsync());
+    }
+    s.isolation = r.isolation() == null ? TenantSpec.Isolation.shared : TenantSpec.Isolation.valueOf(r.isolation());
+    return s;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.isolato.slo;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a calibration run was measured.
+ *
+ * @param label free text naming the context ("alone", "homogeneous", "mix-4:1", …)
+ * @param podCpu CPU request (== limit) of one pod, Kubernetes quantity
+ * @param podMemory memory request (== limit) of one pod, Kubernetes quantity
+ * @param replicas pods of the class during the run
+ * @param colocated classes whose pods shared the node(s)
+ * @param tenantMix tenants per class during the run
+ */
+public record CalibrationContext(
+    String label,
+    String podCpu,
+    String podMemory,
+    int replicas,
+    List<String> colocated,
+    Map<String, Integer> tenantMix) {
+
+  public CalibrationContext {
+    colocated = colocated == null ? List.of() : List.copyOf(colocated);
+    tenantMix = tenantMix == null ? Map.of() : Map.copyOf(tenantMix);
+  }
+}

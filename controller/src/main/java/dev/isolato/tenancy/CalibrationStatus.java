@@ -1,0 +1,297 @@
+package dev.isolato.tenancy;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.isolato.slo.CalibrationContext;
+import dev.isolato.slo.CalibrationOutcome;
+import dev.isolato.slo.CalibrationRun;
+import dev.isolato.slo.CalibrationStep;
+import dev.isolato.slo.ClassTarget;
+import dev.isolato.slo.CutoffResult;
+import dev.isolato.slo.LatencySummary;
+import dev.isolato.slo.ModelFit;
+import dev.isolato.slo.UslModel;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Pure mapping between the SLO engine's records and the calibration part of a
+ * {@link SloClassStatus}, with the bounds that keep the status small (the API server is the only
+ * store, and an object must stay far below etcd's 1.5 MB limit).
+ */
+public final class CalibrationStatus {
+  /** Recent cut-offs kept per context label. */
+  public static final int MAX_CUTOFFS_PER_CONTEXT = 20;
+  /** Context labels with cut-offs kept; the label whose newest cut-off is oldest goes first. */
+  public static final int MAX_CONTEXTS = 10;
+  /** Runs kept to refit (one per context and replica count); the oldest goes first. */
+  public static final int MAX_STORED_RUNS = 10;
+  /** Steps of a run that can be stored (a larger run is refused by the API). */
+  public static final int MAX_STEPS = 200;
+
+  /** Leaves null fields of the status objects out; a null top-level field (e.g. no model) deletes it. */
+  private static final ObjectMapper PATCH_JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
+  private CalibrationStatus() {}
+
+  /** The class's latency target as the engine wants it. */
+  public static ClassTarget target(SloClass cls) {
+    SloClassSpec s = cls.getSpec();
+    return new ClassTarget(cls.getMetadata().getName(), s.latency.percentile, s.latency.targetMs);
+  }
+
+  /**
+   * The stored runs a new run is fitted with: those of the same context at other replica
+   * counts, then the new run (which replaces a stored run of its context and replica count).
+   */
+  public static List<StoredRunRef> runsForFit(SloClassStatus status, CalibrationRun run) {
+    List<StoredRunRef> runs = new ArrayList<>();
+    for (SloClassStatus.StoredRun s : storedRuns(status)) {
+      if (Objects.equals(s.context, run.context().label()) && s.replicas != run.context().replicas()) {
+        runs.add(new StoredRunRef(s.runId, s.replicas, toRun(s, run.sloClass())));
+      }
+    }
+    runs.add(new StoredRunRef(run.runId(), run.context().replicas(), run));
+    runs.sort(Comparator.comparingInt(StoredRunRef::replicas));
+    return runs;
+  }
+
+  /** A run of {@link #runsForFit}, with what the fit's status names it by. */
+  public record StoredRunRef(String runId, int replicas, CalibrationRun run) {}
+
+  /**
+   * The calibration fields of the status after storing {@code outcome} (of {@code run}) and the
+   * joint {@code fit} over {@code fitRuns}; {@code current} is left unchanged.
+   */
+  public static SloClassStatus record(SloClassStatus current, CalibrationRun run, CalibrationOutcome outcome,
+      ModelFit fit, List<StoredRunRef> fitRuns, Instant now) {
+    SloClassStatus prev = current == null ? new SloClassStatus() : current;
+    String at = now.toString();
+    SloClassStatus next = new SloClassStatus();
+    next.cutoffs = withCutoff(prev.cutoffs, cutoffPoint(outcome, at));
+    next.perPodCutoffRps = measuredPerPod(next.cutoffs);
+    next.calibrationRuns = withRun(storedRuns(prev), toStored(run, at));
+    next.fit = toStatus(fit, run.context().label(), fitRuns, at);
+    next.model = toStatus(fit.model());
+    next.calibratedAt = at;
+    next.lastRunId = run.runId();
+    return next;
+  }
+
+  /**
+   * The JSON merge patch body that writes the calibration fields of {@code next}, guarded by
+   * {@code resourceVersion} (the API server answers 409 when the class changed meanwhile).
+   * Other status fields (the reconciler's) are not touched.
+   */
+  public static String mergePatch(SloClassStatus next, String resourceVersion) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("cutoffs", next.cutoffs);
+    fields.put("perPodCutoffRps", next.perPodCutoffRps);
+    fields.put("calibrationRuns", next.calibrationRuns);
+    fields.put("fit", next.fit);
+    fields.put("model", next.model);
+    fields.put("calibratedAt", next.calibratedAt);
+    fields.put("lastRunId", next.lastRunId);
+    ObjectNode patch = PATCH_JSON.createObjectNode();
+    patch.putObject("metadata").put("resourceVersion", resourceVersion);
+    ObjectNode status = patch.putObject("status");
+    fields.forEach((name, value) -> status.set(name, PATCH_JSON.valueToTree(value)));
+    return patch.toString();
+  }
+
+  /** The stored fit as the planner wants it; null when none, or when the stored values are unusable. */
+  public static ModelFit modelFit(SloClassStatus status) {
+    if (status == null || status.fit == null) {
+      return null;
+    }
+    SloClassStatus.Fit f = status.fit;
+    UslModel model;
+    try {
+      model = status.model == null ? null
+          : new UslModel(status.model.scaleMs, status.model.alpha, status.model.beta, status.model.sigma);
+    } catch (IllegalArgumentException e) {
+      return new ModelFit(ModelFit.REFUSED, null, f.percentile, f.pointsUsed, f.pointsExcluded, f.sigmaFitted,
+          f.rSquared, f.rmseMs, f.maxMeasuredLoadRps, List.of(), List.of("stored model is invalid: " + e.getMessage()),
+          List.of());
+    }
+    String trust = ModelFit.TRUSTED.equals(f.status) && model != null ? ModelFit.TRUSTED : ModelFit.REFUSED;
+    List<String> reasons = new ArrayList<>(nonNull(f.reasons));
+    if (ModelFit.TRUSTED.equals(f.status) && model == null) {
+      reasons.add("the stored fit has no model parameters");
+    }
+    return new ModelFit(trust, model, f.percentile, f.pointsUsed, f.pointsExcluded, f.sigmaFitted, f.rSquared,
+        f.rmseMs, f.maxMeasuredLoadRps, List.of(), reasons, nonNull(f.notes));
+  }
+
+  /** The per-pod cut-off the linear baseline uses: measured when a calibration stored one, else declared. */
+  public static double perPodCutoff(SloClass c) {
+    Double measured = c.getStatus() == null ? null : c.getStatus().perPodCutoffRps;
+    return measured != null && measured > 0 ? measured : c.getSpec().perPodCutoffRps;
+  }
+
+  /** Whether the per-pod cut-off of {@link #perPodCutoff} was measured. */
+  public static boolean perPodCutoffMeasured(SloClass c) {
+    return c.getStatus() != null && c.getStatus().perPodCutoffRps != null && c.getStatus().perPodCutoffRps > 0;
+  }
+
+  /** Whether a calibration changed between two versions of a class (a reason to plan again). */
+  public static boolean calibrationChanged(SloClass newer, SloClass older) {
+    SloClassStatus a = newer.getStatus();
+    SloClassStatus b = older == null ? null : older.getStatus();
+    return !Objects.equals(a == null ? null : a.calibratedAt, b == null ? null : b.calibratedAt)
+        || !Objects.equals(a == null ? null : a.lastRunId, b == null ? null : b.lastRunId);
+  }
+
+  static SloClassStatus.CutoffPoint cutoffPoint(CalibrationOutcome outcome, String at) {
+    CutoffResult c = outcome.cutoff();
+    if (c.cutoffRps() == null) {
+      return null;
+    }
+    SloClassStatus.CutoffPoint p = new SloClassStatus.CutoffPoint();
+    p.pods = outcome.replicas();
+    p.context = outcome.contextLabel();
+    p.rps = c.cutoffRps();
+    p.perPodRps = outcome.perPodCutoffRps();
+    p.status = c.status();
+    p.runId = outcome.runId();
+    p.percentile = c.percentile();
+    p.targetMs = c.targetLatencyMs();
+    p.measuredAt = at;
+    return p;
+  }
+
+  /** Appends {@code point}, keeping the newest {@link #MAX_CUTOFFS_PER_CONTEXT} per label and {@link #MAX_CONTEXTS} labels. */
+  static List<SloClassStatus.CutoffPoint> withCutoff(List<SloClassStatus.CutoffPoint> cutoffs,
+      SloClassStatus.CutoffPoint point) {
+    List<SloClassStatus.CutoffPoint> all = new ArrayList<>(nonNull(cutoffs));
+    if (point != null) {
+      all.add(point);
+    }
+    Map<String, Integer> newest = new LinkedHashMap<>();
+    for (int i = 0; i < all.size(); i++) {
+      newest.put(all.get(i).context, i);
+    }
+    List<String> keptLabels = newest.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(MAX_CONTEXTS).map(Map.Entry::getKey).toList();
+    Map<String, Integer> remaining = new LinkedHashMap<>();
+    for (SloClassStatus.CutoffPoint p : all) {
+      remaining.merge(p.context, 1, Integer::sum);
+    }
+    List<SloClassStatus.CutoffPoint> kept = new ArrayList<>();
+    for (SloClassStatus.CutoffPoint p : all) {
+      int left = remaining.merge(p.context, -1, Integer::sum);
+      if (keptLabels.contains(p.context) && left < MAX_CUTOFFS_PER_CONTEXT) {
+        kept.add(p);
+      }
+    }
+    return kept;
+  }
+
+  /** The newest single-pod cut-off, else the newest cut-off per pod; null when none. */
+  static Double measuredPerPod(List<SloClassStatus.CutoffPoint> cutoffs) {
+    Double any = null;
+    for (int i = cutoffs.size() - 1; i >= 0; i--) {
+      SloClassStatus.CutoffPoint p = cutoffs.get(i);
+      if (p.rps > 0 && p.pods == 1) {
+        return p.rps;
+      }
+      if (any == null && p.rps > 0 && p.pods > 0) {
+        any = p.rps / p.pods;
+      }
+    }
+    return any;
+  }
+
+  /** Stores {@code run}, replacing one of the same context and replicas; the oldest go beyond {@link #MAX_STORED_RUNS}. */
+  static List<SloClassStatus.StoredRun> withRun(List<SloClassStatus.StoredRun> runs, SloClassStatus.StoredRun run) {
+    List<SloClassStatus.StoredRun> kept = new ArrayList<>();
+    for (SloClassStatus.StoredRun r : runs) {
+      if (!(Objects.equals(r.context, run.context) && r.replicas == run.replicas)) {
+        kept.add(r);
+      }
+    }
+    kept.add(run);
+    return kept.size() <= MAX_STORED_RUNS ? kept : new ArrayList<>(kept.subList(kept.size() - MAX_STORED_RUNS, kept.size()));
+  }
+
+  static SloClassStatus.StoredRun toStored(CalibrationRun run, String at) {
+    SloClassStatus.StoredRun s = new SloClassStatus.StoredRun();
+    s.runId = run.runId();
+    s.context = run.context().label();
+    s.replicas = run.context().replicas();
+    s.partial = run.partial();
+    s.storedAt = at;
+    for (CalibrationStep step : run.steps()) {
+      SloClassStatus.StoredStep t = new SloClassStatus.StoredStep();
+      t.index = step.index();
+      t.offeredRps = step.offeredRps();
+      t.achievedRps = step.achievedRps();
+      t.durationSeconds = step.durationSeconds();
+      LatencySummary total = step.total();
+      t.count = total.count();
+      t.errors = total.errors();
+      t.p50 = total.p50();
+      t.p90 = total.p90();
+      t.p95 = total.p95();
+      t.p99 = total.p99();
+      t.max = total.max();
+      s.steps.add(t);
+    }
+    return s;
+  }
+
+  static CalibrationRun toRun(SloClassStatus.StoredRun s, String sloClass) {
+    List<CalibrationStep> steps = nonNull(s.steps).stream()
+        .map(t -> new CalibrationStep(t.index, t.offeredRps, t.achievedRps, t.durationSeconds,
+            new LatencySummary(t.count, t.errors, t.p50, t.p90, t.p95, t.p99, t.max), Map.of()))
+        .toList();
+    return new CalibrationRun(CalibrationRun.SCHEMA_VERSION, s.runId, sloClass, s.partial,
+        new CalibrationContext(s.context, null, null, s.replicas, List.of(), Map.of()), steps);
+  }
+
+  static SloClassStatus.Fit toStatus(ModelFit fit, String context, List<StoredRunRef> runs, String at) {
+    SloClassStatus.Fit f = new SloClassStatus.Fit();
+    f.status = fit.status();
+    f.context = context;
+    f.percentile = fit.percentile();
+    f.pointsUsed = fit.pointsUsed();
+    f.pointsExcluded = fit.pointsExcluded();
+    f.sigmaFitted = fit.sigmaFitted();
+    f.rSquared = fit.rSquared();
+    f.rmseMs = fit.rmseMs();
+    f.maxMeasuredLoadRps = fit.maxMeasuredLoadRps();
+    f.runIds = runs.stream().map(StoredRunRef::runId).toList();
+    f.replicaCounts = runs.stream().map(StoredRunRef::replicas).distinct().toList();
+    f.reasons = fit.reasons();
+    f.notes = fit.notes();
+    f.fittedAt = at;
+    return f;
+  }
+
+  static SloClassStatus.Model toStatus(UslModel model) {
+    if (model == null) {
+      return null;
+    }
+    SloClassStatus.Model m = new SloClassStatus.Model();
+    m.scaleMs = model.scaleMs();
+    m.alpha = model.alpha();
+    m.beta = model.beta();
+    m.sigma = model.sigma();
+    return m;
+  }
+
+  private static List<SloClassStatus.StoredRun> storedRuns(SloClassStatus status) {
+    return status == null ? List.of() : nonNull(status.calibrationRuns);
+  }
+
+  private static <T> List<T> nonNull(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+}

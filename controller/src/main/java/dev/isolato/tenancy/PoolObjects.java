@@ -1,0 +1,205 @@
+package dev.isolato.tenancy;
+
+import dev.isolato.slo.CapacityPlan;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LimitRangeBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Desired state of one pool as fabric8 objects: a pure function of the class, the pool, its
+ * plan and its table. Every object is owned by the SloClass (cluster-scoped, so it may own
+ * objects in any namespace), which lets the garbage collector remove a deleted class's pools.
+ */
+public final class PoolObjects {
+  public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+  public static final String MANAGER = "isolato";
+  public static final String CLASS_LABEL = "isolato.dev/class";
+  public static final String POOL_LABEL = "isolato.dev/pool";
+  public static final String ISOLATION_LABEL = "isolato.dev/isolation";
+  public static final String TENANT_LABEL = "isolato.dev/tenant";
+
+  /** Extra pods the quota allows beyond maxReplicas: the rolling update's surge. */
+  static final int SURGE = 1;
+
+  private PoolObjects() {}
+
+  /** Inputs of one pool's objects. */
+  public record Input(SloClass sloClass, Pool pool, CapacityPlan plan, String tableJson, String adminToken) {}
+
+  /** Objects in apply order: the namespace and cluster objects first, the workload last. */
+  public static List<HasMetadata> build(Input in) {
+    return List.of(namespace(in), priorityClass(in.sloClass()), resourceQuota(in), limitRange(in),
+        adminSecret(in), tableConfigMap(in), deployment(in), service(in), autoscaler(in));
+  }
+
+  public static String priorityClassName(String sloClass) {
+    return Pool.PREFIX + sloClass;
+  }
+
+  static Map<String, String> labels(Pool pool) {
+    Map<String, String> l = new LinkedHashMap<>();
+    l.put(MANAGED_BY, MANAGER);
+    l.put(CLASS_LABEL, pool.sloClass());
+    l.put(POOL_LABEL, pool.namespace());
+    l.put(ISOLATION_LABEL, pool.isolation());
+    if (pool.dedicated()) {
+      l.put(TENANT_LABEL, pool.dedicatedTenant());
+    }
+    return l;
+  }
+
+  static Map<String, String> selector(Pool pool) {
+    return Map.of("app.kubernetes.io/name", Workload.NAME, POOL_LABEL, pool.namespace());
+  }
+
+  static OwnerReference owner(SloClass c) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(c.getApiVersion()).withKind(c.getKind())
+        .withName(c.getMetadata().getName()).withUid(c.getMetadata().getUid())
+        .withController(true).withBlockOwnerDeletion(true).build();
+  }
+
+  private static ObjectMeta meta(Input in, String name, boolean namespaced) {
+    ObjectMetaBuilder b = new ObjectMetaBuilder().withName(name)
+        .withLabels(labels(in.pool())).withOwnerReferences(owner(in.sloClass()));
+    if (namespaced) {
+      b.withNamespace(in.pool().namespace());
+    }
+    return b.build();
+  }
+
+  static HasMetadata namespace(Input in) {
+    return new NamespaceBuilder().withMetadata(meta(in, in.pool().namespace(), false)).build();
+  }
+
+  static HasMetadata priorityClass(SloClass c) {
+    String name = c.getMetadata().getName();
+    return new PriorityClassBuilder()
+        .withNewMetadata().withName(priorityClassName(name))
+        .withLabels(Map.of(MANAGED_BY, MANAGER, CLASS_LABEL, name))
+        .withOwnerReferences(owner(c)).endMetadata()
+        .withValue(c.getSpec().priority)
+        .withDescription("Isolato SLO class " + name)
+        .build();
+  }
+
+  /** Sized to the class ceiling: maxReplicas pods (+ surge) of the class shape, nothing else. */
+  static HasMetadata resourceQuota(Input in) {
+    SloClassSpec s = in.sloClass().getSpec();
+    int pods = s.maxReplicas + SURGE;
+    Quantity cpu = times(s.resources.cpu, pods);
+    Quantity mem = times(s.resources.memory, pods);
+    return new ResourceQuotaBuilder().withMetadata(meta(in, "isolato-pool", true))
+        .withNewSpec()
+        .addToHard("pods", new Quantity(Integer.toString(pods)))
+        .addToHard("requests.cpu", cpu).addToHard("limits.cpu", cpu)
+        .addToHard("requests.memory", mem).addToHard("limits.memory", mem)
+        .endSpec().build();
+  }
+
+  /** Any container in the pool namespace defaults to, and may not exceed, the class shape. */
+  static HasMetadata limitRange(Input in) {
+    Map<String, Quantity> shape = podShape(in.sloClass().getSpec());
+    return new LimitRangeBuilder().withMetadata(meta(in, "isolato-pool", true))
+        .withNewSpec().addNewLimit().withType("Container")
+        .withDefault(shape).withDefaultRequest(shape).withMax(shape)
+        .endLimit().endSpec().build();
+  }
+
+  static HasMetadata adminSecret(Input in) {
+    String b64 = Base64.getEncoder().encodeToString(in.adminToken().getBytes(StandardCharsets.UTF_8));
+    return new SecretBuilder().withMetadata(meta(in, Workload.ADMIN_SECRET, true))
+        .withType("Opaque").addToData(Workload.ADMIN_TOKEN_KEY, b64).build();
+  }
+
+  static HasMetadata tableConfigMap(Input in) {
+    return new ConfigMapBuilder().withMetadata(meta(in, Workload.TABLE_CONFIGMAP, true))
+        .addToData(TenantTable.FILE, in.tableJson()).build();
+  }
+
+  static HasMetadata deployment(Input in) {
+    SloClassSpec s = in.sloClass().getSpec();
+    Map<String, String> podLabels = new LinkedHashMap<>(labels(in.pool()));
+    podLabels.putAll(selector(in.pool()));
+    String image = s.image == null || s.image.isBlank() ? Workload.DEFAULT_IMAGE : s.image;
+    return new DeploymentBuilder().withMetadata(meta(in, Workload.NAME, true))
+        .withNewSpec()
+        .withReplicas(in.plan().replicas())
+        .withNewSelector().withMatchLabels(selector(in.pool())).endSelector()
+        .withNewStrategy().withType("RollingUpdate").withNewRollingUpdate()
+        .withMaxSurge(new IntOrString(SURGE)).withMaxUnavailable(new IntOrString(0))
+        .endRollingUpdate().endStrategy()
+        .withNewTemplate()
+        .withNewMetadata().withLabels(podLabels).endMetadata()
+        .withNewSpec()
+        .withPriorityClassName(priorityClassName(in.pool().sloClass()))
+        .withEnableServiceLinks(false)
+        .addNewContainer()
+        .withName(Workload.NAME).withImage(image).withImagePullPolicy("IfNotPresent")
+        .withArgs(Workload.args())
+        .addNewPort().withName("http").withContainerPort(Workload.PORT).endPort()
+        .withNewResources().withRequests(podShape(s)).withLimits(podShape(s)).endResources()
+        .withNewReadinessProbe().withNewHttpGet().withPath("/readyz").withPort(new IntOrString(Workload.PORT))
+        .endHttpGet().withPeriodSeconds(1).withFailureThreshold(2).endReadinessProbe()
+        .withNewLivenessProbe().withNewHttpGet().withPath("/healthz").withPort(new IntOrString(Workload.PORT))
+        .endHttpGet().withPeriodSeconds(10).endLivenessProbe()
+        .addNewVolumeMount().withName("table").withMountPath(Workload.TABLE_DIR).withReadOnly(true).endVolumeMount()
+        .addNewVolumeMount().withName("admin").withMountPath(Workload.ADMIN_DIR).withReadOnly(true).endVolumeMount()
+        .addNewVolumeMount().withName("data").withMountPath(Workload.DATA_DIR).endVolumeMount()
+        .endContainer()
+        .addNewVolume().withName("table").withNewConfigMap().withName(Workload.TABLE_CONFIGMAP).endConfigMap().endVolume()
+        .addNewVolume().withName("admin").withNewSecret().withSecretName(Workload.ADMIN_SECRET).endSecret().endVolume()
+        .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume()
+        .endSpec().endTemplate().endSpec().build();
+  }
+
+  static HasMetadata service(Input in) {
+    return new ServiceBuilder().withMetadata(meta(in, Workload.NAME, true))
+        .withNewSpec().withType("ClusterIP").withSelector(selector(in.pool()))
+        .addNewPort().withName("http").withPort(Workload.PORT).withTargetPort(new IntOrString(Workload.PORT)).endPort()
+        .endSpec().build();
+  }
+
+  /** The plan is the floor; the HPA adds pods up to the class bound at the pivot point. */
+  static HasMetadata autoscaler(Input in) {
+    SloClassSpec s = in.sloClass().getSpec();
+    int min = in.plan().replicas();
+    return new HorizontalPodAutoscalerBuilder().withMetadata(meta(in, Workload.NAME, true))
+        .withNewSpec()
+        .withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName(Workload.NAME).endScaleTargetRef()
+        .withMinReplicas(min).withMaxReplicas(Math.max(min, s.maxReplicas))
+        .addNewMetric().withType("Resource").withNewResource().withName("cpu")
+        .withNewTarget().withType("Utilization").withAverageUtilization(s.pivotPercent).endTarget()
+        .endResource().endMetric()
+        .endSpec().build();
+  }
+
+  static Map<String, Quantity> podShape(SloClassSpec s) {
+    return Map.of("cpu", new Quantity(s.resources.cpu), "memory", new Quantity(s.resources.memory));
+  }
+
+  /** A quantity times n, in canonical form (what the API server would store). */
+  static Quantity times(String quantity, int n) {
+    BigDecimal amount = Quantity.getAmountInBytes(new Quantity(quantity)).multiply(BigDecimal.valueOf(n));
+    return Quantity.fromNumericalAmount(amount, new Quantity(quantity).getFormat());
+  }
+}

@@ -1,0 +1,251 @@
+package dev.isolato.tenancy;
+
+import dev.isolato.slo.CapacityPlan;
+import dev.isolato.slo.CapacityPlanner;
+import dev.isolato.slo.PlanRequest;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles one SLO class: its shared pool and the pools of its dedicated tenants, the
+ * tenants' statuses and finalizers, and the class's status. Tenants and Deployments map to
+ * their class, so JOSDK serialises all work on one class and a burst of tenant events
+ * collapses into few reconciles (and few API writes).
+ */
+public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClass> {
+  private static final Logger log = LoggerFactory.getLogger(SloClassReconciler.class);
+  /** How soon to look again while a tenant waits for pods or endpoints. */
+  static final Duration PENDING_RECHECK = Duration.ofMillis(500);
+
+  private final KubernetesClient client;
+  private final CapacityPlanner planner;
+  private final Applier applier;
+  private final TablePusher pusher;
+  private final TenancyMetrics metrics;
+  private final String tenantNamespace;
+  private final String adminToken;
+
+  public SloClassReconciler(KubernetesClient client, CapacityPlanner planner, TablePusher pusher,
+      TenancyMetrics metrics, String tenantNamespace, String adminToken) {
+    this.client = client;
+    this.planner = planner;
+    this.applier = new Applier(client);
+    this.pusher = pusher;
+    this.metrics = metrics;
+    this.tenantNamespace = tenantNamespace;
+    this.adminToken = adminToken;
+  }
+
+  /**
+   * Which updates of a class trigger a reconcile: spec changes (generation), deletion, finalizer
+   * changes, and a new calibration (status written by the API; the reconciler's own status
+   * writes do not count). Registered with generation awareness off, which alone would miss
+   * the calibration.
+   */
+  public static boolean worthReconciling(SloClass newer, SloClass older) {
+    return older == null
+        || !Objects.equals(newer.getMetadata().getGeneration(), older.getMetadata().getGeneration())
+        || newer.getMetadata().getDeletionTimestamp() != null
+        || !Objects.equals(newer.getMetadata().getFinalizers(), older.getMetadata().getFinalizers())
+        || CalibrationStatus.calibrationChanged(newer, older);
+  }
+
+  @Override
+  public List<EventSource<?, SloClass>> prepareEventSources(EventSourceContext<SloClass> context) {
+    var tenants = new InformerEventSource<>(InformerEventSourceConfiguration.from(Tenant.class, SloClass.class)
+        .withName("tenants")
+        .withNamespaces(Set.of(tenantNamespace))
+        .withSecondaryToPrimaryMapper(t -> Set.of(new ResourceID(t.getSpec().sloClass)))
+        .build(), context);
+    var deployments = new InformerEventSource<>(InformerEventSourceConfiguration.from(Deployment.class, SloClass.class)
+        .withName("deployments")
+        .withWatchAllNamespaces()
+        .withLabelSelector(PoolObjects.MANAGED_BY + "=" + PoolObjects.MANAGER)
+        .withSecondaryToPrimaryMapper(d -> Set.of(new ResourceID(d.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL))))
+        .build(), context);
+    return List.of(tenants, deployments);
+  }
+
+  @Override
+  public UpdateControl<SloClass> reconcile(SloClass cls, Context<SloClass> context) {
+    Timer.Sample sample = metrics.startReconcile();
+    String name = cls.getMetadata().getName();
+    try {
+      Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+      List<Tenant> tenants = List.copyOf(context.getSecondaryResources(Tenant.class));
+      boolean pending = false;
+      SloClassStatus.Plan sharedPlan = null;
+      for (Pool pool : Pools.of(name, tenants)) {
+        PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
+        CapacityPlan plan = planner.plan(request);
+        pending |= reconcilePool(cls, pool, plan, now);
+        if (!pool.dedicated()) {
+          sharedPlan = ClassPlans.toStatus(plan, request);
+        }
+      }
+      releaseDeleted(name, tenants);
+      metrics.tenantPhases(name, tenants.stream().collect(Collectors.groupingBy(TenancyReconcile::phaseOf, TreeMap::new, Collectors.counting())));
+      metrics.reconciled(sample, name, true);
+      UpdateControl<SloClass> control = classStatus(cls, sharedPlan, tenants, now);
+      return pending ? control.rescheduleAfter(PENDING_RECHECK) : control;
+    } catch (RuntimeException e) {
+      metrics.reconciled(sample, name, false);
+      throw e;
+    }
+  }
+
+  /** Applies a pool's objects, pushes its table when a tenant still waits, updates statuses. */
+  private boolean reconcilePool(SloClass cls, Pool pool, CapacityPlan plan, Instant now) {
+    String table = TenantTable.json(pool.tenants(), plan);
+    List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, adminToken));
+    Applier.Result applied = applier.apply(desired);
+    if (!applied.written().isEmpty()) {
+      log.info("class {} pool {}: applied {}", pool.sloClass(), pool.namespace(), applied.written());
+    }
+    Deployment deployment = applied.get("Deployment", Deployment.class);
+    int ready = deployment.getStatus() == null || deployment.getStatus().getReadyReplicas() == null
+        ? 0 : deployment.getStatus().getReadyReplicas();
+    boolean waiting = pool.tenants().stream().anyMatch(t -> !TenantStatuses.SERVING.equals(TenancyReconcile.phaseOf(t)));
+    boolean synced = true;
+    String syncMessage = "table " + tableVersion(table) + " on every ready pod";
+    if (applied.wrote("ConfigMap") || waiting) {
+      if (ready == 0) {
+        synced = false;
+        syncMessage = "no ready pod to push the table to";
+      } else {
+        TablePusher.Result pushed = pusher.push(pool.namespace(), table, adminToken);
+        synced = pushed.complete();
+        if (!pushed.errors().isEmpty()) {
+          metrics.tablePushFailures(pool.sloClass(), pushed.errors().size());
+        }
+        syncMessage = synced ? "table " + tableVersion(table) + " pushed to " + pushed.accepted() + " pods"
+            : "table pushed to " + pushed.accepted() + "/" + pushed.readyPods() + " ready endpoints"
+                + (pushed.errors().isEmpty() ? "" : ": " + String.join("; ", pushed.errors()));
+      }
+    }
+    PoolState state = new PoolState(pool.namespace(), plan.replicas(), ready, synced, syncMessage);
+    boolean pending = false;
+    for (Tenant t : pool.tenants()) {
+      String id = t.getMetadata().getName();
+      TenantStatus status = TenantStatuses.of(t, state, plan.admittedRps().getOrDefault(id, t.getSpec().committedRps), now);
+      writeStatus(t, status);
+      pending |= !TenantStatuses.SERVING.equals(status.phase);
+      if (TenantStatuses.SERVING.equals(status.phase) && !TenantStatuses.SERVING.equals(TenancyReconcile.phaseOf(t))) {
+        TenancyReconcile.acceptedAt(t).ifPresent(a -> metrics.onboarded(pool.sloClass(), pool.isolation(), Duration.between(a, Instant.now())));
+      }
+    }
+    return pending;
+  }
+
+  /**
+   * Tenants being deleted are already out of every table (Pools leaves them out); drop the
+   * dedicated namespace and the finalizer.
+   */
+  private void releaseDeleted(String sloClass, List<Tenant> tenants) {
+    for (Tenant t : tenants) {
+      if (t.getMetadata().getDeletionTimestamp() == null || !t.hasFinalizer(Tenant.FINALIZER)) {
+        continue;
+      }
+      if (Pools.isDedicated(t)) {
+        String ns = Pool.dedicatedNamespace(sloClass, t.getMetadata().getName());
+        Namespace live = client.namespaces().withName(ns).get();
+        if (live != null && live.getMetadata().getDeletionTimestamp() == null) {
+          client.namespaces().withName(ns).delete();
+        }
+      }
+      removeFinalizer(t);
+    }
+  }
+
+  private void removeFinalizer(Tenant t) {
+    List<String> rest = new ArrayList<>(t.getMetadata().getFinalizers());
+    rest.remove(Tenant.FINALIZER);
+    String patch = "{\"metadata\":{\"finalizers\":" + client.getKubernetesSerialization().asJson(rest)
+        + ",\"resourceVersion\":\"" + t.getMetadata().getResourceVersion() + "\"}}";
+    client.resources(Tenant.class).inNamespace(t.getMetadata().getNamespace()).withName(t.getMetadata().getName())
+        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+  }
+
+  private void writeStatus(Tenant t, TenantStatus status) {
+    if (TenantStatuses.same(t.getStatus(), status)) {
+      return;
+    }
+    Tenant patch = new Tenant();
+    patch.getMetadata().setName(t.getMetadata().getName());
+    patch.getMetadata().setNamespace(t.getMetadata().getNamespace());
+    patch.setSpec(null);
+    patch.setStatus(status);
+    client.resource(patch).subresource("status").patch(
+        new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
+            .withFieldManager(Applier.FIELD_MANAGER).withForce(true).build(), patch);
+  }
+
+  private UpdateControl<SloClass> classStatus(SloClass cls, SloClassStatus.Plan plan, List<Tenant> tenants, Instant now) {
+    SloClassStatus prev = cls.getStatus() == null ? new SloClassStatus() : cls.getStatus();
+    long live = tenants.stream().filter(t -> t.getMetadata().getDeletionTimestamp() == null).count();
+    SloClassStatus next = new SloClassStatus();
+    next.observedGeneration = cls.getMetadata().getGeneration();
+    next.plan = plan;
+    next.tenants = (int) live;
+    next.conditions = List.of(Conditions.of(prev.conditions, "Ready", true, "PoolsApplied",
+        "shared pool " + Pool.sharedNamespace(cls.getMetadata().getName()) + " applied", now));
+    if (TenancyReconcile.sameClassStatus(prev, next)) {
+      return UpdateControl.noUpdate();
+    }
+    SloClass patch = new SloClass();
+    patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(cls.getMetadata().getName()).build());
+    patch.setSpec(null);
+    // the calibration fields belong to POST /api/v1/calibrations: leave them out of this apply
+    next.cutoffs = null;
+    next.calibrationRuns = null;
+    patch.setStatus(next);
+    return UpdateControl.patchStatus(patch);
+  }
+
+  private static String tableVersion(String tableJson) {
+    int i = tableJson.indexOf("\"version\":\"");
+    return i < 0 ? "?" : tableJson.substring(i + 11, tableJson.indexOf('"', i + 11));
+  }
+
+  /** A deleted class leaves its tenants Pending; their finalizers go so they can be deleted. */
+  @Override
+  public DeleteControl cleanup(SloClass cls, Context<SloClass> context) {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    for (Tenant t : context.getSecondaryResources(Tenant.class)) {
+      if (t.getMetadata().getDeletionTimestamp() != null && t.hasFinalizer(Tenant.FINALIZER)) {
+        removeFinalizer(t);
+      } else if (t.getMetadata().getDeletionTimestamp() == null) {
+        writeStatus(t, TenantStatuses.pending(t, "SloClass " + cls.getMetadata().getName() + " was deleted", now));
+      }
+    }
+    metrics.tenantPhases(cls.getMetadata().getName(), Map.of());
+    return DeleteControl.defaultDelete();
+  }
+}

@@ -1,0 +1,69 @@
+package dev.isolato.tenancy;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+
+/** What a provider declares for an SLO class. Quantities use Kubernetes notation. */
+public class SloClassSpec {
+  @Required
+  @JsonPropertyDescription("Latency target the class promises its tenants.")
+  public LatencyTarget latency = new LatencyTarget();
+
+  @Required
+  @JsonPropertyDescription("CPU and memory of one pod; requests == limits (Guaranteed QoS).")
+  public PodResources resources = new PodResources();
+
+  @Default("0")
+  @JsonPropertyDescription("Value of the class's PriorityClass; higher classes preempt lower ones.")
+  public int priority;
+
+  @Min(1)
+  @Default("1")
+  public int minReplicas = 1;
+
+  @Min(1)
+  @Default("4")
+  public int maxReplicas = 4;
+
+  @Min(1)
+  @Max(100)
+  @Default("70")
+  @JsonPropertyDescription("HPA pivot point p: target average CPU utilisation in percent.")
+  public int pivotPercent = 70;
+
+  @Min(0.001)
+  @Required
+  @JsonPropertyDescription("Declared cut-off point of one pod (req/s) until a calibration measures it.")
+  public double perPodCutoffRps;
+
+  @JsonPropertyDescription("Workload image; default localhost/isolato/saas-bench:dev.")
+  public String image;
+
+  @Default("false")
+  @JsonPropertyDescription("Whether tenants of this class may ask for a dedicated namespace.")
+  public boolean allowDedicated;
+
+  /** Latency percentile and its target. */
+  public static class LatencyTarget {
+    @Min(1)
+    @Max(99.999)
+    @Default("95")
+    public double percentile = 95;
+
+    @Min(0.001)
+    @Required
+    public double targetMs;
+  }
+
+  /** Pod CPU and memory as Kubernetes quantities. */
+  public static class PodResources {
+    @Required
+    public String cpu;
+
+    @Required
+    public String memory;
+  }
+}

@@ -1,0 +1,124 @@
+package dev.isolato.tenancy;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the controller and calibration know about a class. Two writers share it: the class
+ * reconciler (server-side apply, field manager {@code isolato}: observedGeneration, plan,
+ * tenants, conditions) and {@code POST /api/v1/calibrations} (JSON merge patch: the calibration
+ * fields below). Each leaves the other's fields out of what it writes.
+ */
+public class SloClassStatus {
+  public Long observedGeneration;
+
+  /**
+   * Measured cut-off points, oldest first: the last {@value CalibrationStatus#MAX_CUTOFFS_PER_CONTEXT}
+   * per context label, at most {@value CalibrationStatus#MAX_CONTEXTS} labels.
+   */
+  public List<CutoffPoint> cutoffs = new ArrayList<>();
+
+  /** Parameters of the current fit's latency model; absent until a fit produced a model. */
+  public Model model;
+
+  /** Quality and trust of the current fit (see {@link Fit}); the planner uses the model only when trusted. */
+  public Fit fit;
+
+  /**
+   * Measured cut-off of one pod (req/s), the linear baseline's unit: from the newest single-pod
+   * cut-off, else the newest cut-off divided by its pods. Absent: the spec's declared value is used.
+   */
+  public Double perPodCutoffRps;
+
+  /** The runs kept to refit the model: the newest per (context, replicas), bounded. */
+  public List<StoredRun> calibrationRuns = new ArrayList<>();
+
+  /** When the newest calibration was stored (RFC 3339) and its run id. */
+  public String calibratedAt;
+
+  public String lastRunId;
+
+  /** The plan the controller applied last for the class's shared pool. */
+  public Plan plan;
+
+  public Integer tenants;
+
+  public List<Condition> conditions = new ArrayList<>();
+
+  /** Highest request rate at which the latency target held, for a pool size and context. */
+  public static class CutoffPoint {
+    public int pods;
+    public String context;
+    public double rps;
+    /** rps / pods. */
+    public Double perPodRps;
+    /** {@code found}, or {@code not-reached} (the SLO held at every step: a lower bound). */
+    public String status;
+    public String runId;
+    public Double percentile;
+    public Double targetMs;
+    public String measuredAt;
+  }
+
+  /** The USL latency model (docs/slo-engine.md): latency = s·(1 + α(r−1) + β·r(r−1)), r = RR/C(λ). */
+  public static class Model {
+    public double scaleMs;
+    public double alpha;
+    public double beta;
+    public double sigma;
+  }
+
+  /** A fit of the model over the stored runs of one context. */
+  public static class Fit {
+    /** {@code trusted} or {@code refused}. */
+    public String status;
+    public String context;
+    public double percentile;
+    public int pointsUsed;
+    public int pointsExcluded;
+    public boolean sigmaFitted;
+    public double rSquared;
+    public double rmseMs;
+    public double maxMeasuredLoadRps;
+    public List<String> runIds = new ArrayList<>();
+    public List<Integer> replicaCounts = new ArrayList<>();
+    public List<String> reasons = new ArrayList<>();
+    public List<String> notes = new ArrayList<>();
+    public String fittedAt;
+  }
+
+  /** A calibration run reduced to the totals the fitter needs (per-tenant summaries dropped). */
+  public static class StoredRun {
+    public String runId;
+    public String context;
+    public int replicas;
+    public boolean partial;
+    public String storedAt;
+    public List<StoredStep> steps = new ArrayList<>();
+  }
+
+  /** One step's rates and total latency summary. */
+  public static class StoredStep {
+    public int index;
+    public double offeredRps;
+    public double achievedRps;
+    public double durationSeconds;
+    public long count;
+    public long errors;
+    public double p50;
+    public double p90;
+    public double p95;
+    public double p99;
+    public double max;
+  }
+
+  /** A capacity plan as shown to users. */
+  public static class Plan {
+    public int replicas;
+    public double capacityRps;
+    public double committedRps;
+    public String method;
+    public List<String> explanation = new ArrayList<>();
+  }
+}

@@ -1,0 +1,75 @@
+package dev.isolato.tenancy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.isolato.slo.CapacityPlan;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The saas-bench tenant table (docs/saas-bench.md#tenant-table) for one pool: the only place
+ * that knows its JSON shape. The version is a digest of the entries, so an unchanged set of
+ * tenants yields byte-identical JSON and the ConfigMap needs no write.
+ */
+public final class TenantTable {
+  /** ConfigMap key and file name inside the mounted volume. */
+  public static final String FILE = "tenants.json";
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+
+  private TenantTable() {}
+
+  /** Table JSON for the tenants of a pool, each admitted at the rate the plan gives it. */
+  public static String json(List<Tenant> tenants, CapacityPlan plan) {
+    Map<String, Object> entries = new TreeMap<>();
+    for (Tenant t : tenants) {
+      String id = t.getMetadata().getName();
+      TenantSpec s = t.getSpec();
+      double rate = plan.admittedRps().getOrDefault(id, s.committedRps);
+      Map<String, Object> profile = new LinkedHashMap<>();
+      profile.put("cpu", s.profile.cpu);
+      profile.put("memory", s.profile.memory);
+      profile.put("io", s.profile.io);
+      profile.put("fsync", s.profile.fsync);
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("profile", profile);
+      entry.put("rateRps", rate);
+      entry.put("burst", burst(s));
+      entries.put(id, entry);
+    }
+    Map<String, Object> table = new LinkedHashMap<>();
+    table.put("version", digest(write(entries)));
+    table.put("tenants", entries);
+    return write(table);
+  }
+
+  /** Default depth: one second of the committed rate, at least one request. */
+  static double burst(TenantSpec s) {
+    return s.burst != null ? s.burst : Math.max(1, Math.ceil(s.committedRps));
+  }
+
+  private static String write(Object o) {
+    try {
+      return JSON.writeValueAsString(o);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("tenant table is not serialisable", e);
+    }
+  }
+
+  private static String digest(String s) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

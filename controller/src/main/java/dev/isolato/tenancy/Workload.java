@@ -1,0 +1,29 @@
+package dev.isolato.tenancy;
+
+import java.util.List;
+
+/** The saas-bench contract the pool objects rely on (docs/saas-bench.md). One place to adapt. */
+public final class Workload {
+  public static final String NAME = "saas-bench";
+  public static final String DEFAULT_IMAGE = "localhost/isolato/saas-bench:dev";
+  public static final int PORT = 8080;
+  public static final String TABLE_DIR = "/etc/saas-bench/table";
+  public static final String ADMIN_DIR = "/etc/saas-bench/admin";
+  public static final String ADMIN_TOKEN_KEY = "token";
+  public static final String ADMIN_TABLE_PATH = "/v1/admin/tenants";
+  public static final String TABLE_CONFIGMAP = "tenant-table";
+  public static final String ADMIN_SECRET = "saas-bench-admin";
+  /** Scratch directory of the io stress (an emptyDir). */
+  public static final String DATA_DIR = "/data";
+
+  private Workload() {}
+
+  /** Command-line arguments of the workload container. */
+  public static List<String> args() {
+    return List.of(
+        "--listen", "0.0.0.0:" + PORT,
+        "--tenants", TABLE_DIR + "/" + TenantTable.FILE,
+        "--admin-token-file", ADMIN_DIR + "/" + ADMIN_TOKEN_KEY,
+        "--data-dir", DATA_DIR);
+  }
+}

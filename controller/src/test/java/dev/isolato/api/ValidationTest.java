@@ -1,0 +1,83 @@
+package dev.isolato.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isolato.tenancy.SloClassSpec;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ValidationTest {
+  static TenantRequest tenant(String id, String cls, Double rps) {
+    return new TenantRequest(id, cls, rps, null, new TenantRequest.Profile(1, 2, 0, false), null);
+  }
+
+  static List<String> fields(List<FieldError> errors) {
+    return errors.stream().map(FieldError::field).toList();
+  }
+
+  @Test
+  void aGoodTenantHasNoErrors() {
+    assertThat(Validation.tenant(tenant("acme-1", "gold", 10.0))).isEmpty();
+  }
+
+  @Test
+  void idsMustBeShortDns1123Labels() {
+    assertThat(fields(Validation.tenant(tenant("Acme", "gold", 1.0)))).containsExactly("tenantId");
+    assertThat(fields(Validation.tenant(tenant("-acme", "gold", 1.0)))).containsExactly("tenantId");
+    assertThat(fields(Validation.tenant(tenant("a".repeat(35), "gold", 1.0)))).containsExactly("tenantId");
+    assertThat(fields(Validation.tenant(tenant("a".repeat(34), "gold", 1.0)))).isEmpty();
+    assertThat(fields(Validation.tenant(tenant("acme", "gold_class", 1.0)))).containsExactly("sloClass");
+    assertThat(fields(Validation.tenant(tenant(null, null, null)))).containsExactly("tenantId", "sloClass", "committedRps");
+  }
+
+  @Test
+  void ratesAndProfilesAreBounded() {
+    assertThat(fields(Validation.tenant(tenant("a", "g", 0.0)))).containsExactly("committedRps");
+    assertThat(fields(Validation.tenant(tenant("a", "g", Double.NaN)))).containsExactly("committedRps");
+    assertThat(fields(Validation.tenant(new TenantRequest("a", "g", 1.0, 0.5, new TenantRequest.Profile(-1, 300_000, 20_000, null), "private"))))
+        .containsExactly("burst", "profile.cpu", "profile.memory", "profile.io", "isolation");
+  }
+
+  static SloClassSpec spec() {
+    SloClassSpec s = new SloClassSpec();
+    s.latency.targetMs = 100;
+    s.resources.cpu = "500m";
+    s.resources.memory = "128Mi";
+    s.perPodCutoffRps = 40;
+    return s;
+  }
+
+  @Test
+  void aGoodClassHasNoErrors() {
+    assertThat(Validation.sloClass("gold", spec())).isEmpty();
+  }
+
+  @Test
+  void classErrorsNameEveryBadField() {
+    SloClassSpec s = spec();
+    s.resources.cpu = "lots";
+    s.resources.memory = "0Mi";
+    s.minReplicas = 3;
+    s.maxReplicas = 2;
+    s.pivotPercent = 0;
+    s.perPodCutoffRps = 0;
+    s.latency.percentile = 0;
+    assertThat(fields(Validation.sloClass("a".repeat(21), s))).containsExactly("name", "spec.latency.percentile",
+        "spec.resources.cpu", "spec.resources.memory", "spec.maxReplicas", "spec.pivotPercent", "spec.perPodCutoffRps");
+  }
+
+  @Test
+  void capacityLeftIsTheCeilingMinusOtherTenants() {
+    assertThat(Capacity.ceilingRps(4, 25)).isEqualTo(100);
+    assertThat(Capacity.remainingRps(100, 70)).isEqualTo(30);
+    assertThat(Capacity.remainingRps(100, 130)).isZero();
+  }
+
+  @Test
+  void ifMatchAcceptsStrongAndWeakEtags() {
+    assertThat(Etags.resourceVersion("\"42\"")).isEqualTo("42");
+    assertThat(Etags.resourceVersion("W/\"42\"")).isEqualTo("42");
+    assertThat(Etags.resourceVersion(null)).isNull();
+    assertThat(Etags.resourceVersion("*")).isNull();
+  }
+}

@@ -1,0 +1,275 @@
+package dev.isolato.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.isolato.config.ApiCallCounter;
+import dev.isolato.tenancy.Tenant;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * Onboarding against a real kube-apiserver and etcd. No kube-controller-manager runs there, so
+ * no pod ever starts: tenants stay Provisioning and the objects are checked as the reconciler
+ * wrote them.
+ */
+class ControllerIT extends ItBase {
+  @Autowired ApiCallCounter apiCalls;
+  @Autowired MeterRegistry meters;
+
+  @Test
+  @org.junit.jupiter.api.Order(1)
+  void crdsAreInstalledAndEstablished() {
+    for (String name : new String[] {"tenants.isolato.dev", "sloclasses.isolato.dev"}) {
+      var crd = kube.apiextensions().v1().customResourceDefinitions().withName(name).get();
+      assertThat(crd).as(name).isNotNull();
+      assertThat(crd.getStatus().getConditions()).anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+    }
+    assertThat(kube.apiextensions().v1().customResourceDefinitions().withName("sloclasses.isolato.dev").get()
+        .getSpec().getScope()).isEqualTo("Cluster");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(2)
+  void requestsWithoutAValidTokenGet401() throws Exception {
+    Reply none = call("GET", "/api/v1/tenants", null);
+    assertThat(none.status()).isEqualTo(401);
+    assertThat(none.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(none.body().get("detail").asText()).contains("no bearer token");
+    assertThat(call("GET", "/api/v1/tenants", null, "Authorization", "Bearer wrong").status()).isEqualTo(401);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(3)
+  void aServiceAccountTokenIsAcceptedThroughTokenReview() throws Exception {
+    kube.resource(new ServiceAccountBuilder().withNewMetadata().withName("it-client").withNamespace("default").endMetadata().build()).create();
+    String token = kube.serviceAccounts().inNamespace("default").withName("it-client")
+        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(600L).endSpec().build())
+        .getStatus().getToken();
+    assertThat(call("GET", "/api/v1/slo-classes", null, "Authorization", "Bearer " + token).status()).isEqualTo(200);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(10)
+  void onboardingCreatesTheTenantAndEveryPoolObject() throws Exception {
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("gold", 3, 100, true)).status()).isEqualTo(201);
+    Reply created = api("POST", "/api/v1/tenants", tenantJson("acme", "gold", 30, "shared"));
+    assertThat(created.status()).isEqualTo(201);
+    assertThat(created.raw().headers().firstValue("ETag")).isPresent();
+    Tenant cr = kube.resources(Tenant.class).inNamespace(NS).withName("acme").get();
+    assertThat(cr.getSpec().committedRps).isEqualTo(30);
+    assertThat(cr.getMetadata().getFinalizers()).contains(Tenant.FINALIZER);
+
+    String ns = "isolato-gold";
+    // the autoscaler is applied last
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("saas-bench").get()).isNotNull());
+    Namespace namespace = kube.namespaces().withName(ns).get();
+    assertThat(namespace.getMetadata().getLabels()).containsEntry("isolato.dev/class", "gold")
+        .containsEntry("app.kubernetes.io/managed-by", "isolato");
+    assertThat(namespace.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getKind()).isEqualTo("SloClass"));
+
+    Deployment d = kube.apps().deployments().inNamespace(ns).withName("saas-bench").get();
+    Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(c.getImage()).isEqualTo("localhost/isolato/saas-bench:dev");
+    assertThat(c.getImagePullPolicy()).isEqualTo("IfNotPresent");
+    assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits());
+    assertThat(c.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("250m"));
+    assertThat(d.getSpec().getReplicas()).isEqualTo(1); // ⌈30 / 100⌉
+    assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName()).isEqualTo("isolato-gold");
+    assertThat(d.getMetadata().getManagedFields()).anyMatch(f -> "isolato".equals(f.getManager()) && "Apply".equals(f.getOperation()));
+
+    PriorityClass pc = kube.scheduling().v1().priorityClasses().withName("isolato-gold").get();
+    assertThat(pc.getValue()).isEqualTo(1000);
+    ResourceQuota q = kube.resourceQuotas().inNamespace(ns).withName("isolato-pool").get();
+    assertThat(q.getSpec().getHard().get("pods")).isEqualTo(new Quantity("4"));
+    assertThat(Quantity.getAmountInBytes(q.getSpec().getHard().get("limits.cpu"))).isEqualByComparingTo("1");
+    LimitRange lr = kube.limitRanges().inNamespace(ns).withName("isolato-pool").get();
+    assertThat(lr.getSpec().getLimits().get(0).getMax().get("memory")).isEqualTo(new Quantity("64Mi"));
+    Service svc = kube.services().inNamespace(ns).withName("saas-bench").get();
+    assertThat(svc.getSpec().getPorts().get(0).getPort()).isEqualTo(8080);
+    assertThat(svc.getSpec().getSelector()).isEqualTo(d.getSpec().getSelector().getMatchLabels());
+    HorizontalPodAutoscaler hpa = kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("saas-bench").get();
+    assertThat(hpa.getSpec().getMinReplicas()).isEqualTo(1);
+    assertThat(hpa.getSpec().getMaxReplicas()).isEqualTo(3);
+    assertThat(hpa.getSpec().getMetrics().get(0).getResource().getTarget().getAverageUtilization()).isEqualTo(60);
+    JsonNode table = JSON.readTree(kube.configMaps().inNamespace(ns).withName("tenant-table").get().getData().get("tenants.json"));
+    assertThat(table.get("tenants").get("acme").get("rateRps").asDouble()).isEqualTo(30);
+    assertThat(table.get("tenants").get("acme").get("profile").get("cpu").asInt()).isEqualTo(2);
+    assertThat(kube.secrets().inNamespace(ns).withName("saas-bench-admin").get().getData()).containsKey("token");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(11)
+  void statusSaysWhatIsPending() throws Exception {
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      JsonNode t = api("GET", "/api/v1/tenants/acme", null).body();
+      assertThat(t.at("/status/phase").asText()).isEqualTo("Provisioning");
+      assertThat(t.at("/status/observedGeneration").asLong()).isEqualTo(1);
+      assertThat(t.at("/status/admittedRps").asDouble()).isEqualTo(30);
+      assertThat(t.at("/status/namespace").asText()).isEqualTo("isolato-gold");
+      JsonNode ready = find(t.at("/status/conditions"), "Ready");
+      assertThat(ready.get("status").asText()).isEqualTo("False");
+      assertThat(ready.get("reason").asText()).isEqualTo("NoReadyReplicas");
+      assertThat(find(t.at("/status/conditions"), "Provisioned").get("status").asText()).isEqualTo("True");
+    });
+    JsonNode cls = api("GET", "/api/v1/slo-classes/gold", null).body();
+    assertThat(cls.at("/status/plan/replicas").asInt()).isEqualTo(1);
+    assertThat(cls.at("/status/plan/method").asText()).as("no calibration yet").isEqualTo("linear-fallback");
+    assertThat(cls.at("/status/plan/explanation/0").asText()).startsWith("fallback to the linear baseline: no fitted model");
+    assertThat(cls.at("/status/tenants").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(12)
+  void aReconcileThatChangesNothingWritesNothing() {
+    // Pending tenants are re-checked every 500 ms: each such reconcile must be read-only.
+    var reconciles = meters.find("isolato.reconcile.duration").tag("class", "gold").timer();
+    await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= 2);
+    long before = reconciles.count();
+    long writes = apiCalls.writes();
+    long requests = apiCalls.requests();
+    await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= before + 3);
+    assertThat(apiCalls.requests()).as("reconciles do read").isGreaterThan(requests);
+    assertThat(apiCalls.writes()).as("write calls during no-op reconciles").isEqualTo(writes);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(13)
+  void moreTenantsScaleThePlanAndTheTable() throws Exception {
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("beta", "gold", 150, "shared")).status()).isEqualTo(201);
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(kube.apps().deployments().inNamespace("isolato-gold").withName("saas-bench").get().getSpec().getReplicas()).isEqualTo(2));
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      JsonNode table = JSON.readTree(kube.configMaps().inNamespace("isolato-gold").withName("tenant-table").get().getData().get("tenants.json"));
+      assertThat(table.get("tenants").fieldNames()).toIterable().containsExactly("acme", "beta");
+      assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace("isolato-gold").withName("saas-bench").get()
+          .getSpec().getMinReplicas()).isEqualTo(2);
+    });
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(20)
+  void invalidInputGetsProblemsNamingTheField() throws Exception {
+    Reply badId = api("POST", "/api/v1/tenants", tenantJson("Bad_Id", "gold", 1, "shared"));
+    assertThat(badId.status()).isEqualTo(400);
+    assertThat(badId.raw().headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+    assertThat(badId.body().at("/errors/0/field").asText()).isEqualTo("tenantId");
+
+    Reply badType = api("POST", "/api/v1/tenants", "{\"tenantId\":\"x\",\"sloClass\":\"gold\",\"committedRps\":\"fast\"}");
+    assertThat(badType.status()).isEqualTo(400);
+    assertThat(badType.body().at("/errors/0/field").asText()).isEqualTo("committedRps");
+
+    Reply unknownClass = api("POST", "/api/v1/tenants", tenantJson("lost", "platinum", 1, "shared"));
+    assertThat(unknownClass.status()).isEqualTo(422);
+    assertThat(unknownClass.body().get("field").asText()).isEqualTo("sloClass");
+
+    Reply duplicate = api("POST", "/api/v1/tenants", tenantJson("acme", "gold", 1, "shared"));
+    assertThat(duplicate.status()).isEqualTo(409);
+
+    // gold: 3 pods × 100 req/s = 300; acme 30 + beta 150 leave 120.
+    Reply tooMuch = api("POST", "/api/v1/tenants", tenantJson("huge", "gold", 500, "shared"));
+    assertThat(tooMuch.status()).isEqualTo(422);
+    assertThat(tooMuch.body().get("remainingRps").asDouble()).isEqualTo(120);
+    assertThat(tooMuch.body().get("detail").asText()).contains("120.0 more req/s");
+    assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("huge").get()).as("nothing written").isNull();
+
+    Reply badClass = api("POST", "/api/v1/slo-classes", classJson("Silver", 0, -1, false));
+    assertThat(badClass.status()).isEqualTo(400);
+    assertThat(badClass.body().get("errors").findValuesAsText("field"))
+        .contains("name", "spec.maxReplicas", "spec.perPodCutoffRps");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(21)
+  void staleUpdatesGet412AndFreshOnesApply() throws Exception {
+    Reply current = api("GET", "/api/v1/tenants/acme", null);
+    String etag = current.raw().headers().firstValue("ETag").orElseThrow();
+    Reply ok = api("PUT", "/api/v1/tenants/acme", tenantJson("acme", "gold", 40, "shared"), "If-Match", etag);
+    assertThat(ok.status()).isEqualTo(200);
+    Reply stale = api("PUT", "/api/v1/tenants/acme", tenantJson("acme", "gold", 50, "shared"), "If-Match", etag);
+    assertThat(stale.status()).isEqualTo(412);
+    assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("acme").get().getSpec().committedRps).isEqualTo(40);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(22)
+  void listsPageWithContinueTokens() throws Exception {
+    Reply first = api("GET", "/api/v1/tenants?limit=1", null);
+    assertThat(first.body().get("items")).hasSize(1);
+    String token = first.body().get("continueToken").asText();
+    Reply second = api("GET", "/api/v1/tenants?limit=1&continue=" + java.net.URLEncoder.encode(token, "UTF-8"), null);
+    assertThat(second.body().get("items")).hasSize(1);
+    assertThat(second.body().at("/items/0/tenantId").asText()).isNotEqualTo(first.body().at("/items/0/tenantId").asText());
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(30)
+  void dedicatedTenantsGetTheirOwnNamespaceWhichGoesWithThem() throws Exception {
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("vip", "gold", 50, "dedicated")).status()).isEqualTo(201);
+    String ns = "isolato-gold-vip";
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("saas-bench").get()).isNotNull());
+    assertThat(kube.namespaces().withName(ns).get().getMetadata().getLabels()).containsEntry("isolato.dev/tenant", "vip");
+    JsonNode shared = JSON.readTree(kube.configMaps().inNamespace("isolato-gold").withName("tenant-table").get().getData().get("tenants.json"));
+    assertThat(shared.get("tenants").has("vip")).as("a dedicated tenant is not in the shared table").isFalse();
+
+    assertThat(api("DELETE", "/api/v1/tenants/vip", null).status()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("vip").get()).isNull();
+      Namespace gone = kube.namespaces().withName(ns).get();
+      assertThat(gone == null || gone.getMetadata().getDeletionTimestamp() != null).as("namespace deleted").isTrue();
+    });
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(31)
+  void deletingASharedTenantRemovesItFromTheTable() throws Exception {
+    assertThat(api("DELETE", "/api/v1/tenants/beta", null).status()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("beta").get()).isNull();
+      ConfigMap cm = kube.configMaps().inNamespace("isolato-gold").withName("tenant-table").get();
+      assertThat(JSON.readTree(cm.getData().get("tenants.json")).get("tenants").has("beta")).isFalse();
+    });
+    assertThat(api("DELETE", "/api/v1/tenants/beta", null).status()).isEqualTo(404);
+    assertThat(api("DELETE", "/api/v1/slo-classes/gold", null).status()).as("class still has acme").isEqualTo(409);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(40)
+  void metricsAndOpenApiAreServed() throws Exception {
+    Reply prom = call("GET", "/actuator/prometheus", null);
+    String text = prom.raw().body();
+    assertThat(text).contains("isolato_reconcile_duration_seconds_count", "isolato_api_client_requests_total",
+        "isolato_tenants{", "phase=\"Provisioning\"");
+    Reply docs = call("GET", "/v3/api-docs", null);
+    assertThat(docs.status()).isEqualTo(200);
+    assertThat(docs.body().get("paths").has("/api/v1/tenants")).isTrue();
+    assertThat(call("GET", "/actuator/health/readiness", null).status()).isEqualTo(200);
+  }
+
+  static JsonNode find(JsonNode conditions, String type) {
+    for (JsonNode c : conditions) {
+      if (type.equals(c.get("type").asText())) {
+        return c;
+      }
+    }
+    throw new AssertionError("no condition " + type + " in " + conditions);
+  }
+}

@@ -1,0 +1,103 @@
+package dev.isolato.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The controller (REST API + reconciler) against a real kube-apiserver and etcd, with HTTP
+ * helpers. Every IT class extends this one so that they share one Spring context (one
+ * operator holding the leader lease) and one API server.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "logging.level.dev.isolato.config.ApiCallCounter=DEBUG")
+@AutoConfigureObservability
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class ItBase {
+  static final String TOKEN = "it-token-123";
+  static final String NS = "isolato-system";
+  static final ObjectMapper JSON = new ObjectMapper();
+  static Path tokenFile;
+  static KubernetesClient kube;
+
+  @LocalServerPort int port;
+  final HttpClient http = HttpClient.newHttpClient();
+
+  @DynamicPropertySource
+  static void props(DynamicPropertyRegistry r) throws IOException {
+    Path kc = RealApiServer.kubeconfig();
+    tokenFile = Files.createTempFile("isolato-it-token", ".txt");
+    Files.writeString(tokenFile, TOKEN + "\n");
+    r.add("isolato.kubeconfig", kc::toString);
+    r.add("isolato.api.token-file", tokenFile::toString);
+    r.add("server.address", () -> "127.0.0.1");
+  }
+
+  @BeforeAll
+  static void verifierClient() throws IOException {
+    Path kc = RealApiServer.kubeconfig();
+    kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(null, Files.readString(kc), kc.toString())).build();
+  }
+
+  @AfterAll
+  static void close() {
+    kube.close();
+  }
+
+  record Reply(int status, JsonNode body, HttpResponse<String> raw) {}
+
+  Reply call(String method, String path, Object body, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json");
+    if (headers.length > 0) {
+      b.headers(headers);
+    }
+    String text = body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
+    b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
+    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    boolean isJson = r.headers().firstValue("Content-Type").orElse("").contains("json");
+    JsonNode json = !isJson || r.body() == null || r.body().isBlank() ? JSON.nullNode() : JSON.readTree(r.body());
+    return new Reply(r.statusCode(), json, r);
+  }
+
+  Reply api(String method, String path, Object body, String... headers) throws Exception {
+    String[] all = new String[headers.length + 2];
+    all[0] = "Authorization";
+    all[1] = "Bearer " + TOKEN;
+    System.arraycopy(headers, 0, all, 2, headers.length);
+    return call(method, path, body, all);
+  }
+
+  static String classJson(String name, int maxReplicas, double cutoff, boolean dedicated) {
+    return """
+        {"name":"%s","spec":{"latency":{"percentile":95,"targetMs":50},
+         "resources":{"cpu":"250m","memory":"64Mi"},"priority":1000,"minReplicas":1,"maxReplicas":%d,
+         "pivotPercent":60,"perPodCutoffRps":%s,"allowDedicated":%s}}""".formatted(name, maxReplicas, cutoff, dedicated);
+  }
+
+  static String tenantJson(String id, String cls, double rps, String isolation) {
+    return """
+        {"tenantId":"%s","sloClass":"%s","committedRps":%s,"profile":{"cpu":2,"memory":16,"io":0},"isolation":"%s"}"""
+        .formatted(id, cls, rps, isolation);
+  }
+
+}

@@ -1,0 +1,72 @@
+package dev.isolato.it;
+
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * One real kube-apiserver + etcd per test JVM (fabric8 kube-api-test, offline). The binaries
+ * are the ones localkube builds; kube-api-test wants them as
+ * {@code <dir>/k8s/<version>-linux-amd64/{kube-apiserver,etcd,kubectl}}, so that layout is made
+ * of symlinks here.
+ */
+public final class RealApiServer {
+  static final String VERSION = "1.34.4";
+  private static KubeAPIServer server;
+  private static Path kubeconfig;
+
+  private RealApiServer() {}
+
+  /** Starts the server once; returns the path of an admin kubeconfig for it. */
+  public static synchronized Path kubeconfig() {
+    if (server == null) {
+      Path dir = Path.of(System.getProperty("kubeApiTestDir", "target/kube-api-test")).toAbsolutePath();
+      linkBinaries(dir);
+      server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
+          .withTestDir(dir.toString()).withOfflineMode(true).withApiServerVersion(VERSION)
+          .withUpdateKubeConfig(false).withStartupTimeout(120_000).build());
+      server.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+      try {
+        kubeconfig = Files.createTempFile("isolato-it-", ".kubeconfig");
+        Files.writeString(kubeconfig, server.getKubeConfigYaml());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return kubeconfig;
+  }
+
+  static void linkBinaries(Path dir) {
+    String home = System.getProperty("user.home");
+    Path k8s = Path.of(env("ISOLATO_K8S_BIN", home + "/.cache/isolato/localkube/k8s-v" + VERSION + "/bin"));
+    Map<String, Path> sources = Map.of(
+        "kube-apiserver", k8s.resolve("kube-apiserver"),
+        "etcd", Path.of(env("ISOLATO_ETCD", "/usr/bin/etcd")),
+        "kubectl", Files.exists(k8s.resolve("kubectl")) ? k8s.resolve("kubectl") : Path.of(env("ISOLATO_KUBECTL", "/usr/bin/kubectl")));
+    Path target = dir.resolve("k8s").resolve(VERSION + "-linux-amd64");
+    try {
+      Files.createDirectories(target);
+      for (var e : sources.entrySet()) {
+        if (!Files.isExecutable(e.getValue())) {
+          throw new IllegalStateException(e.getKey() + " not found at " + e.getValue()
+              + " (build it with `make localkube-build`, or set ISOLATO_K8S_BIN / ISOLATO_ETCD / ISOLATO_KUBECTL)");
+        }
+        Path link = target.resolve(e.getKey());
+        Files.deleteIfExists(link);
+        Files.createSymbolicLink(link, e.getValue().toAbsolutePath());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String env(String name, String fallback) {
+    String v = System.getenv(name);
+    return v == null || v.isBlank() ? fallback : v;
+  }
+}

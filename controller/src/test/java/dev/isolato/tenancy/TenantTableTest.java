@@ -1,0 +1,38 @@
+package dev.isolato.tenancy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.slo.CapacityPlan;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TenantTableTest {
+  final ObjectMapper json = new ObjectMapper();
+
+  @Test
+  void entriesCarryProfileAdmittedRateAndBurst() throws Exception {
+    var a = Fixtures.tenant("acme", "gold", 12.5, TenantSpec.Isolation.shared);
+    var plan = new CapacityPlan(1, Map.of("acme", 10.0), 50, "m", List.of());
+    JsonNode t = json.readTree(TenantTable.json(List.of(a), plan));
+    assertThat(t.at("/tenants/acme/rateRps").asDouble()).isEqualTo(10.0);
+    assertThat(t.at("/tenants/acme/burst").asDouble()).isEqualTo(13.0);
+    assertThat(t.at("/tenants/acme/profile/cpu").asInt()).isEqualTo(3);
+    assertThat(t.at("/tenants/acme/profile/memory").asInt()).isEqualTo(64);
+    assertThat(t.at("/tenants/acme/profile/fsync").asBoolean()).isFalse();
+    assertThat(t.get("version").asText()).hasSize(16);
+  }
+
+  @Test
+  void theSameTenantsGiveByteIdenticalJsonAndOtherTenantsAnotherVersion() throws Exception {
+    var a = Fixtures.tenant("a", "gold", 1, TenantSpec.Isolation.shared);
+    var b = Fixtures.tenant("b", "gold", 2, TenantSpec.Isolation.shared);
+    var plan = new CapacityPlan(1, Map.of(), 50, "m", List.of());
+    String one = TenantTable.json(List.of(a, b), plan);
+    assertThat(TenantTable.json(List.of(b, a), plan)).isEqualTo(one);
+    String other = TenantTable.json(List.of(a), plan);
+    assertThat(json.readTree(other).get("version")).isNotEqualTo(json.readTree(one).get("version"));
+  }
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# End-to-end on localkube: the controller jar on the host, saas-bench pods in the cluster.
+# 1) a gold and a bronze tenant are served through their class Service (200), an unknown
+#    tenant gets 404; 2) the controller is killed (SIGKILL) in the middle of onboarding 20
+#    tenants and restarted: all 20 end up served, none twice.
+set -euo pipefail
+LOG_TAG=e2e
+source "$(dirname "$0")/lib.sh"
+GOLD=e2e-gold BRONZE=e2e-bronze
+cleanup() { stop_controller; }
+trap cleanup EXIT
+
+require_cluster
+start_controller
+
+log "classes $GOLD and $BRONZE"
+for c in "$GOLD 500m 128Mi 3 100" "$BRONZE 250m 64Mi 2 50"; do
+  set -- $c
+  api POST /api/v1/slo-classes "$(class_json "$@")" >/dev/null
+  [[ $(status) == 201 || $(status) == 409 ]] || die "class $1: HTTP $(status) $(cat "$WORK/body")"
+done
+
+log "one tenant per class"
+api POST /api/v1/tenants "$(tenant_json t-gold $GOLD 10)" >/dev/null; [[ $(status) =~ ^(201|409)$ ]] || die "t-gold: $(status)"
+api POST /api/v1/tenants "$(tenant_json t-bronze $BRONZE 10)" >/dev/null; [[ $(status) =~ ^(201|409)$ ]] || die "t-bronze: $(status)"
+wait_serving 180 t-gold t-bronze
+for pair in "t-gold $GOLD" "t-bronze $BRONZE"; do
+  set -- $pair
+  ip=$(service_ip "$2")
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$ip:8080/v1/tenants/$1/requests")
+  [ "$code" = 200 ] || die "$1 through $2 Service: HTTP $code"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$ip:8080/v1/tenants/nobody/requests")
+  [ "$code" = 404 ] || die "unknown tenant through $2 Service: HTTP $code"
+  log "$1 via $ip: 200, unknown tenant: 404"
+done
+
+log "onboarding 20 tenants, SIGKILL the controller after 8, restart"
+post_retrying() { # ID: retries while the controller is down; 409 means an earlier try got through
+  local deadline=$((SECONDS + 120))
+  while :; do
+    api POST /api/v1/tenants "$(tenant_json "$1" $GOLD 2)" >/dev/null
+    case $(status) in 201|409) return 0 ;; 000|502|503) ;; *) die "$1: HTTP $(status) $(cat "$WORK/body")" ;; esac
+    [ $SECONDS -lt $deadline ] || die "$1 not accepted in 120 s"
+    sleep 0.2
+  done
+}
+ids=()
+for i in $(seq -w 1 20); do
+  ids+=("k-$i")
+  post_retrying "k-$i"
+  if [ "$i" = 08 ]; then
+    kill -9 "$CTL_PID"; wait "$CTL_PID" 2>/dev/null || true; CTL_PID=
+    log "controller killed; restarting"
+    start_controller
+  fi
+done
+wait_serving 180 "${ids[@]}"
+n=$(kubectl -n isolato-system get tenants -o name | grep -c '^tenant.isolato.dev/k-' || true)
+[ "$n" = 20 ] || die "expected 20 tenants k-*, found $n"
+table=$(kubectl -n "isolato-$GOLD" get configmap tenant-table -o jsonpath='{.data.tenants\.json}')
+keys=$(printf '%s' "$table" | grep -o '"k-[0-9]*":' | sort | uniq -c | awk '$1 > 1' | wc -l)
+[ "$keys" = 0 ] || die "duplicated tenants in the table"
+[ "$(printf '%s' "$table" | grep -o '"k-[0-9]*":' | sort -u | wc -l)" = 20 ] || die "table lacks some of the 20 tenants"
+ip=$(service_ip $GOLD)
+for id in "${ids[@]}"; do
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$ip:8080/v1/tenants/$id/requests")
+  [ "$code" = 200 ] || die "$id: HTTP $code"
+done
+log "all 20 served once each after the restart"
+
+log "clean-up"
+for id in t-gold t-bronze "${ids[@]}"; do api DELETE "/api/v1/tenants/$id" >/dev/null; done
+kubectl -n isolato-system wait --for=delete --timeout=60s $(printf 'tenant/%s ' t-gold t-bronze "${ids[@]}") >/dev/null 2>&1 || true
+api DELETE /api/v1/slo-classes/$GOLD >/dev/null; api DELETE /api/v1/slo-classes/$BRONZE >/dev/null
+log "PASS"

@@ -1,0 +1,71 @@
+# Shared by controller/test/e2e.sh and controller/bench/onboarding.sh: start/stop the
+# controller jar on the host against localkube, and call its API.
+ROOT=${ISOLATO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+LOCALKUBE=$ROOT/localkube/localkube
+JAR=$ROOT/controller/target/isolato-controller.jar
+IMAGE=localhost/isolato/saas-bench:dev
+WORK=$(mktemp -d /tmp/isolato-ctl.XXXXXX)
+PORT=${ISOLATO_TEST_PORT:-18080}
+TOKEN=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+echo "$TOKEN" > "$WORK/token"
+API=http://127.0.0.1:$PORT
+CTL_PID=
+
+log() { printf '[%s] %s\n' "${LOG_TAG:-controller}" "$*" >&2; }
+die() { log "FAIL: $*"; exit 1; }
+
+require_cluster() {
+  "$LOCALKUBE" status >/dev/null 2>&1 || "$LOCALKUBE" up >&2 || die "localkube is not running"
+  export KUBECONFIG=$("$LOCALKUBE" kubeconfig)
+  [ -f "$JAR" ] || die "$JAR missing (make controller-build)"
+  local holder
+  holder=$(kubectl -n isolato-system get lease isolato-controller -o jsonpath='{.spec.holderIdentity} {.spec.renewTime}' 2>/dev/null || true)
+  if [ -n "$holder" ] && [ $(( $(date +%s) - $(date -d "${holder#* }" +%s 2>/dev/null || echo 0) )) -lt 15 ]; then
+    die "another controller holds the lease ($holder): stop it first (make stop)"
+  fi
+}
+
+start_controller() {
+  ISOLATO_PORT=$PORT ISOLATO_API_TOKEN_FILE=$WORK/token \
+    java -jar "$JAR" >>"$WORK/controller.log" 2>&1 &
+  CTL_PID=$!
+  local deadline=$((SECONDS + 90))
+  until curl -fs "$API/actuator/health/readiness" >/dev/null 2>&1; do
+    kill -0 "$CTL_PID" 2>/dev/null || { tail -30 "$WORK/controller.log" >&2; die "controller exited"; }
+    [ $SECONDS -lt $deadline ] || die "controller not ready in 90 s (log: $WORK/controller.log)"
+    sleep 0.2
+  done
+  log "controller pid $CTL_PID ready on $API"
+}
+
+stop_controller() {
+  if [ -n "$CTL_PID" ] && kill -0 "$CTL_PID" 2>/dev/null; then
+    kill "$CTL_PID"; wait "$CTL_PID" 2>/dev/null || true
+  fi
+  CTL_PID=
+}
+
+api() { # METHOD PATH [JSON] → body on stdout, HTTP status in $WORK/status
+  local m=$1 p=$2 d=${3:-}
+  curl -s -o "$WORK/body" -w '%{http_code}' -X "$m" -H "Authorization: Bearer $TOKEN" \
+    -H 'Content-Type: application/json' ${d:+--data "$d"} "$API$p" > "$WORK/status" || echo 000 > "$WORK/status"
+  cat "$WORK/body"
+}
+status() { cat "$WORK/status"; }
+
+class_json() { # NAME CPU MEM MAXREPLICAS CUTOFF
+  printf '{"name":"%s","spec":{"latency":{"percentile":95,"targetMs":100},"resources":{"cpu":"%s","memory":"%s"},"priority":500,"minReplicas":1,"maxReplicas":%s,"pivotPercent":70,"perPodCutoffRps":%s,"image":"%s"}}' \
+    "$1" "$2" "$3" "$4" "$5" "$IMAGE"
+}
+tenant_json() { # ID CLASS RPS
+  printf '{"tenantId":"%s","sloClass":"%s","committedRps":%s,"profile":{"cpu":1,"memory":4,"io":0}}' "$1" "$2" "$3"
+}
+
+wait_serving() { # TIMEOUT TENANT...
+  local t=$1; shift
+  kubectl -n isolato-system wait --for=jsonpath='{.status.phase}'=Serving --timeout="${t}s" \
+    $(printf 'tenant/%s ' "$@") >/dev/null \
+    || die "not Serving within ${t}s: $* (is $IMAGE loaded into localkube? controller log: $WORK/controller.log)"
+}
+
+service_ip() { kubectl -n "isolato-$1" get svc saas-bench -o jsonpath='{.spec.clusterIP}'; }

@@ -1,0 +1,45 @@
+# Images without a registry: built with podman from a Containerfile, imported into the node's
+# containerd (namespace k8s.io, where the kubelet looks). Pods use imagePullPolicy Never or
+# IfNotPresent.
+# shellcheck shell=bash
+
+LK_PAUSE_IMAGE=localhost/localkube/pause:3.10
+LK_DEMO_IMAGE=localhost/localkube/demo:1
+
+lk_ctr() { ctr --address "$LK_CONTAINERD_SOCK" -n k8s.io "$@"; }
+
+lk_image_present() { lk_ctr images ls -q | grep -x "$1" >/dev/null; }
+
+# Builds DIR (with a Containerfile) as TAG and imports it into the node.
+lk_load_image_build() {
+  local dir=$1 tag=$2 archive
+  [ -f "$dir/Containerfile" ] || [ -f "$dir/Dockerfile" ] || lk_die "$dir has no Containerfile or Dockerfile"
+  command -v podman >/dev/null || lk_die "podman is missing; run 'make deps' (installs podman)"
+  podman build --quiet --runtime runc -t "$tag" "$dir" >/dev/null || lk_die "podman build of $dir failed"
+  archive=$(mktemp "${TMPDIR:-/tmp}/localkube-image.XXXXXX.tar")
+  podman save --quiet --format docker-archive -o "$archive.save" "$tag" || { rm -f "$archive" "$archive.save"; lk_die "podman save $tag failed"; }
+  mv "$archive.save" "$archive"
+  lk_load_image_archive "$archive"
+  rm -f "$archive"
+}
+
+lk_load_image_archive() {
+  [ -f "$1" ] || lk_die "no such image archive: $1"
+  lk_health containerd >/dev/null 2>&1 || lk_die "containerd is not running; run 'localkube up' first"
+  lk_ctr images import --digests=true "$1" >/dev/null || lk_die "importing $1 into containerd failed"
+}
+
+# The two images localkube itself needs; built once and kept in containerd's root.
+lk_ensure_base_images() {
+  local ctx
+  if ! lk_image_present "$LK_PAUSE_IMAGE"; then
+    ctx=$(mktemp -d); cp "$LK_SRC/images/pause/Containerfile" "$ctx/"
+    gcc -O2 -static -o "$ctx/pause" "$LK_SRC/images/pause/pause.c" || lk_die "building the pause binary failed (is build-essential installed? run 'make deps')"
+    lk_load_image_build "$ctx" "$LK_PAUSE_IMAGE"; rm -rf "$ctx"
+  fi
+  if ! lk_image_present "$LK_DEMO_IMAGE"; then
+    ctx=$(mktemp -d); cp -r "$LK_SRC/images/demo/Containerfile" "$LK_SRC/images/demo/www" "$ctx/"
+    cp /bin/busybox "$ctx/busybox" || lk_die "/bin/busybox is missing; run 'make deps' (installs busybox-static)"
+    lk_load_image_build "$ctx" "$LK_DEMO_IMAGE"; rm -rf "$ctx"
+  fi
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# End-to-end smoke test of localkube on the real machine: up, a Guaranteed-QoS Deployment of a
+# locally built image runs with the right CFS quota, a ClusterIP Service answers from the host,
+# the metrics API reports the pod, and `down` leaves nothing behind.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+LK="$ROOT/localkube/localkube"
+NS=localkube-smoke
+fails=0
+
+step() { printf '[smoke] %s\n' "$*"; }
+check() { # description, then a command that must succeed
+  local what=$1; shift
+  if "$@"; then printf '[smoke] ok   %s\n' "$what"; else printf '[smoke] FAIL %s\n' "$what"; fails=$((fails + 1)); fi
+}
+# Polls until a command succeeds; a readiness signal, not a fixed delay.
+eventually() { local t=$1; shift; local end=$(( $(date +%s) + t )); until "$@" >/dev/null 2>&1; do [ "$(date +%s)" -lt "$end" ] || return 1; sleep 0.5; done; }
+
+step "localkube up"
+"$LK" up
+export KUBECONFIG
+KUBECONFIG=$("$LK" kubeconfig)
+# shellcheck source=../lib/build.sh
+source "$ROOT/localkube/lib/build.sh"
+kubectl() { "$LK_BIN_DIR/kubectl" "$@"; }
+LOCALKUBE_HOME=${LOCALKUBE_HOME:-/var/lib/localkube}
+
+check "kubectl reports server $LK_K8S_VERSION" bash -c "'$LK_BIN_DIR/kubectl' version -o json | jq -e '.serverVersion.gitVersion == \"$LK_K8S_VERSION\"' >/dev/null"
+check "up on a running cluster is a no-op" bash -c "'$LK' up 2>&1 | grep -q 'nothing to do'"
+
+step "deploying a Guaranteed-QoS pod (cpu 237m, memory 64Mi) and a ClusterIP Service"
+kubectl delete namespace "$NS" --ignore-not-found --wait=true >/dev/null
+kubectl create namespace "$NS" >/dev/null
+kubectl -n "$NS" apply -f - >/dev/null <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: demo}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: demo}}
+  template:
+    metadata: {labels: {app: demo}}
+    spec:
+      automountServiceAccountToken: false
+      containers:
+      - name: demo
+        image: localhost/localkube/demo:1
+        imagePullPolicy: Never
+        ports: [{containerPort: 8080}]
+        resources:
+          requests: {cpu: 237m, memory: 64Mi}
+          limits: {cpu: 237m, memory: 64Mi}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: demo}
+spec:
+  selector: {app: demo}
+  ports: [{port: 80, targetPort: 8080}]
+EOF
+check "deployment becomes available" kubectl -n "$NS" rollout status deployment/demo --timeout=90s
+pod=$(kubectl -n "$NS" get pod -l app=demo -o jsonpath='{.items[0].metadata.name}')
+uid=$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.metadata.uid}')
+cid=$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.status.containerStatuses[0].containerID}'); cid=${cid#containerd://}
+check "pod QoS class is Guaranteed" test "$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.status.qosClass}')" = Guaranteed
+cg=/sys/fs/cgroup/cpu/kubepods/pod$uid/$cid
+check "container CFS quota is 23700/100000" test "$(cat "$cg/cpu.cfs_quota_us" 2>/dev/null)/$(cat "$cg/cpu.cfs_period_us" 2>/dev/null)" = 23700/100000
+
+svc=$(kubectl -n "$NS" get service demo -o jsonpath='{.spec.clusterIP}')
+check "ClusterIP Service $svc answers from the host" eventually 30 bash -c "curl -sf --max-time 2 http://$svc/ | grep -qx ok"
+
+step "waiting for the metrics API to report the pod (first scrape takes up to ~30 s)"
+check "metrics API returns the pod's usage" eventually 120 bash -c \
+  "'$LK_BIN_DIR/kubectl' get --raw /apis/metrics.k8s.io/v1beta1/namespaces/$NS/pods/$pod | jq -e '.containers[0].usage.cpu' >/dev/null"
+check "kubectl top pod prints a value" eventually 60 bash -c "'$LK_BIN_DIR/kubectl' -n $NS top pod $pod --no-headers | grep -q '$pod'"
+
+kubectl delete namespace "$NS" --wait=false >/dev/null
+pids=$(cat "$LOCALKUBE_HOME"/pids/*.pid 2>/dev/null | tr '\n' ' ')
+step "localkube down (started PIDs: $pids)"
+"$LK" down
+# Zombies (exited, not yet reaped by init) count as gone.
+alive() { local p; for p in $pids; do [ -r "/proc/$p/stat" ] && ! awk '{ exit ($3 == "Z") ? 0 : 1 }' "/proc/$p/stat" && return 0; done; return 1; }
+check "no started process is left" bash -c "! { $(declare -f alive); pids='$pids'; alive; }"
+check "no mount under $LOCALKUBE_HOME is left" bash -c "! awk '{print \$5}' /proc/self/mountinfo | grep -q '^$LOCALKUBE_HOME'"
+check "cni0 is gone" bash -c "! ip link show cni0 >/dev/null 2>&1"
+check "no CNI or KUBE iptables chains are left" bash -c "! iptables-save | grep -qE '^:(CNI-|KUBE-SVC|KUBE-SERVICES)'"
+# pgrep would match a wrapping shell's own command line, so no `bash -c` here.
+no_shims() { ! pgrep -f "containerd-shim.* -address $LOCALKUBE_HOME/" >/dev/null; }
+check "no containerd shim of ours is left" no_shims
+check "down on a stopped cluster is fine" "$LK" down
+
+if [ "$fails" -gt 0 ]; then step "$fails check(s) failed"; exit 1; fi
+step "all checks passed"

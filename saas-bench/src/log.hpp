@@ -1,0 +1,22 @@
+// One log line per event on stderr ("<UTC time> <level> <message>"); stderr writes of one
+// fprintf call are not interleaved between threads.
+#pragma once
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <string_view>
+
+namespace saasbench {
+
+inline void log_line(std::string_view level, std::string_view message) {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  std::fprintf(stderr, "%s %.*s %.*s\n", stamp, static_cast<int>(level.size()), level.data(),
+               static_cast<int>(message.size()), message.data());
+}
+
+}  // namespace saasbench

@@ -1,0 +1,63 @@
+#include "response.hpp"
+
+#include <boost/json.hpp>
+#include <string>
+
+namespace saasbench {
+
+std::string_view reason_phrase(unsigned status) {
+  switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 413: return "Content Too Large";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Error";
+  }
+}
+
+Response problem(unsigned status, std::string_view detail, std::string_view field) {
+  boost::json::object o{{"type", "about:blank"},
+                        {"title", reason_phrase(status)},
+                        {"status", status},
+                        {"detail", detail}};
+  if (!field.empty()) o["field"] = field;
+  Response r;
+  r.status = status;
+  r.content_type = "application/problem+json";
+  r.body = boost::json::serialize(o);
+  return r;
+}
+
+void serialize(const Response& r, bool keep_alive, std::string& out) {
+  out.clear();
+  out += "HTTP/1.1 ";
+  out += std::to_string(r.status);
+  out += ' ';
+  out += reason_phrase(r.status);
+  out += "\r\nContent-Type: ";
+  out += r.content_type;
+  out += "\r\nContent-Length: ";
+  out += std::to_string(r.body.size());
+  if (r.retry_after_s) {
+    out += "\r\nRetry-After: ";
+    out += std::to_string(*r.retry_after_s);
+  }
+  if (!r.allow.empty()) {
+    out += "\r\nAllow: ";
+    out += r.allow;
+  }
+  if (r.www_authenticate) out += "\r\nWWW-Authenticate: Bearer";
+  if (!keep_alive) out += "\r\nConnection: close";
+  out += "\r\n\r\n";
+  out += r.body;
+}
+
+}  // namespace saasbench

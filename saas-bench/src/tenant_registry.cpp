@@ -1,0 +1,55 @@
+#include "tenant_registry.hpp"
+
+namespace saasbench {
+
+TenantState::TenantState(std::string id, TenantSpec spec, std::optional<double> initial_tokens,
+                         Clock::time_point now)
+    : id_(std::move(id)), spec_(spec) {
+  if (spec_.rate_rps)
+    bucket_.emplace(*spec_.rate_rps, spec_.burst, initial_tokens.value_or(spec_.burst), now);
+}
+
+TokenBucket::Decision TenantState::admit(Clock::time_point now) {
+  if (!bucket_) return {true, Clock::duration::zero()};
+  std::lock_guard lock(mutex_);
+  return bucket_->try_take(now);
+}
+
+std::optional<double> TenantState::tokens(Clock::time_point now) const {
+  if (!bucket_) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  return bucket_->tokens(now);
+}
+
+TenantTable::TenantTable(TenantTableSpec spec,
+                         std::map<std::string, std::shared_ptr<TenantState>, std::less<>> tenants)
+    : spec_(std::move(spec)), tenants_(std::move(tenants)) {}
+
+std::shared_ptr<TenantState> TenantTable::find(std::string_view id) const {
+  auto it = tenants_.find(id);
+  return it == tenants_.end() ? nullptr : it->second;
+}
+
+TenantRegistry::TenantRegistry()
+    : current_(std::make_shared<const TenantTable>(
+          TenantTableSpec{}, std::map<std::string, std::shared_ptr<TenantState>, std::less<>>{})) {}
+
+std::shared_ptr<const TenantTable> TenantRegistry::current() const {
+  std::lock_guard lock(mutex_);
+  return current_;
+}
+
+void TenantRegistry::replace(TenantTableSpec spec, Clock::time_point now) {
+  const auto old = current();
+  std::map<std::string, std::shared_ptr<TenantState>, std::less<>> states;
+  for (const auto& [id, t] : spec.tenants) {
+    std::optional<double> carried;
+    if (auto prev = old->find(id)) carried = prev->tokens(now);
+    states.emplace(id, std::make_shared<TenantState>(id, t, carried, now));
+  }
+  auto next = std::make_shared<const TenantTable>(std::move(spec), std::move(states));
+  std::lock_guard lock(mutex_);
+  current_ = std::move(next);
+}
+
+}  // namespace saasbench

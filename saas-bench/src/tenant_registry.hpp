@@ -1,0 +1,63 @@
+// The active tenant table: an immutable snapshot swapped atomically as a whole. Requests hold
+// the snapshot (or one tenant of it) they started with, so a swap never disturbs them.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "tenant.hpp"
+#include "token_bucket.hpp"
+
+namespace saasbench {
+
+// One tenant of a snapshot: its spec and its (mutable, locked) token bucket.
+class TenantState {
+ public:
+  using Clock = TokenBucket::Clock;
+  TenantState(std::string id, TenantSpec spec, std::optional<double> initial_tokens,
+              Clock::time_point now);
+
+  const std::string& id() const { return id_; }
+  const TenantSpec& spec() const { return spec_; }
+  // Takes a token when the tenant is rate limited; always admits otherwise.
+  TokenBucket::Decision admit(Clock::time_point now);
+  // Tokens left now, or nullopt for an unlimited tenant.
+  std::optional<double> tokens(Clock::time_point now) const;
+
+ private:
+  std::string id_;
+  TenantSpec spec_;
+  mutable std::mutex mutex_;
+  std::optional<TokenBucket> bucket_;
+};
+
+class TenantTable {
+ public:
+  TenantTable(TenantTableSpec spec, std::map<std::string, std::shared_ptr<TenantState>, std::less<>> tenants);
+  const TenantTableSpec& spec() const { return spec_; }
+  const std::string& version() const { return spec_.version; }
+  std::shared_ptr<TenantState> find(std::string_view id) const;
+
+ private:
+  TenantTableSpec spec_;
+  std::map<std::string, std::shared_ptr<TenantState>, std::less<>> tenants_;
+};
+
+class TenantRegistry {
+ public:
+  using Clock = TenantState::Clock;
+  TenantRegistry();
+
+  std::shared_ptr<const TenantTable> current() const;
+  // Installs a new table. A tenant that stays keeps its bucket's fill level (capped at the new
+  // burst), so a reload neither refills nor empties anybody's allowance.
+  void replace(TenantTableSpec spec, Clock::time_point now = Clock::now());
+
+ private:
+  mutable std::mutex mutex_;  // guards the pointer only; readers copy it and let go
+  std::shared_ptr<const TenantTable> current_;
+};
+
+}  // namespace saasbench

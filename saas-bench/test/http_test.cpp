@@ -1,0 +1,218 @@
+// HTTP-level tests: a real Service on a loopback port, real sockets, raw requests.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <regex>
+#include <thread>
+
+#include "service.hpp"
+
+using namespace saasbench;
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+namespace fs = std::filesystem;
+using tcp = asio::ip::tcp;
+using namespace std::chrono_literals;
+
+namespace {
+
+class Client {
+ public:
+  explicit Client(unsigned short port) { socket_.connect({asio::ip::make_address("127.0.0.1"), port}); }
+  void send(std::string_view raw) { asio::write(socket_, asio::buffer(raw)); }
+  http::response<http::string_body> receive() {
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(16 << 20);
+    http::read(socket_, buffer_, parser);
+    return parser.release();
+  }
+  http::response<http::string_body> request(std::string_view method, std::string_view target,
+                                            std::string_view body = {}, std::string_view extra = {}) {
+    send(std::string(method) + " " + std::string(target) + " HTTP/1.1\r\nHost: t\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n" + std::string(extra) + "\r\n" + std::string(body));
+    return receive();
+  }
+  // True when the server closed the connection (blocks until it does or data arrives).
+  bool closed_by_server() {
+    char c;
+    boost::system::error_code ec;
+    asio::read(socket_, asio::buffer(&c, 1), ec);
+    return ec == asio::error::eof || ec == asio::error::connection_reset;
+  }
+  void close() { socket_.close(); }
+
+ private:
+  asio::io_context ioc_;
+  tcp::socket socket_{ioc_};
+  boost::beast::flat_buffer buffer_;
+};
+
+// Awaits a condition by polling (bounded), the way awaitility does.
+template <typename F>
+bool eventually(F condition, std::chrono::milliseconds timeout = 5s) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(2ms);
+  }
+  return condition();
+}
+
+std::int64_t gauge(Client& c, const std::string& name) {
+  const auto body = c.request("GET", "/metrics").body();
+  std::smatch m;
+  if (!std::regex_search(body, m, std::regex("\n" + name + " ([0-9-]+)\n"))) return -1;
+  return std::stoll(m[1]);
+}
+
+struct HttpTest : ::testing::Test {
+  fs::path dir = fs::temp_directory_path() / ("saasbench-http-" + std::to_string(::getpid()));
+  std::unique_ptr<Service> service;
+
+  void SetUp() override {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "tenants.json") << R"({"version":"v1","tenants":{
+        "free":{"profile":{}},
+        "work":{"profile":{"cpu":5,"memory":256,"io":4,"fsync":true}},
+        "slow":{"profile":{"cpu":4000}},
+        "limited":{"profile":{},"rateRps":0.001,"burst":1}}})";
+    std::ofstream(dir / "token") << "tok3n\n";
+  }
+  void TearDown() override {
+    service.reset();
+    fs::remove_all(dir);
+  }
+  void start(std::chrono::milliseconds read_timeout = 15s) {
+    Config c;
+    c.listen = {"127.0.0.1", 0, 2};
+    c.workers = 2;
+    c.data_dir = dir / "data";
+    c.tenants_file = dir / "tenants.json";
+    c.admin_token_file = dir / "token";
+    c.read_timeout = read_timeout;
+    service = std::make_unique<Service>(c);
+  }
+};
+
+}  // namespace
+
+TEST_F(HttpTest, KeepAliveConnectionServesManyRequests) {
+  start();
+  Client c(service->port());
+  for (int i = 0; i < 50; ++i) {
+    auto r = c.request("POST", "/v1/tenants/free/requests");
+    ASSERT_EQ(r.result_int(), 200);
+    ASSERT_EQ(r.body(), "{}");
+    ASSERT_TRUE(r.keep_alive());
+  }
+  auto w = c.request("POST", "/v1/tenants/work/requests", R"({"any":"body"})");
+  EXPECT_EQ(w.result_int(), 200);
+  EXPECT_EQ(c.request("POST", "/v1/tenants/nobody/requests").result_int(), 404);
+  auto l1 = c.request("POST", "/v1/tenants/limited/requests");
+  auto l2 = c.request("POST", "/v1/tenants/limited/requests");
+  EXPECT_EQ(l1.result_int(), 200);
+  EXPECT_EQ(l2.result_int(), 429);
+  EXPECT_FALSE(l2[http::field::retry_after].empty());
+  const auto metrics = c.request("GET", "/metrics").body();
+  EXPECT_NE(metrics.find("saasbench_requests_total{tenant=\"free\",code=\"200\"} 50\n"), std::string::npos);
+  EXPECT_NE(metrics.find("saasbench_requests_total{tenant=\"work\",code=\"200\"} 1\n"), std::string::npos);
+  EXPECT_NE(metrics.find("saasbench_worker_threads 2\n"), std::string::npos);
+}
+
+TEST_F(HttpTest, ConnectionCloseIsHonoured) {
+  start();
+  Client c(service->port());
+  auto r = c.request("POST", "/v1/tenants/free/requests", {}, "Connection: close\r\n");
+  EXPECT_EQ(r.result_int(), 200);
+  EXPECT_FALSE(r.keep_alive());
+  EXPECT_TRUE(c.closed_by_server());
+}
+
+TEST_F(HttpTest, OversizedHeadersAndBodiesAreRefused) {
+  start();
+  Client big_header(service->port());
+  auto r = big_header.request("POST", "/v1/tenants/free/requests", {}, "X-Big: " + std::string(9000, 'a') + "\r\n");
+  EXPECT_EQ(r.result_int(), 431);
+  EXPECT_TRUE(big_header.closed_by_server());
+
+  Client big_body(service->port());
+  big_body.send("PUT /v1/admin/tenants HTTP/1.1\r\nHost: t\r\nContent-Length: 5000000\r\n\r\n");
+  EXPECT_EQ(big_body.receive().result_int(), 413);
+  EXPECT_TRUE(big_body.closed_by_server());
+
+  Client tenant_body(service->port());
+  EXPECT_EQ(tenant_body.request("POST", "/v1/tenants/free/requests", std::string(70000, 'x')).result_int(), 413);
+}
+
+TEST_F(HttpTest, MalformedRequestGets400AndClose) {
+  start();
+  Client c(service->port());
+  c.send("BLAH\x01 / HTTP/9.9\r\n\r\n");
+  EXPECT_EQ(c.receive().result_int(), 400);
+  EXPECT_TRUE(c.closed_by_server());
+}
+
+TEST_F(HttpTest, SlowClientIsCutOffAtTheReadTimeout) {
+  start(200ms);
+  Client c(service->port());
+  const auto t0 = std::chrono::steady_clock::now();
+  c.send("POST /v1/tenants/free/req");  // and then nothing more
+  EXPECT_TRUE(c.closed_by_server());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  Client still_serving(service->port());
+  EXPECT_EQ(still_serving.request("GET", "/healthz").result_int(), 200);
+}
+
+TEST_F(HttpTest, AdminPushReplacesTableAndGetShowsIt) {
+  start();
+  Client c(service->port());
+  EXPECT_EQ(c.request("GET", "/v1/admin/tenants").result_int(), 401);
+  const std::string auth = "Authorization: Bearer tok3n\r\n";
+  auto put = c.request("PUT", "/v1/admin/tenants", R"({"version":"v2","tenants":{"new":{"profile":{"cpu":1}}}})", auth);
+  ASSERT_EQ(put.result_int(), 200) << put.body();
+  EXPECT_EQ(c.request("POST", "/v1/tenants/new/requests").result_int(), 200);
+  EXPECT_EQ(c.request("POST", "/v1/tenants/free/requests").result_int(), 404);
+  auto bad = c.request("PUT", "/v1/admin/tenants", R"({"version":"v3","tenants":{"x":{"profile":{"cpu":"a lot"}}}})", auth);
+  EXPECT_EQ(bad.result_int(), 400);
+  EXPECT_EQ(bad[http::field::content_type], "application/problem+json");
+  auto got = c.request("GET", "/v1/admin/tenants", {}, auth);
+  EXPECT_NE(got.body().find(R"("version":"v2")"), std::string::npos);
+}
+
+TEST_F(HttpTest, ClientThatLeavesMidRequestDoesNotHurtTheServer) {
+  start();
+  {
+    Client gone(service->port());
+    gone.send("POST /v1/tenants/slow/requests HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n");
+    gone.close();  // the response will meet a closed socket (EPIPE/ECONNRESET, never SIGPIPE)
+  }
+  Client c(service->port());
+  EXPECT_TRUE(eventually([&] { return gauge(c, "saasbench_in_flight_requests") == 0; }));
+  EXPECT_EQ(c.request("POST", "/v1/tenants/work/requests").result_int(), 200);
+}
+
+TEST_F(HttpTest, ShutdownDrainsAdmittedRequestsAndClosesIdleConnections) {
+  start();
+  Client busy(service->port()), idle(service->port()), observer(service->port());
+  EXPECT_EQ(idle.request("GET", "/healthz").result_int(), 200);
+  busy.send("POST /v1/tenants/slow/requests HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n");
+  ASSERT_TRUE(eventually([&] { return gauge(observer, "saasbench_in_flight_requests") == 1; }));
+  auto drained = std::async(std::launch::async, [&] { return service->shutdown(10s); });
+  auto r = busy.receive();
+  EXPECT_EQ(r.result_int(), 200);
+  EXPECT_FALSE(r.keep_alive()) << "a draining server closes after the response";
+  EXPECT_TRUE(idle.closed_by_server());
+  EXPECT_TRUE(drained.get());
+}
