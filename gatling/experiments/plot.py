@@ -41,9 +41,15 @@ def key_of(percentile):
 
 
 def cutoff_of(run, status):
+    """The cut-off stored for this run: matched on runId, else the newest one (status.cutoffs
+    is oldest first) with the run's replica count and context label."""
+    cutoffs = (status.get("status") or {}).get("cutoffs") or []
+    for c in cutoffs:
+        if c.get("runId") == run.get("runId"):
+            return c.get("rps")
     replicas = (run.get("context") or {}).get("replicas", 1)
     label = (run.get("context") or {}).get("label")
-    for c in (status.get("status") or {}).get("cutoffs") or []:
+    for c in reversed(cutoffs):
         if c.get("pods", 1) == replicas and c.get("context") in (None, label):
             return c.get("rps")
     return None

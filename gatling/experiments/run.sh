@@ -28,6 +28,12 @@ SIM_PID=
 
 # Defaults a definition may override; see defs/*.sh.
 CLASSES=() ; TENANTS=() ; URL_PROPS=() ; SIM_ARGS=() ; SIMULATION=LinearRampCalibration
+add_tenants() { # add_tenants CLASS COUNT COMMITTED_RPS CPU_UNITS: tenants CLASS-t1..tN, CPU profile
+  local i
+  for i in $(seq 1 "$2"); do
+    TENANTS+=("{\"tenantId\":\"$1-t$i\",\"sloClass\":\"$1\",\"committedRps\":$3,\"profile\":{\"cpu\":$4,\"memory\":0,\"io\":0}}")
+  done
+}
 source "$DEF"
 
 cleanup() { stop_group "$SIM_PID"; rm -rf "$WORK"; }
@@ -56,6 +62,8 @@ api() { # api METHOD PATH [BODY-FILE] -> body on stdout; fails with the problem+
 }
 
 create() { # create COLLECTION JSON: POST, or accept an existing object (409) as it is
+  local id; id=$(jq -r '.name // .tenantId' <<<"$2")
+  if api GET "/api/v1/$1/$id" >/dev/null 2>&1; then log "  already exists: $id"; return 0; fi
   printf '%s' "$2" > "$WORK/body"
   api POST "/api/v1/$1" "$WORK/body" >/dev/null 2>"$WORK/err" && return 0
   grep -q 'HTTP 409' "$WORK/err" && { log "  already exists: $(jq -r '.name // .tenantId' <<<"$2")"; return 0; }
@@ -69,18 +77,16 @@ service_url() { # the class Service's ClusterIP URL
   echo "http://$ip:8080"
 }
 
-wait_served() { # every tenant answers 2xx through its class Service, within READY_TIMEOUT
-  local deadline=$((SECONDS + READY_TIMEOUT)) t cls code
-  for cls in "${CLASSES[@]}"; do
-    log "waiting for class $cls: Deployment available (max ${READY_TIMEOUT}s)"
-    kubectl -n "isolato-$cls" wait --for=condition=Available deployment/saas-bench \
-      --timeout="$((deadline - SECONDS))s" >/dev/null \
-      || die "class $cls has no ready pods after ${READY_TIMEOUT}s: kubectl -n isolato-$cls get pods"
-  done
+wait_served() { # every tenant Serving (controller's status), then answering 2xx through its class Service
+  local deadline=$((SECONDS + READY_TIMEOUT)) t id cls code url
   for t in "${TENANTS[@]}"; do
-    local id; id=$(jq -r .tenantId <<<"$t"); cls=$(jq -r .sloClass <<<"$t")
-    local url; url=$(service_url "$cls")
-    log "waiting until tenant $id is served at $url"
+    id=$(jq -r .tenantId <<<"$t"); cls=$(jq -r .sloClass <<<"$t")
+    log "waiting until tenant $id is Serving (max ${READY_TIMEOUT}s)"
+    kubectl -n isolato-system wait --for=jsonpath='{.status.phase}'=Serving "tenant/$id" \
+      --timeout="$((deadline > SECONDS ? deadline - SECONDS : 1))s" >/dev/null \
+      || die "tenant $id not Serving after ${READY_TIMEOUT}s (class $cls has no ready pods? kubectl -n isolato-$cls get pods)"
+    url=$(service_url "$cls")
+    log "waiting until tenant $id answers at $url"
     until code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 -X POST -d '{}' \
         -H 'Content-Type: application/json' "$url/v1/tenants/$id/requests") && [ "${code:0:1}" = 2 ]; do
       [ "$SECONDS" -lt "$deadline" ] || die "tenant $id not served after ${READY_TIMEOUT}s (last HTTP $code)"
@@ -109,6 +115,8 @@ for t in "${TENANTS[@]}"; do
   log "onboarding tenant $(jq -r .tenantId <<<"$t") into $(jq -r .sloClass <<<"$t")"
   create tenants "$t"
 done
+# A definition may define prepare(): run once the classes and tenants exist (e.g. pin replicas).
+if declare -F prepare >/dev/null; then prepare; fi
 wait_served
 
 url_args=()
@@ -130,6 +138,9 @@ for f in "$WORK"/out/*.json; do
     "  plan:     " + ((.status.plan // {}) | "\(.replicas) replicas for \(.committedRps) req/s committed (\(.method))")' \
     "$RESULTS_DIR/$cls.status.json"
 done
+
+# A definition may define finish(): run after the results are saved (e.g. delete its class).
+if declare -F finish >/dev/null; then finish; fi
 
 source "$GATLING_DIR/experiments/venv.sh"
 "$PY" "$GATLING_DIR/experiments/plot.py" "$RESULTS_DIR"

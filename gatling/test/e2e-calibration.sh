@@ -1,18 +1,38 @@
 #!/usr/bin/env bash
-# End-to-end check of the calibration loop on localkube with Isolato running (`make run`):
-# the `smoke` experiment's simulation -> calibration JSON -> POST /api/v1/calibrations ->
-# the SloClass status carries a measured cut-off. Results go to a temporary directory.
+# End-to-end check of the calibration loop on localkube: starts its own controller jar (as
+# controller/test/e2e.sh does: own port and token), loads the saas-bench image (idempotent),
+# then the `smoke` experiment: simulation -> calibration JSON -> POST /api/v1/calibrations ->
+# the SloClass status carries a measured cut-off. Results go to a temporary directory; the
+# class and its tenants are deleted and the controller stopped at the end.
 set -euo pipefail
 LOG_TAG=gatling-e2e
+source "$(dirname "$0")/../../controller/test/lib.sh"   # require_cluster, start/stop_controller, api
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/own-controller.sh"
 OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-RESULTS_DIR="$OUT" "$GATLING_DIR/experiments/run.sh" smoke
-jq -e '.partial == false and (.steps | length) == 4' "$OUT/e2egold.json" >/dev/null \
-  || die "the smoke run is incomplete: $(jq -c '{partial, steps: (.steps | length)}' "$OUT/e2egold.json")"
+CLASS=e2egold TENANT_IDS=(e2e-t1 e2e-t2)
+cleanup() {
+  if [ -n "$CTL_PID" ]; then
+    for t in "${TENANT_IDS[@]}"; do api DELETE "/api/v1/tenants/$t" >/dev/null; done
+    kubectl -n isolato-system wait --for=delete --timeout=60s \
+      $(printf 'tenant/%s ' "${TENANT_IDS[@]}") >/dev/null 2>&1 || true
+    api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
+  fi
+  stop_controller
+  rm -rf "$OUT" "$WORK"
+}
+trap cleanup EXIT
+
+own_controller_up
+
+RESULTS_DIR="$OUT" \
+  "$GATLING_DIR/experiments/run.sh" smoke
+jq -e '.partial == false and (.steps | length) == 4 and .steps[0].total.errors == 0' "$OUT/$CLASS.json" >/dev/null \
+  || die "the smoke run is incomplete: $(jq -c '{partial, steps: (.steps | length), errors0: .steps[0].total.errors}' "$OUT/$CLASS.json")"
 jq -e '(.status.cutoffs | length) > 0 and all(.status.cutoffs[]; .rps > 0)' \
-  "$OUT/e2egold.status.json" >/dev/null \
-  || die "SloClass e2egold has no cut-off after the calibration: $(jq -c .status "$OUT/e2egold.status.json")"
-log "ok: SloClass e2egold cut-off $(jq -c '[.status.cutoffs[].rps]' "$OUT/e2egold.status.json") req/s"
+  "$OUT/$CLASS.status.json" >/dev/null \
+  || die "SloClass $CLASS has no cut-off after the calibration: $(jq -c .status "$OUT/$CLASS.status.json")"
+log "ok: SloClass $CLASS cut-off $(jq -c '[.status.cutoffs[].rps]' "$OUT/$CLASS.status.json") req/s"
 [ -s "$OUT/p95-vs-rate.png" ] || die "no plot drawn"
 log "ok: plot drawn"
+log "PASS"

@@ -6,14 +6,20 @@ SIM_PACKAGE=dev.isolato.gatling.simulations
 log() { printf '[%s] %s\n' "${LOG_TAG:-gatling}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# run_simulation CLASS [-Disolato.x=y ...]: one Gatling run through the Maven plugin, in its own
-# process group so that an interrupt or a time-out stops the forked Gatling JVM too.
-# Sets SIM_PID while it runs; returns Gatling's exit status.
-run_simulation() {
+# sim_start CLASS [-Disolato.x=y ...]: starts one Gatling run through the Maven plugin in the
+# background, in its own process group (so that an interrupt or a time-out stops the forked
+# Gatling JVM too); its PID (= process group) in SIM_PID.
+sim_start() {
   local cls=$1; shift
   setsid "$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling \
     gatling:test "-Dgatling.simulationClass=$SIM_PACKAGE.$cls" "$@" &
   SIM_PID=$!
+}
+
+# run_simulation CLASS [-Disolato.x=y ...]: one Gatling run in the foreground (see sim_start).
+# Sets SIM_PID while it runs; returns Gatling's exit status.
+run_simulation() {
+  sim_start "$@"
   local rc=0
   wait "$SIM_PID" || rc=$?
   SIM_PID=

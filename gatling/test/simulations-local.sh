@@ -9,8 +9,10 @@ source "$(dirname "$0")/lib.sh"
 OUT=$(mktemp -d)
 STUB_PID=
 SIM_PID=
+BG_PIDS=()
 cleanup() {
   stop_group "$SIM_PID"
+  for p in "${BG_PIDS[@]}"; do stop_group "$p"; done
   [ -n "$STUB_PID" ] && kill "$STUB_PID" 2>/dev/null && wait "$STUB_PID" 2>/dev/null || true
   [ -n "${KEEP_OUT:-}" ] && log "kept $OUT" || rm -rf "$OUT"
 }
@@ -24,11 +26,38 @@ check() { # check JQ-EXPR FILE MESSAGE
 start_stub --delay-ms 2 --reject t3
 log "stub service at $STUB_URL (pid $STUB_PID)"
 
-log "LinearRampCalibration: 2 tenants, 3 steps of 60 requests"
-run_simulation LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
+# The four short runs below are independent: started together, they share the JVM start-up
+# time (the test stays near a minute on 2 cores); each is checked once all have ended.
+bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
+  local name=$1; shift
+  sim_start "$@" >"$OUT/$name.log" 2>&1; BG_PIDS+=("$SIM_PID"); BG_NAMES+=("$name"); SIM_PID=
+}
+BG_NAMES=()
+log "starting 4 runs: LinearRampCalibration, AggressiveTenant, TenantMix, unreachable target"
+bg ramp LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
   -Disolato.tenants=t1,t2 -Disolato.startRate=20 -Disolato.rateStep=20 -Disolato.steps=3 \
   -Disolato.requestsPerStep=60 -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/ramp" \
-  -Disolato.runId=ramp-test >/dev/null
+  -Disolato.runId=ramp-test
+bg aggr AggressiveTenant -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=bronze \
+  -Disolato.tenants=t1,t2,t3 -Disolato.committedRps=10 -Disolato.aggressiveTenant=t3 \
+  -Disolato.factors=1,3 -Disolato.requestsPerStep=50 -Disolato.warmupSeconds=1 \
+  -Disolato.outputDir="$OUT/aggr"
+bg mix TenantMix -Disolato.goldBaseUrl="$STUB_URL" -Disolato.bronzeBaseUrl="$STUB_URL" \
+  -Disolato.mix=1:2 -Disolato.startRate=5 -Disolato.steps=2 -Disolato.requestsPerStep=30 \
+  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/mix"
+bg unreachable LinearRampCalibration -Disolato.baseUrl=http://127.0.0.1:9 \
+  -Disolato.sloClass=gold -Disolato.startRate=5 -Disolato.steps=1 \
+  -Disolato.outputDir="$OUT/unreachable"
+declare -A RC
+for i in "${!BG_PIDS[@]}"; do
+  rc=0; wait "${BG_PIDS[$i]}" || rc=$?
+  RC[${BG_NAMES[$i]}]=$rc
+done
+BG_PIDS=()
+for n in ramp aggr mix; do
+  [ "${RC[$n]}" = 0 ] || { cat "$OUT/$n.log" >&2; die "run $n failed (exit ${RC[$n]})"; }
+done
+
 R="$OUT/ramp/gold.json"
 check '.schemaVersion == 1 and .partial == false and .runId == "ramp-test"' "$R" "complete run"
 check '[.steps[].offeredRps] == [20, 40, 60]' "$R" "offered rates ramp"
@@ -38,32 +67,18 @@ check 'all(.steps[]; .total.p50 >= 2 and .total.p50 <= .total.p95 and .total.p95
   "$R" "percentiles ordered and above the stub's 2 ms"
 check 'all(.steps[]; .achievedRps > 0.8 * .offeredRps)' "$R" "achieved rate near offered"
 
-log "AggressiveTenant: t3 throttled (429) at 1x and 3x its committed rate"
-run_simulation AggressiveTenant -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=bronze \
-  -Disolato.tenants=t1,t2,t3 -Disolato.committedRps=10 -Disolato.aggressiveTenant=t3 \
-  -Disolato.factors=1,3 -Disolato.requestsPerStep=50 -Disolato.warmupSeconds=1 \
-  -Disolato.outputDir="$OUT/aggr" >/dev/null
 A="$OUT/aggr/bronze.json"
 check '.steps[1].tenants.t3.count == 30 and .steps[1].tenants.t3.errors == 30' "$A" \
   "aggressive tenant sent 3x and every request was a 429"
 check 'all(.steps[]; .tenants.t1.errors == 0 and .tenants.t2.errors == 0)' "$A" \
   "abiding tenants unaffected"
 
-log "TenantMix 1:2 against two 'classes'"
-run_simulation TenantMix -Disolato.goldBaseUrl="$STUB_URL" -Disolato.bronzeBaseUrl="$STUB_URL" \
-  -Disolato.mix=1:2 -Disolato.startRate=5 -Disolato.steps=2 -Disolato.requestsPerStep=30 \
-  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/mix" >/dev/null
 check '.context.label == "mix-1:2" and (.steps | length) == 2 and .steps[0].total.count == 10' \
-  "$OUT/mix/gold.json" "gold: 1 tenant's share of each step"
+  "$OUT/mix/gold.json" "TenantMix 1:2, gold: 1 tenant's share of each step"
 check '.steps[0].total.count == 20 and (.steps[0].tenants | keys) == ["bronze-1","bronze-2"]' \
-  "$OUT/mix/bronze.json" "bronze: 2 tenants' share"
+  "$OUT/mix/bronze.json" "TenantMix 1:2, bronze: 2 tenants' share"
 
-log "unreachable target: clear error, nothing written"
-if run_simulation LinearRampCalibration -Disolato.baseUrl=http://127.0.0.1:9 \
-    -Disolato.sloClass=gold -Disolato.startRate=5 -Disolato.steps=1 \
-    -Disolato.outputDir="$OUT/unreachable" >"$OUT/unreachable.log" 2>&1; then
-  die "a run against a closed port succeeded"
-fi
+[ "${RC[unreachable]}" != 0 ] || die "a run against a closed port succeeded"
 grep -q "target http://127.0.0.1:9 is unreachable" "$OUT/unreachable.log" \
   || { cat "$OUT/unreachable.log" >&2; die "no clear message for an unreachable target"; }
 [ ! -e "$OUT/unreachable" ] || die "an unreachable run wrote results"

@@ -184,20 +184,52 @@ public final class LoadPlans {
     return steps;
   }
 
-  /** {@code isolato.context} (a JSON object) with {@code isolato.label} as its label. */
+  /**
+   * {@code isolato.context} with {@code isolato.label} as its label: a JSON object, or
+   * {@code key=value,key=value} (numbers become numbers). The second form exists because the
+   * Gatling Maven plugin escapes double quotes when it forwards -D values to its forked JVM.
+   */
   private static Map<String, Object> context(Settings s, String defaultLabel) {
     Map<String, Object> context = new LinkedHashMap<>();
     context.put("label", s.string("label", defaultLabel));
     if (s.has("context")) {
-      try {
-        Map<String, Object> given = JSON.readValue(s.requiredString("context"),
-            new TypeReference<LinkedHashMap<String, Object>>() { });
-        given.forEach(context::putIfAbsent);
-      } catch (JsonProcessingException e) {
-        throw new IllegalArgumentException(Settings.PREFIX + "context must be a JSON object: "
-            + e.getOriginalMessage());
-      }
+      String text = s.requiredString("context").trim();
+      Map<String, Object> given = text.startsWith("{") ? jsonContext(text) : pairsContext(text);
+      given.forEach(context::putIfAbsent);
     }
     return context;
+  }
+
+  private static Map<String, Object> jsonContext(String text) {
+    try {
+      return JSON.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() { });
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(Settings.PREFIX + "context must be a JSON object or "
+          + "key=value,...: " + e.getOriginalMessage());
+    }
+  }
+
+  private static Map<String, Object> pairsContext(String text) {
+    Map<String, Object> given = new LinkedHashMap<>();
+    for (String pair : text.split(",")) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(Settings.PREFIX + "context must be a JSON object or "
+            + "key=value,...: '" + pair + "' has no key=value");
+      }
+      String value = pair.substring(eq + 1).trim();
+      given.put(pair.substring(0, eq).trim(), numberOrText(value));
+    }
+    return given;
+  }
+
+  private static Object numberOrText(String value) {
+    if (value.matches("-?\\d{1,9}")) {
+      return Integer.parseInt(value);
+    }
+    if (value.matches("-?\\d+(\\.\\d+)?([eE]-?\\d+)?")) {
+      return Double.parseDouble(value);
+    }
+    return value;
   }
 }

@@ -88,6 +88,14 @@ class LoadPlansTest {
   }
 
   @Test
+  void contextPairsAreMergedWithNumbersAsNumbers() {
+    ClassPlan plan = LoadPlans.linearRamp(settings("sloClass", "gold", "baseUrl", "http://x:1",
+        "startRate", "10", "steps", "1", "context", "podCpu=200m, replicas=3,scale=0.5")).get(0);
+    assertEquals(Map.of("label", "alone", "podCpu", "200m", "replicas", 3, "scale", 0.5),
+        plan.context());
+  }
+
+  @Test
   void badInputNamesTheProperty() {
     assertMessage("isolato.startRate must be > 0", settings("sloClass", "g", "baseUrl", "u",
         "startRate", "-1"));
@@ -99,7 +107,9 @@ class LoadPlansTest {
     assertMessage("isolato.tenants has duplicates", settings("sloClass", "g", "baseUrl", "u",
         "startRate", "1", "tenants", "a,a"));
     assertMessage("isolato.context must be a JSON object", settings("sloClass", "g",
-        "baseUrl", "u", "startRate", "1", "context", "[1,2"));
+        "baseUrl", "u", "startRate", "1", "context", "{1,2"));
+    assertMessage("'replicas' has no key=value", settings("sloClass", "g",
+        "baseUrl", "u", "startRate", "1", "context", "podCpu=1,replicas"));
     assertMessage("isolato.steps must be a whole number", settings("sloClass", "g",
         "baseUrl", "u", "startRate", "1", "steps", "2.5"));
     IllegalArgumentException mix = assertThrows(IllegalArgumentException.class,
