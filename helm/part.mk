@@ -18,6 +18,6 @@ test-helm: controller-build helm-tool ## chart lints, renders, and ships the CRD
 	@for c in sloclasses tenants; do \
 	  cmp -s controller/target/classes/META-INF/fabric8/$$c.isolato.dev-v1.yml helm/isolato/crds/$$c.isolato.dev.yaml \
 	  || { echo "[helm] helm/isolato/crds/$$c.isolato.dev.yaml is stale: run 'make helm-crds'"; exit 1; }; done
-	@$(HELM) lint --strict helm/isolato >/dev/null
-	@$(HELM) template isolato helm/isolato --namespace isolato-system | grep -q 'kind: ClusterRole$$'
+	@$(HELM) lint --strict --kube-version v1.34.4 helm/isolato >/dev/null
+	@$(HELM) template isolato helm/isolato --namespace isolato-system --kube-version v1.34.4 | grep -q 'kind: ClusterRole$$'
 	@echo "[helm] chart lints and renders; CRDs match the Java types"
