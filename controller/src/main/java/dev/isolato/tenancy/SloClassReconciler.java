@@ -29,6 +29,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +49,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   static final Duration PENDING_RECHECK = Duration.ofMillis(500);
   /** TableSynced message of a pool whose every ready pod holds the current table. */
   static final String SYNCED = "current table on every ready pod";
+  private static final int STATUS_WRITERS = 4;
 
   private final KubernetesClient client;
   private final CapacityPlanner planner;
@@ -53,6 +58,15 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final TenancyMetrics metrics;
   private final String tenantNamespace;
   private final String adminToken;
+  /**
+   * Tenant status writes of one reconcile go out concurrently: after a burst, a reconcile
+   * serves several new tenants at once and sequential round trips would add up.
+   */
+  private final ExecutorService statusWriters = Executors.newFixedThreadPool(STATUS_WRITERS, r -> {
+    Thread th = new Thread(r, "isolato-status-writer");
+    th.setDaemon(true);
+    return th;
+  });
   /** The informers of prepareEventSources: the reconciler's own writes go into their caches. */
   private InformerEventSource<Tenant, SloClass> tenantSource;
   private InformerEventSource<Deployment, SloClass> deploymentSource;
@@ -170,15 +184,19 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     // a tenant is served from the moment its table reached the pods, not from the reconcile's start
     Instant observed = Instant.now().truncatedTo(ChronoUnit.MILLIS);
     boolean pending = false;
+    List<CompletableFuture<Void>> writes = new ArrayList<>();
     for (Tenant t : pool.tenants()) {
       String id = t.getMetadata().getName();
       TenantStatus status = TenantStatuses.of(t, state, plan.admittedRps().getOrDefault(id, t.getSpec().committedRps), observed);
-      writeStatus(t, status);
+      if (!TenantStatuses.same(t.getStatus(), status)) {
+        writes.add(CompletableFuture.runAsync(() -> writeStatus(t, status), statusWriters));
+      }
       pending |= !TenantStatuses.SERVING.equals(status.phase);
       if (TenantStatuses.SERVING.equals(status.phase) && !TenantStatuses.SERVING.equals(TenancyReconcile.phaseOf(t))) {
         TenancyReconcile.acceptedAt(t).ifPresent(a -> metrics.onboarded(pool.sloClass(), pool.isolation(), Duration.between(a, Instant.now())));
       }
     }
+    awaitAll(writes);
     return pending;
   }
 
@@ -210,6 +228,15 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         + ",\"resourceVersion\":\"" + t.getMetadata().getResourceVersion() + "\"}}";
     client.resources(Tenant.class).inNamespace(t.getMetadata().getNamespace()).withName(t.getMetadata().getName())
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+  }
+
+  /** Waits for every write; the first failure fails the reconcile (JOSDK retries it). */
+  private static void awaitAll(List<CompletableFuture<Void>> writes) {
+    try {
+      CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
   }
 
   private void writeStatus(Tenant t, TenantStatus status) {
