@@ -176,7 +176,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
           metrics.tablePushFailures(pool.sloClass(), pushed.errors().size());
         }
         syncMessage = synced ? SYNCED
-            : "table " + tableVersion(table) + " pushed pushed to " + pushed.accepted() + "/" + pushed.readyPods() + " ready endpoints"
+            : "table " + tableVersion(table) + " pushed to " + pushed.accepted() + "/" + pushed.readyPods() + " ready endpoints"
                 + (pushed.errors().isEmpty() ? "" : ": " + String.join("; ", pushed.errors()));
       }
     }
