@@ -16,6 +16,7 @@ include localkube/part.mk
 -include saas-bench/part.mk
 -include controller/part.mk
 -include gatling/part.mk
+-include helm/part.mk
 
 .PHONY: help deps build run stop test test-unit test-e2e clean
 help: ## list the targets

@@ -16,7 +16,7 @@ SAAS_BENCH_JOBS ?= 2
 saas-bench-build: ## build saas-bench (static binary) and its tests
 	@[ -f $(SAAS_BENCH_BUILD)/build.ninja ] || cmake -S . -B $(SAAS_BENCH_BUILD) -G Ninja \
 	  -DCMAKE_BUILD_TYPE=Release -DSAAS_BENCH_STATIC=ON >/dev/null
-	@ninja -C $(SAAS_BENCH_BUILD) -j$(SAAS_BENCH_JOBS) --quiet
+	@ninja -C $(SAAS_BENCH_BUILD) -j$(SAAS_BENCH_JOBS) --quiet >&2
 
 saas-bench-asan-build:
 	@[ -f $(SAAS_BENCH_ASAN)/build.ninja ] || CC=clang CXX=clang++ cmake -S . -B $(SAAS_BENCH_ASAN) -G Ninja \

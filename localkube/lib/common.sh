@@ -39,7 +39,15 @@ lk_start_process() {
   mkdir -p "$LK_LOGS" "$LK_PIDS"
   # Where this run's log lines begin, for readiness checks that read the log.
   wc -l < "$LK_LOGS/$name.log" > "$LK_PIDS/$name.logstart" 2>/dev/null || echo 0 > "$LK_PIDS/$name.logstart"
-  setsid "$@" >>"$LK_LOGS/$name.log" 2>&1 < /dev/null &
+  # Close every inherited descriptor above stderr first: a daemon must not keep, say, a
+  # caller's flock(1) lock alive for as long as the cluster runs.
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+    done
+    exec setsid "$@"
+  ) >>"$LK_LOGS/$name.log" 2>&1 < /dev/null &
   echo $! > "$LK_PIDS/$name.pid"
   echo "$1" > "$LK_PIDS/$name.pid.cmd"
 }

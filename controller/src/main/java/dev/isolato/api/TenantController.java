@@ -40,10 +40,12 @@ public class TenantController {
   private final String namespace;
 
   private final SloClasses classes;
+  private final TenantIndex index;
 
-  public TenantController(KubernetesClient client, IsolatoProperties props, SloClasses classes) {
+  public TenantController(KubernetesClient client, IsolatoProperties props, SloClasses classes, TenantIndex index) {
     this.client = client;
     this.classes = classes;
+    this.index = index;
     this.namespace = props.namespace();
   }
 
@@ -169,7 +171,7 @@ public class TenantController {
     double ceiling = Capacity.ceilingRps(cls.getSpec().maxReplicas, cls.getSpec().perPodCutoffRps);
     double others = 0;
     if (spec.isolation == TenantSpec.Isolation.shared) {
-      others = tenants().inNamespace(namespace).list().getItems().stream()
+      others = index.all().stream()
           .filter(t -> spec.sloClass.equals(t.getSpec().sloClass) && !Pools.isDedicated(t)
               && !t.getMetadata().getName().equals(tenantId) && t.getMetadata().getDeletionTimestamp() == null)
           .mapToDouble(t -> t.getSpec().committedRps).sum();

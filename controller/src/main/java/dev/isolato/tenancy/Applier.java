@@ -5,21 +5,43 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Server-side apply (field manager "isolato") that writes only when the live object lacks
  * some desired field: a reconcile that finds nothing to change makes zero write calls.
+ *
+ * <p>Reads are kept off the hot path too. Objects with an informer (the Deployment) are
+ * compared with the cached copy. For the others the applier remembers what it last applied or
+ * verified: an unchanged desired object is skipped without a GET for {@link #VERIFIED_FOR},
+ * after which it is read and compared again, so drift is repaired within that time and a
+ * restarted controller (empty memory) verifies everything once.
  */
 public final class Applier {
   public static final String FIELD_MANAGER = "isolato";
+  /** How long a verified object is trusted without reading it again. */
+  static final Duration VERIFIED_FOR = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
+  private final Clock clock;
+  private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+
+  private record Verified(JsonNode desired, Instant at) {}
 
   public Applier(KubernetesClient client) {
+    this(client, Clock.systemUTC());
+  }
+
+  Applier(KubernetesClient client, Clock clock) {
     this.client = client;
+    this.clock = clock;
   }
 
   /** Outcome of applying a set of objects: the live objects and which ones were written. */
@@ -33,20 +55,52 @@ public final class Applier {
     }
   }
 
+  /** Applies {@code desired}, reading every object from the API server when not remembered. */
   public Result apply(List<HasMetadata> desired) {
+    return apply(desired, d -> null);
+  }
+
+  /**
+   * Applies {@code desired}; {@code cached} returns an informer's copy of an object (or null
+   * when there is none), which replaces the GET.
+   */
+  public Result apply(List<HasMetadata> desired, Function<HasMetadata, HasMetadata> cached) {
     Map<String, HasMetadata> live = new LinkedHashMap<>();
     List<String> written = new java.util.ArrayList<>();
+    Instant now = clock.instant();
     for (HasMetadata d : desired) {
-      HasMetadata actual = client.resource(d).get();
+      String key = key(d);
+      HasMetadata actual = cached.apply(d);
+      if (actual == null) {
+        Verified v = verified.get(key);
+        if (v != null && v.desired().equals(json(d)) && now.isBefore(v.at().plus(VERIFIED_FOR))) {
+          live.put(d.getKind(), d);
+          continue;
+        }
+        actual = client.resource(d).get();
+      }
       HasMetadata want = floorReplicas(d, actual);
       if (actual != null && Subset.contains(json(actual), json(want))) {
         live.put(d.getKind(), actual);
+        verified.put(key, new Verified(json(d), now));
         continue;
       }
+      verified.remove(key);
       live.put(d.getKind(), client.resource(want).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply());
+      verified.put(key, new Verified(json(d), now));
       written.add(d.getKind());
     }
     return new Result(live, List.copyOf(written));
+  }
+
+  /** Forgets what was verified in {@code namespace} (and the namespace itself), e.g. on its deletion. */
+  public void forget(String namespace) {
+    verified.keySet().removeIf(k -> k.startsWith(namespace + "/") || k.equals("/Namespace/" + namespace));
+  }
+
+  private static String key(HasMetadata o) {
+    String ns = o.getMetadata().getNamespace() == null ? "" : o.getMetadata().getNamespace();
+    return ns + "/" + o.getKind() + "/" + o.getMetadata().getName();
   }
 
   /**

@@ -29,6 +29,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +47,9 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private static final Logger log = LoggerFactory.getLogger(SloClassReconciler.class);
   /** How soon to look again while a tenant waits for pods or endpoints. */
   static final Duration PENDING_RECHECK = Duration.ofMillis(500);
+  /** TableSynced message of a pool whose every ready pod holds the current table. */
+  static final String SYNCED = "current table on every ready pod";
+  private static final int STATUS_WRITERS = 4;
 
   private final KubernetesClient client;
   private final CapacityPlanner planner;
@@ -51,6 +58,18 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final TenancyMetrics metrics;
   private final String tenantNamespace;
   private final String adminToken;
+  /**
+   * Tenant status writes of one reconcile go out concurrently: after a burst, a reconcile
+   * serves several new tenants at once and sequential round trips would add up.
+   */
+  private final ExecutorService statusWriters = Executors.newFixedThreadPool(STATUS_WRITERS, r -> {
+    Thread th = new Thread(r, "isolato-status-writer");
+    th.setDaemon(true);
+    return th;
+  });
+  /** The informers of prepareEventSources: the reconciler's own writes go into their caches. */
+  private InformerEventSource<Tenant, SloClass> tenantSource;
+  private InformerEventSource<Deployment, SloClass> deploymentSource;
 
   public SloClassReconciler(KubernetesClient client, CapacityPlanner planner, TablePusher pusher,
       TenancyMetrics metrics, String tenantNamespace, String adminToken) {
@@ -90,6 +109,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         .withLabelSelector(PoolObjects.MANAGED_BY + "=" + PoolObjects.MANAGER)
         .withSecondaryToPrimaryMapper(d -> Set.of(new ResourceID(d.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL))))
         .build(), context);
+    this.tenantSource = tenants;
+    this.deploymentSource = deployments;
     return List.of(tenants, deployments);
   }
 
@@ -105,7 +126,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       for (Pool pool : Pools.of(name, tenants)) {
         PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
         CapacityPlan plan = planner.plan(request);
-        pending |= reconcilePool(cls, pool, plan, now);
+        pending |= reconcilePool(cls, pool, plan);
         if (!pool.dedicated()) {
           sharedPlan = ClassPlans.toStatus(plan, request);
         }
@@ -122,19 +143,28 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   }
 
   /** Applies a pool's objects, pushes its table when a tenant still waits, updates statuses. */
-  private boolean reconcilePool(SloClass cls, Pool pool, CapacityPlan plan, Instant now) {
+  private boolean reconcilePool(SloClass cls, Pool pool, CapacityPlan plan) {
     String table = TenantTable.json(pool.tenants(), plan);
     List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, adminToken));
-    Applier.Result applied = applier.apply(desired);
+    Deployment cachedDeployment = deploymentSource.get(new ResourceID(Workload.NAME, pool.namespace())).orElse(null);
+    Applier.Result applied = applier.apply(desired, d -> d instanceof Deployment ? cachedDeployment : null);
     if (!applied.written().isEmpty()) {
       log.info("class {} pool {}: applied {}", pool.sloClass(), pool.namespace(), applied.written());
     }
     Deployment deployment = applied.get("Deployment", Deployment.class);
+    if (applied.wrote("Deployment")) {
+      if (cachedDeployment == null) {
+        deploymentSource.handleRecentResourceCreate(ResourceID.fromResource(deployment), deployment);
+      } else {
+        deploymentSource.handleRecentResourceUpdate(ResourceID.fromResource(deployment), deployment, cachedDeployment);
+      }
+    }
     int ready = deployment.getStatus() == null || deployment.getStatus().getReadyReplicas() == null
         ? 0 : deployment.getStatus().getReadyReplicas();
     boolean waiting = pool.tenants().stream().anyMatch(t -> !TenantStatuses.SERVING.equals(TenancyReconcile.phaseOf(t)));
     boolean synced = true;
-    String syncMessage = "table " + tableVersion(table) + " on every ready pod";
+    // stable while synced, so a new table version does not rewrite every serving tenant's status
+    String syncMessage = SYNCED;
     if (applied.wrote("ConfigMap") || waiting) {
       if (ready == 0) {
         synced = false;
@@ -145,22 +175,28 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         if (!pushed.errors().isEmpty()) {
           metrics.tablePushFailures(pool.sloClass(), pushed.errors().size());
         }
-        syncMessage = synced ? "table " + tableVersion(table) + " pushed to " + pushed.accepted() + " pods"
-            : "table pushed to " + pushed.accepted() + "/" + pushed.readyPods() + " ready endpoints"
+        syncMessage = synced ? SYNCED
+            : "table " + tableVersion(table) + " pushed to " + pushed.accepted() + "/" + pushed.readyPods() + " ready endpoints"
                 + (pushed.errors().isEmpty() ? "" : ": " + String.join("; ", pushed.errors()));
       }
     }
     PoolState state = new PoolState(pool.namespace(), plan.replicas(), ready, synced, syncMessage);
+    // a tenant is served from the moment its table reached the pods, not from the reconcile's start
+    Instant observed = Instant.now().truncatedTo(ChronoUnit.MILLIS);
     boolean pending = false;
+    List<CompletableFuture<Void>> writes = new ArrayList<>();
     for (Tenant t : pool.tenants()) {
       String id = t.getMetadata().getName();
-      TenantStatus status = TenantStatuses.of(t, state, plan.admittedRps().getOrDefault(id, t.getSpec().committedRps), now);
-      writeStatus(t, status);
+      TenantStatus status = TenantStatuses.of(t, state, plan.admittedRps().getOrDefault(id, t.getSpec().committedRps), observed);
+      if (!TenantStatuses.same(t.getStatus(), status)) {
+        writes.add(CompletableFuture.runAsync(() -> writeStatus(t, status), statusWriters));
+      }
       pending |= !TenantStatuses.SERVING.equals(status.phase);
       if (TenantStatuses.SERVING.equals(status.phase) && !TenantStatuses.SERVING.equals(TenancyReconcile.phaseOf(t))) {
         TenancyReconcile.acceptedAt(t).ifPresent(a -> metrics.onboarded(pool.sloClass(), pool.isolation(), Duration.between(a, Instant.now())));
       }
     }
+    awaitAll(writes);
     return pending;
   }
 
@@ -179,6 +215,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         if (live != null && live.getMetadata().getDeletionTimestamp() == null) {
           client.namespaces().withName(ns).delete();
         }
+        applier.forget(ns);
       }
       removeFinalizer(t);
     }
@@ -193,6 +230,15 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 
+  /** Waits for every write; the first failure fails the reconcile (JOSDK retries it). */
+  private static void awaitAll(List<CompletableFuture<Void>> writes) {
+    try {
+      CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
   private void writeStatus(Tenant t, TenantStatus status) {
     if (TenantStatuses.same(t.getStatus(), status)) {
       return;
@@ -202,9 +248,14 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     patch.getMetadata().setNamespace(t.getMetadata().getNamespace());
     patch.setSpec(null);
     patch.setStatus(status);
-    client.resource(patch).subresource("status").patch(
+    Tenant updated = client.resource(patch).subresource("status").patch(
         new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
             .withFieldManager(Applier.FIELD_MANAGER).withForce(true).build(), patch);
+    // the next reconcile sees this status even before the watch delivers it, and the watch
+    // event of this write does not trigger another reconcile
+    if (tenantSource != null) {
+      tenantSource.handleRecentResourceUpdate(ResourceID.fromResource(updated), updated, t);
+    }
   }
 
   private UpdateControl<SloClass> classStatus(SloClass cls, SloClassStatus.Plan plan, List<Tenant> tenants, Instant now) {
