@@ -37,7 +37,9 @@ def main():
     measured = answers[3]["cutoff"]
     steps = measured["steps"]
     hi = 2 * max(s["offeredRps"] for s in steps)
-    predicted = predicted_cutoff(fit["model"], 3, target, hi)
+    # A fit the engine refused is not a prediction: the planner falls back to linear then.
+    trusted = fit.get("status") == "trusted"
+    predicted = predicted_cutoff(fit["model"], 3, target, hi) if trusted else None
     linear = answers[1]["cutoff"]["cutoffRps"] * 3 if answers[1]["cutoff"].get("cutoffRps") else None
     # The measured cut-off is the last passing step; the true one lies below the first failing.
     failing = [s["offeredRps"] for s in steps if not s["passed"]]
@@ -47,6 +49,7 @@ def main():
         "cutoffs": {n: answers[n]["cutoff"].get("cutoffRps") for n in (1, 2, 3)},
         "measured3": measured.get("cutoffRps"), "firstFailing3": min(failing) if failing else None,
         "predicted3": predicted, "linear3": linear,
+        "fitReasons": fit.get("reasons"),
     }
     if predicted and measured.get("cutoffRps"):
         result["errorPct"] = round(100 * (predicted - measured["cutoffRps"]) / measured["cutoffRps"], 1)
