@@ -40,12 +40,19 @@ test: deps ## every test of the project: unit, integration, end-to-end
 
 test-unit: $(UNIT_TEST_TARGETS) ## unit and integration tests (no cluster needed)
 
+# End-to-end tests run on a cluster of their own state directory, purged first, so nothing a
+# developer left on the `make run` cluster (classes, pods, CPU requests) can change a result.
+# Only one cluster can run at a time: a running `make run` cluster is stopped (its state kept).
 # The localkube smoke test cycles the cluster up and down itself; the other end-to-end tests
 # share one cluster, which is taken down at the end whatever their outcome.
+TEST_LOCALKUBE_HOME := /var/lib/localkube-test
 test-e2e: localkube-build ## end-to-end tests on localkube
-	@$(MAKE) --no-print-directory test-localkube-e2e
-	@$(LOCALKUBE) up
-	@rc=0; $(MAKE) --no-print-directory $(filter-out test-localkube-e2e,$(E2E_TEST_TARGETS)) || rc=$$?; \
+	@$(LOCALKUBE) down >/dev/null
+	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) down --purge >/dev/null
+	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(MAKE) --no-print-directory test-localkube-e2e
+	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) up
+	@export LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME); rc=0; \
+	  $(MAKE) --no-print-directory $(filter-out test-localkube-e2e,$(E2E_TEST_TARGETS)) || rc=$$?; \
 	  $(LOCALKUBE) down; exit $$rc
 
 clean: ## remove build outputs (not the toolchain or Kubernetes caches)

@@ -81,7 +81,7 @@ step "localkube down (started PIDs: $pids)"
 # Zombies (exited, not yet reaped by init) count as gone.
 alive() { local p; for p in $pids; do [ -r "/proc/$p/stat" ] && ! awk '{ exit ($3 == "Z") ? 0 : 1 }' "/proc/$p/stat" && return 0; done; return 1; }
 check "no started process is left" bash -c "! { $(declare -f alive); pids='$pids'; alive; }"
-check "no mount under $LOCALKUBE_HOME is left" bash -c "! awk '{print \$5}' /proc/self/mountinfo | grep -q '^$LOCALKUBE_HOME'"
+check "no mount under $LOCALKUBE_HOME is left" bash -c "! awk '{print \$5}' /proc/self/mountinfo | grep -qE '^$LOCALKUBE_HOME(/|$)'"
 check "cni0 is gone" bash -c "! ip link show cni0 >/dev/null 2>&1"
 check "no CNI or KUBE iptables chains are left" bash -c "! iptables-save | grep -qE '^:(CNI-|KUBE-SVC|KUBE-SERVICES)'"
 # pgrep would match a wrapping shell's own command line, so no `bash -c` here.
