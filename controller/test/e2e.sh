@@ -13,6 +13,10 @@ trap cleanup EXIT
 require_cluster
 start_controller
 
+# A request through a class Service. Serving means the table is on every ready pod; kube-proxy
+# programs a new Service's rules on its own schedule (≈1 s), so a refused connection is retried.
+svc_post() { curl -s -o /dev/null -w '%{http_code}' --retry 30 --retry-delay 1 --retry-connrefused --max-time 5 -X POST "$1"; }
+
 log "classes $GOLD and $BRONZE"
 for c in "$GOLD 500m 128Mi 3 100" "$BRONZE 250m 64Mi 2 50"; do
   set -- $c
@@ -27,9 +31,9 @@ wait_serving 180 t-gold t-bronze
 for pair in "t-gold $GOLD" "t-bronze $BRONZE"; do
   set -- $pair
   ip=$(service_ip "$2")
-  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$ip:8080/v1/tenants/$1/requests")
+  code=$(svc_post "http://$ip:8080/v1/tenants/$1/requests")
   [ "$code" = 200 ] || die "$1 through $2 Service: HTTP $code"
-  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$ip:8080/v1/tenants/nobody/requests")
+  code=$(svc_post "http://$ip:8080/v1/tenants/nobody/requests")
   [ "$code" = 404 ] || die "unknown tenant through $2 Service: HTTP $code"
   log "$1 via $ip: 200, unknown tenant: 404"
 done
@@ -63,7 +67,7 @@ keys=$(printf '%s' "$table" | grep -o '"k-[0-9]*":' | sort | uniq -c | awk '$1 >
 [ "$(printf '%s' "$table" | grep -o '"k-[0-9]*":' | sort -u | wc -l)" = 20 ] || die "table lacks some of the 20 tenants"
 ip=$(service_ip $GOLD)
 for id in "${ids[@]}"; do
-  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://$ip:8080/v1/tenants/$id/requests")
+  code=$(svc_post "http://$ip:8080/v1/tenants/$id/requests")
   [ "$code" = 200 ] || die "$id: HTTP $code"
 done
 log "all 20 served once each after the restart"
