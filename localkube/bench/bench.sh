@@ -3,10 +3,14 @@
 # 100 pause pods of one Deployment to become Ready (with 10 pods as the in-run reference), for
 # etcd on disk and on tmpfs. Prints the figures and appends them to docs/BENCHMARKS.md.
 #   localkube/bench/bench.sh [REPEATS]     (default 3)
-# Leaves the cluster down; it takes over (stops) a running localkube.
+# Runs on its own state directory, purged first, so workloads left on the `make run` cluster
+# cannot compete; stops a running `make run` cluster (its state kept) and leaves this one down.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
+"$LK" down >/dev/null
+export LOCALKUBE_HOME=/var/lib/localkube-bench
+"$LK" down --purge >/dev/null
 REPEATS=${1:-3}
 # shellcheck source=../lib/build.sh
 source "$ROOT/localkube/lib/build.sh"

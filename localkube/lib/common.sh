@@ -38,7 +38,7 @@ lk_start_process() {
   local name=$1; shift
   mkdir -p "$LK_LOGS" "$LK_PIDS"
   # Where this run's log lines begin, for readiness checks that read the log.
-  wc -l < "$LK_LOGS/$name.log" > "$LK_PIDS/$name.logstart" 2>/dev/null || echo 0 > "$LK_PIDS/$name.logstart"
+  { wc -l < "$LK_LOGS/$name.log"; } 2>/dev/null > "$LK_PIDS/$name.logstart" || echo 0 > "$LK_PIDS/$name.logstart"
   # Close every inherited descriptor above stderr first: a daemon must not keep, say, a
   # caller's flock(1) lock alive for as long as the cluster runs.
   (
