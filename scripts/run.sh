@@ -56,8 +56,10 @@ until curl -fs "$API/actuator/health/readiness" >/dev/null 2>&1; do
   [ $SECONDS -lt $deadline ] || die "the controller was not ready in 120 s; see $RUN_DIR/controller.log"
   sleep 0.5
 done
-log "creating the gold and bronze classes"
-"$LK_BIN_DIR/kubectl" apply --server-side --field-manager=isolato-make-run -f "$ROOT/controller/config/default-classes.yaml" >/dev/null
+# Created when missing; a class that exists (perhaps changed through the API) is kept as is.
+log "ensuring the gold and bronze classes"
+out=$("$LK_BIN_DIR/kubectl" create -f "$ROOT/controller/config/default-classes.yaml" 2>&1) \
+  || ! grep -v 'AlreadyExists' <<< "$out" | grep -q . || die "creating the default classes failed: $out"
 
 cat <<INFO
 
