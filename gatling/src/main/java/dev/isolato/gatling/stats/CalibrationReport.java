@@ -27,7 +27,7 @@ public final class CalibrationReport {
    * The run as measured so far. Only complete steps are included (the SLO engine must never
    * see a step cut short); the run is partial when any planned step is missing.
    *
-   * @param stepComplete whether a step's injection ended and all its requests finished
+   * @param stepComplete whether every planned request of a step finished
    */
   public static CalibrationRun build(String runId, ClassPlan plan, StepRecorder recorder,
                                      IntPredicate stepComplete) {

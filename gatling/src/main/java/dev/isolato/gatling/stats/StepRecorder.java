@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Collects every request's outcome by SLO class, step and tenant while a simulation runs, and
- * counts requests in flight per step so that a step can be told complete (all its requests
- * answered or failed) from one that was cut short.
+ * counts planned against finished requests per step so that a step can be told complete (every
+ * planned request answered or failed) from one that was cut short. Counting planned requests,
+ * not timing the step, keeps a step whose answers all came back early from looking unfinished.
  */
 public final class StepRecorder {
 
@@ -18,11 +19,15 @@ public final class StepRecorder {
   }
 
   private final Map<Cell, Samples> cells = new ConcurrentHashMap<>();
-  private final Map<StepKey, AtomicLong> inFlight = new ConcurrentHashMap<>();
+  private final Map<StepKey, AtomicLong> planned = new ConcurrentHashMap<>();
+  private final Map<StepKey, AtomicLong> done = new ConcurrentHashMap<>();
 
-  /** A request of this class and step is about to be sent. */
-  public void started(String sloClass, int step) {
-    inFlight.computeIfAbsent(new StepKey(sloClass, step), k -> new AtomicLong()).incrementAndGet();
+  /** The plan will send {@code requests} more requests in this class and step. */
+  public void expect(String sloClass, int step, long requests) {
+    if (requests < 0) {
+      throw new IllegalArgumentException("requests must be >= 0: " + requests);
+    }
+    planned.computeIfAbsent(new StepKey(sloClass, step), k -> new AtomicLong()).addAndGet(requests);
   }
 
   /**
@@ -37,16 +42,14 @@ public final class StepRecorder {
     }
     cells.computeIfAbsent(new Cell(sloClass, step, tenant), k -> new Samples())
         .add(latencyNanos, ok, startMillis, endMillis);
-    AtomicLong flying = inFlight.get(new StepKey(sloClass, step));
-    if (flying != null) {
-      flying.decrementAndGet();
-    }
+    done.computeIfAbsent(new StepKey(sloClass, step), k -> new AtomicLong()).incrementAndGet();
   }
 
-  /** Requests of this step that were sent and have not finished yet. */
-  public long inFlight(String sloClass, int step) {
-    AtomicLong flying = inFlight.get(new StepKey(sloClass, step));
-    return flying == null ? 0 : flying.get();
+  /** True when requests were planned for this step and every one of them has finished. */
+  public boolean complete(String sloClass, int step) {
+    StepKey key = new StepKey(sloClass, step);
+    long expected = planned.getOrDefault(key, new AtomicLong()).get();
+    return expected > 0 && done.getOrDefault(key, new AtomicLong()).get() >= expected;
   }
 
   /** True when at least one request of this step was recorded. */

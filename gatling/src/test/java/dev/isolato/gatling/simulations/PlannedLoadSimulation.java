@@ -54,7 +54,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
   private final Path outputDir;
   private final double warmupSeconds;
   private final StepRecorder recorder = new StepRecorder();
-  private volatile long startMillis;
+  private volatile boolean started;
   private boolean written;
 
   protected PlannedLoadSimulation(String kind, List<ClassPlan> plans, Settings settings) {
@@ -96,11 +96,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
     String tenant = load.tenantId();
     String name = String.format("%s s%02d %s", cls, index, tenant);
     ScenarioBuilder scenario = scenario(name)
-        .exec(session -> {
-          recorder.started(cls, index);
-          return session.set(T0_NANOS, System.nanoTime()).set(T0_MILLIS,
-              System.currentTimeMillis());
-        })
+        .exec(session -> session.set(T0_NANOS, System.nanoTime()).set(T0_MILLIS,
+            System.currentTimeMillis()))
         .exec(http(name).post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
             .body(StringBody(body)))
         .exec(session -> record(session, cls, index, tenant));
@@ -109,6 +106,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
     // rampUsers(n) spreads n arrivals evenly over the step: a constant arrival rate with an
     // exact count (constantUsersPerSec truncates the duration to whole seconds).
     long users = Math.max(1, Math.round(load.rps() * step.durationSeconds()));
+    recorder.expect(cls, index, users);
     injection.add(rampUsers((int) users).during(millis(step.durationSeconds())));
     return scenario.injectOpen(injection);
   }
@@ -140,7 +138,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
     for (ClassPlan plan : plans) {
       requireReachable(plan.baseUrl());
     }
-    startMillis = System.currentTimeMillis();
+    started = true;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> writeResults(true),
         "isolato-partial-results"));
   }
@@ -164,14 +162,13 @@ public abstract class PlannedLoadSimulation extends Simulation {
 
   /** Writes each class's run once: at the end, or from the shutdown hook when interrupted. */
   private synchronized void writeResults(boolean interrupted) {
-    if (written || startMillis == 0) {
+    if (written || !started) {
       return;
     }
     written = true;
-    double elapsed = (System.currentTimeMillis() - startMillis) / 1000.0;
     for (ClassPlan plan : plans) {
       CalibrationRun run = CalibrationReport.build(runId, plan, recorder,
-          index -> stepComplete(plan, index, elapsed));
+          index -> recorder.complete(plan.sloClass(), index));
       Path file = outputDir.resolve(plan.sloClass() + ".json");
       try {
         CalibrationReport.write(run, file);
@@ -180,11 +177,6 @@ public abstract class PlannedLoadSimulation extends Simulation {
       }
       printRun(run, file, interrupted);
     }
-  }
-
-  private boolean stepComplete(ClassPlan plan, int index, double elapsedSeconds) {
-    ClassStep step = plan.steps().get(index);
-    return elapsedSeconds >= warmupSeconds + step.endSeconds() && recorder.inFlight(plan.sloClass(), index) == 0;
   }
 
   private void printPlan() {

@@ -34,8 +34,8 @@ class CalibrationReportTest {
   /** Records n requests of one tenant in a step: latencies 1..n ms, the last `errors` KO. */
   private static void record(StepRecorder r, int step, String tenant, int n, int errors,
                              long startMillis, long spanMillis) {
+    r.expect("gold", step, n);
     for (int i = 1; i <= n; i++) {
-      r.started("gold", step);
       long start = startMillis + (i - 1) * spanMillis / n;
       r.finished("gold", step, tenant, i * MS, i <= n - errors, start, start + i);
     }
@@ -116,7 +116,20 @@ class CalibrationReportTest {
     assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
     CalibrationRun run = CalibrationReport.build("run-5", plan(), r, i -> i == 0);
     assertEquals(10_000, run.steps().get(0).total().count());
-    assertEquals(0, r.inFlight("gold", 0));
+    assertTrue(r.complete("gold", 0));
+  }
+
+  @Test
+  void stepIsCompleteOnlyWhenEveryPlannedRequestFinished() {
+    StepRecorder r = new StepRecorder();
+    assertFalse(r.complete("gold", 0), "nothing planned yet");
+    r.expect("gold", 0, 3);
+    r.finished("gold", 0, "t1", MS, true, 0, 1);
+    r.finished("gold", 0, "t2", MS, false, 0, 1);
+    assertFalse(r.complete("gold", 0), "2 of 3 finished");
+    r.finished("gold", 0, "t1", MS, true, 1, 2);
+    assertTrue(r.complete("gold", 0));
+    assertFalse(r.complete("gold", 1), "another step is counted on its own");
   }
 
   private static List<String> names(JsonNode node) {
