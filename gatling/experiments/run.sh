@@ -27,12 +27,23 @@ WORK=$(mktemp -d)
 SIM_PID=
 
 # Defaults a definition may override; see defs/*.sh.
-CLASSES=() ; TENANTS=() ; URL_PROPS=() ; SIM_ARGS=() ; SIMULATION=LinearRampCalibration
-add_tenants() { # add_tenants CLASS COUNT COMMITTED_RPS CPU_UNITS: tenants CLASS-t1..tN, CPU profile
-  local i
+# CALIBRATE=false: the runs are not posted to /api/v1/calibrations (e.g. an aggressive-tenant run,
+# whose 429s say nothing about the class's capacity).
+CLASSES=() ; TENANTS=() ; URL_PROPS=() ; SIM_ARGS=() ; SIMULATION=LinearRampCalibration ; CALIBRATE=true
+add_tenants() { # add_tenants CLASS COUNT COMMITTED_RPS PROFILE: tenants CLASS-t1..tN
+  # PROFILE: CPU units (a number) or a profile object, e.g. '{"cpu":0,"memory":4000,"io":0}'
+  local i profile=$4
+  [[ $profile =~ ^[0-9]+$ ]] && profile="{\"cpu\":$profile,\"memory\":0,\"io\":0}"
   for i in $(seq 1 "$2"); do
-    TENANTS+=("{\"tenantId\":\"$1-t$i\",\"sloClass\":\"$1\",\"committedRps\":$3,\"profile\":{\"cpu\":$4,\"memory\":0,\"io\":0}}")
+    TENANTS+=("{\"tenantId\":\"$1-t$i\",\"sloClass\":\"$1\",\"committedRps\":$3,\"profile\":$profile}")
   done
+}
+delete_created() { # for a definition's finish(): delete its tenants, then its classes (frees the node)
+  local t c ids=()
+  for t in "${TENANTS[@]}"; do ids+=("$(jq -r .tenantId <<<"$t")"); done
+  for t in "${ids[@]}"; do api DELETE "/api/v1/tenants/$t" >/dev/null || true; done
+  kubectl -n isolato-system wait --for=delete --timeout=90s "${ids[@]/#/tenant/}" >/dev/null 2>&1 || true
+  for c in "${CLASSES[@]}"; do api DELETE "/api/v1/slo-classes/$c" >/dev/null || true; done
 }
 source "$DEF"
 
@@ -128,10 +139,13 @@ save_results
 
 for f in "$WORK"/out/*.json; do
   cls=$(jq -r .sloClass "$f")
-  log "posting the calibration of $cls to /api/v1/calibrations"
-  api POST /api/v1/calibrations "$f" > "$RESULTS_DIR/$cls.response.json" \
-    || die "the calibration of $cls was rejected"
+  if [ "$CALIBRATE" = true ]; then
+    log "posting the calibration of $cls to /api/v1/calibrations"
+    api POST /api/v1/calibrations "$f" > "$RESULTS_DIR/$cls.response.json" \
+      || die "the calibration of $cls was rejected"
+  fi
   api GET "/api/v1/slo-classes/$cls" > "$RESULTS_DIR/$cls.status.json"
+  [ "$CALIBRATE" = true ] || continue
   jq -r --arg c "$cls" '"class \($c): target p\(.spec.latency.percentile) <= \(.spec.latency.targetMs) ms",
     "  cut-offs: " + ([.status.cutoffs[]? | "\(.rps) req/s (\(.pods) pods, \(.context))"] | join(", ")),
     "  model:    " + ((.status.model // {}) | tostring),

@@ -15,9 +15,4 @@ RESULTS_DIR=$REPO_ROOT/docs/results/model-accuracy/replicas-$R
 SIM_ARGS=("-Disolato.sloClass=acc$R" "-Disolato.tenants=acc$R-t1,acc$R-t2"
   -Disolato.startRate=$((8 * R)) -Disolato.rateStep=$((8 * R)) -Disolato.steps=10
   -Disolato.requestsPerStep=$((100 * R)) "-Disolato.context=podCpu=200m,podMemory=128Mi,replicas=$R")
-finish() { # free the node's CPU for the next replica count
-  local t
-  for t in 1 2; do api DELETE "/api/v1/tenants/acc$R-t$t" >/dev/null || true; done
-  kubectl -n isolato-system wait --for=delete --timeout=90s "tenant/acc$R-t1" "tenant/acc$R-t2" >/dev/null 2>&1 || true
-  api DELETE "/api/v1/slo-classes/acc$R" >/dev/null || true
-}
+finish() { delete_created; } # free the node's CPU for the next replica count

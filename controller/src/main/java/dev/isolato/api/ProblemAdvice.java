@@ -1,8 +1,10 @@
 package dev.isolato.api;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import dev.isolato.slo.InvalidInputException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -65,7 +67,11 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
         ? m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
             .collect(Collectors.joining(".")).replace(".[", "[")
         : "";
-    String message = field.isEmpty() ? "body is not valid JSON" : "has a value of the wrong type";
+    String message = field.isEmpty() ? "body is not valid JSON"
+        : e.getCause() instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()
+            ? "must be one of " + Arrays.stream(f.getTargetType().getEnumConstants()).map(String::valueOf)
+                .collect(Collectors.joining(", ")) + ", not '" + f.getValue() + "'"
+            : "has a value of the wrong type";
     List<FieldError> errors = List.of(new FieldError(field.isEmpty() ? "body" : field, message));
     ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, errors.get(0).field() + " " + message);
     p.setTitle("Invalid request");

@@ -144,7 +144,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
 
   /** Applies a pool's objects, pushes its table when a tenant still waits, updates statuses. */
   private boolean reconcilePool(SloClass cls, Pool pool, CapacityPlan plan) {
-    String table = TenantTable.json(pool.tenants(), plan);
+    String table = TenantTable.json(pool.tenants(), plan, cls.getSpec().admission);
     List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, adminToken));
     Deployment cachedDeployment = deploymentSource.get(new ResourceID(Workload.NAME, pool.namespace())).orElse(null);
     Applier.Result applied = applier.apply(desired, d -> d instanceof Deployment ? cachedDeployment : null);

@@ -46,6 +46,18 @@ public class SloClassSpec {
   @JsonPropertyDescription("Whether tenants of this class may ask for a dedicated namespace.")
   public boolean allowDedicated;
 
+  @Default("enforce")
+  @JsonPropertyDescription("enforce: a tenant's requests beyond its admitted rate get 429 (token "
+      + "bucket in each pod); off: no per-tenant limit, so one aggressive tenant can take the "
+      + "capacity planned for the others (kept for experiments that measure what admission buys).")
+  public Admission admission = Admission.enforce;
+
+  /** Per-tenant admission control in the class's pods. Lower-case like the other CRD enums. */
+  public enum Admission {
+    enforce,
+    off
+  }
+
   /** Latency percentile and its target. */
   public static class LatencyTarget {
     @Min(1)

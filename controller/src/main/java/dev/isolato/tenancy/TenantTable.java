@@ -27,8 +27,11 @@ public final class TenantTable {
 
   private TenantTable() {}
 
-  /** Table JSON for the tenants of a pool, each admitted at the rate the plan gives it. */
-  public static String json(List<Tenant> tenants, CapacityPlan plan) {
+  /**
+   * Table JSON for the tenants of a pool, each admitted at the rate the plan gives it, or not
+   * rate limited at all when the class turned admission off.
+   */
+  public static String json(List<Tenant> tenants, CapacityPlan plan, SloClassSpec.Admission admission) {
     Map<String, Object> entries = new TreeMap<>();
     for (Tenant t : tenants) {
       String id = t.getMetadata().getName();
@@ -41,8 +44,10 @@ public final class TenantTable {
       profile.put("fsync", s.profile.fsync);
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("profile", profile);
-      entry.put("rateRps", rate);
-      entry.put("burst", burst(s));
+      if (admission == SloClassSpec.Admission.enforce) {
+        entry.put("rateRps", rate);
+        entry.put("burst", burst(s));
+      }
       entries.put(id, entry);
     }
     Map<String, Object> table = new LinkedHashMap<>();

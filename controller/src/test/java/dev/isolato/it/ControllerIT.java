@@ -164,6 +164,21 @@ class ControllerIT extends ItBase {
   }
 
   @Test
+  @org.junit.jupiter.api.Order(14)
+  void admissionOffLiftsTheRateLimitsAndEnforceRestoresThem() throws Exception {
+    assertThat(api("PUT", "/api/v1/slo-classes/gold", classJson("gold", 3, 100, true, "off")).status()).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(goldTable().at("/tenants/acme").has("rateRps")).as("no limit with admission off").isFalse());
+    assertThat(api("PUT", "/api/v1/slo-classes/gold", classJson("gold", 3, 100, true, "enforce")).status()).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(goldTable().at("/tenants/acme/rateRps").asDouble()).isPositive());
+  }
+
+  private JsonNode goldTable() throws Exception {
+    return JSON.readTree(kube.configMaps().inNamespace("isolato-gold").withName("tenant-table").get().getData().get("tenants.json"));
+  }
+
+  @Test
   @org.junit.jupiter.api.Order(20)
   void invalidInputGetsProblemsNamingTheField() throws Exception {
     Reply badId = api("POST", "/api/v1/tenants", tenantJson("Bad_Id", "gold", 1, "shared"));
@@ -174,6 +189,11 @@ class ControllerIT extends ItBase {
     Reply badType = api("POST", "/api/v1/tenants", "{\"tenantId\":\"x\",\"sloClass\":\"gold\",\"committedRps\":\"fast\"}");
     assertThat(badType.status()).isEqualTo(400);
     assertThat(badType.body().at("/errors/0/field").asText()).isEqualTo("committedRps");
+
+    Reply badEnum = api("POST", "/api/v1/slo-classes", classJson("silver", 2, 50, false, "sometimes"));
+    assertThat(badEnum.status()).isEqualTo(400);
+    assertThat(badEnum.body().at("/errors/0/field").asText()).isEqualTo("spec.admission");
+    assertThat(badEnum.body().get("detail").asText()).contains("must be one of enforce, off", "'sometimes'");
 
     Reply unknownClass = api("POST", "/api/v1/tenants", tenantJson("lost", "platinum", 1, "shared"));
     assertThat(unknownClass.status()).isEqualTo(422);

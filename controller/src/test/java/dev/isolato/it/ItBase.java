@@ -88,10 +88,15 @@ abstract class ItBase {
   }
 
   static String classJson(String name, int maxReplicas, double cutoff, boolean dedicated) {
+    return classJson(name, maxReplicas, cutoff, dedicated, "enforce");
+  }
+
+  static String classJson(String name, int maxReplicas, double cutoff, boolean dedicated, String admission) {
     return """
         {"name":"%s","spec":{"latency":{"percentile":95,"targetMs":50},
          "resources":{"cpu":"250m","memory":"64Mi"},"priority":1000,"minReplicas":1,"maxReplicas":%d,
-         "pivotPercent":60,"perPodCutoffRps":%s,"allowDedicated":%s}}""".formatted(name, maxReplicas, cutoff, dedicated);
+         "pivotPercent":60,"perPodCutoffRps":%s,"allowDedicated":%s,"admission":"%s"}}"""
+        .formatted(name, maxReplicas, cutoff, dedicated, admission);
   }
 
   static String tenantJson(String id, String cls, double rps, String isolation) {

@@ -10,13 +10,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TenantTableTest {
+  static final SloClassSpec.Admission ENFORCE = SloClassSpec.Admission.enforce;
   final ObjectMapper json = new ObjectMapper();
 
   @Test
   void entriesCarryProfileAdmittedRateAndBurst() throws Exception {
     var a = Fixtures.tenant("acme", "gold", 12.5, TenantSpec.Isolation.shared);
     var plan = new CapacityPlan(1, Map.of("acme", 10.0), 50, "m", List.of());
-    JsonNode t = json.readTree(TenantTable.json(List.of(a), plan));
+    JsonNode t = json.readTree(TenantTable.json(List.of(a), plan, ENFORCE));
     assertThat(t.at("/tenants/acme/rateRps").asDouble()).isEqualTo(10.0);
     assertThat(t.at("/tenants/acme/burst").asDouble()).isEqualTo(13.0);
     assertThat(t.at("/tenants/acme/profile/cpu").asInt()).isEqualTo(3);
@@ -30,9 +31,22 @@ class TenantTableTest {
     var a = Fixtures.tenant("a", "gold", 1, TenantSpec.Isolation.shared);
     var b = Fixtures.tenant("b", "gold", 2, TenantSpec.Isolation.shared);
     var plan = new CapacityPlan(1, Map.of(), 50, "m", List.of());
-    String one = TenantTable.json(List.of(a, b), plan);
-    assertThat(TenantTable.json(List.of(b, a), plan)).isEqualTo(one);
-    String other = TenantTable.json(List.of(a), plan);
+    String one = TenantTable.json(List.of(a, b), plan, ENFORCE);
+    assertThat(TenantTable.json(List.of(b, a), plan, ENFORCE)).isEqualTo(one);
+    String other = TenantTable.json(List.of(a), plan, ENFORCE);
     assertThat(json.readTree(other).get("version")).isNotEqualTo(json.readTree(one).get("version"));
+  }
+
+  @Test
+  void admissionOffLeavesTenantsWithoutRateLimit() throws Exception {
+    var a = Fixtures.tenant("acme", "gold", 12.5, TenantSpec.Isolation.shared);
+    var plan = new CapacityPlan(1, Map.of("acme", 10.0), 50, "m", List.of());
+    String off = TenantTable.json(List.of(a), plan, SloClassSpec.Admission.off);
+    JsonNode t = json.readTree(off);
+    assertThat(t.at("/tenants/acme").has("rateRps")).isFalse();
+    assertThat(t.at("/tenants/acme").has("burst")).isFalse();
+    assertThat(t.at("/tenants/acme/profile/cpu").asInt()).isEqualTo(3);
+    assertThat(t.get("version")).as("switching admission is a new table version")
+        .isNotEqualTo(json.readTree(TenantTable.json(List.of(a), plan, ENFORCE)).get("version"));
   }
 }

@@ -96,6 +96,40 @@ public final class LoadPlans {
     return plans;
   }
 
+  /**
+   * Several classes ramped side by side on the same node (the SAC'20 co-located tables): in
+   * step i class c offers {@code c.startRate + i * c.rateStep} req/s in total, split evenly over
+   * its tenants. All classes step together and every step lasts {@code stepSeconds}, so a
+   * class with a low cut-off gets as many seconds of load per step as one with a high cut-off.
+   * Per class, under {@code isolato.<class>.}: {@code baseUrl}, {@code tenants} (or
+   * {@code tenantCount}, ids {@code <class>-t1..}), {@code startRate}, {@code rateStep},
+   * {@code context}. One calibration JSON per class, label {@code colocated}.
+   */
+  public static List<ClassPlan> colocatedRamp(Settings s) {
+    List<String> classes = s.list("classes", null);
+    if (classes.size() < 2) {
+      throw new IllegalArgumentException(Settings.PREFIX + "classes must name at least two "
+          + "co-located classes (use LinearRampCalibration for one): '" + String.join(",", classes) + "'");
+    }
+    int count = s.positiveInt("steps", 10);
+    double seconds = s.positiveDouble("stepSeconds", 6.0);
+    List<ClassPlan> plans = new ArrayList<>();
+    for (String cls : classes) {
+      String p = cls + ".";
+      List<String> tenants = s.tenantIds(p + "tenants", p + "tenantCount", cls + "-t", 1);
+      double start = s.positiveDouble(p + "startRate", null);
+      double step = s.positiveDouble(p + "rateStep", start);
+      List<ClassStep> steps = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        steps.add(new ClassStep(i, i * seconds, seconds, evenSplit(tenants, start + i * step)));
+      }
+      Map<String, Object> context = context(s, "colocated", p + "context");
+      context.putIfAbsent("colocated", classes.stream().filter(c -> !c.equals(cls)).toList());
+      plans.add(new ClassPlan(cls, s.requiredString(p + "baseUrl"), context, steps));
+    }
+    return plans;
+  }
+
   /** startRate, startRate + rateStep, ... for {@code steps} steps or up to {@code maxRate}. */
   static List<Double> rampRates(Settings s) {
     double start = s.positiveDouble("startRate", null);
@@ -190,31 +224,37 @@ public final class LoadPlans {
    * Gatling Maven plugin escapes double quotes when it forwards -D values to its forked JVM.
    */
   private static Map<String, Object> context(Settings s, String defaultLabel) {
+    return context(s, defaultLabel, "context");
+  }
+
+  /** As above, the context read from {@code isolato.<contextName>}. */
+  private static Map<String, Object> context(Settings s, String defaultLabel, String contextName) {
     Map<String, Object> context = new LinkedHashMap<>();
     context.put("label", s.string("label", defaultLabel));
-    if (s.has("context")) {
-      String text = s.requiredString("context").trim();
-      Map<String, Object> given = text.startsWith("{") ? jsonContext(text) : pairsContext(text);
+    if (s.has(contextName)) {
+      String text = s.requiredString(contextName).trim();
+      Map<String, Object> given = text.startsWith("{") ? jsonContext(contextName, text)
+          : pairsContext(contextName, text);
       given.forEach(context::putIfAbsent);
     }
     return context;
   }
 
-  private static Map<String, Object> jsonContext(String text) {
+  private static Map<String, Object> jsonContext(String name, String text) {
     try {
       return JSON.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() { });
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(Settings.PREFIX + "context must be a JSON object or "
+      throw new IllegalArgumentException(Settings.PREFIX + name + " must be a JSON object or "
           + "key=value,...: " + e.getOriginalMessage());
     }
   }
 
-  private static Map<String, Object> pairsContext(String text) {
+  private static Map<String, Object> pairsContext(String name, String text) {
     Map<String, Object> given = new LinkedHashMap<>();
     for (String pair : text.split(",")) {
       int eq = pair.indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException(Settings.PREFIX + "context must be a JSON object or "
+        throw new IllegalArgumentException(Settings.PREFIX + name + " must be a JSON object or "
             + "key=value,...: '" + pair + "' has no key=value");
       }
       String value = pair.substring(eq + 1).trim();

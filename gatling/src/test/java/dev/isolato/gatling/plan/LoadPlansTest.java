@@ -79,6 +79,47 @@ class LoadPlansTest {
   }
 
   @Test
+  void colocatedRampStepsEveryClassTogetherAtItsOwnRates() {
+    List<ClassPlan> plans = LoadPlans.colocatedRamp(settings("classes", "gold,bronze",
+        "steps", "3", "stepSeconds", "4", "gold.baseUrl", "http://g:1", "gold.tenantCount", "2",
+        "gold.startRate", "20", "gold.rateStep", "10", "bronze.baseUrl", "http://b:1",
+        "bronze.tenants", "b1", "bronze.startRate", "2", "bronze.context", "podCpu=100m"));
+    ClassPlan gold = plans.get(0);
+    ClassPlan bronze = plans.get(1);
+    assertEquals(List.of(20.0, 30.0, 40.0),
+        gold.steps().stream().map(ClassStep::offeredRps).toList());
+    assertEquals(List.of(2.0, 4.0, 6.0),
+        bronze.steps().stream().map(ClassStep::offeredRps).toList(), "rateStep defaults to start");
+    assertEquals(List.of("gold-t1", "gold-t2"),
+        gold.steps().get(2).tenants().stream().map(TenantLoad::tenantId).toList());
+    assertEquals(20.0, gold.steps().get(2).tenants().get(1).rps(), 1e-9);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(4.0 * i, gold.steps().get(i).offsetSeconds(), 1e-9);
+      assertEquals(gold.steps().get(i).offsetSeconds(), bronze.steps().get(i).offsetSeconds());
+      assertEquals(4.0, bronze.steps().get(i).durationSeconds(), 1e-9);
+    }
+    assertEquals(Map.of("label", "colocated", "podCpu", "100m", "colocated", List.of("gold")),
+        bronze.context());
+    assertEquals(List.of("bronze"), gold.context().get("colocated"));
+  }
+
+  @Test
+  void colocatedRampNeedsTwoClassesEachWithItsOwnRates() {
+    IllegalArgumentException one = assertThrows(IllegalArgumentException.class,
+        () -> LoadPlans.colocatedRamp(settings("classes", "gold")));
+    assertTrue(one.getMessage().contains("at least two"), one.getMessage());
+    IllegalArgumentException rate = assertThrows(IllegalArgumentException.class,
+        () -> LoadPlans.colocatedRamp(settings("classes", "gold,bronze",
+            "gold.baseUrl", "u", "gold.startRate", "5", "bronze.baseUrl", "u")));
+    assertTrue(rate.getMessage().contains("isolato.bronze.startRate is required"), rate.getMessage());
+    IllegalArgumentException context = assertThrows(IllegalArgumentException.class,
+        () -> LoadPlans.colocatedRamp(settings("classes", "a,b", "a.baseUrl", "u",
+            "a.startRate", "1", "a.context", "oops", "b.baseUrl", "u", "b.startRate", "1")));
+    assertTrue(context.getMessage().contains("isolato.a.context must be a JSON object"),
+        context.getMessage());
+  }
+
+  @Test
   void contextJsonIsMergedBehindTheLabel() {
     ClassPlan plan = LoadPlans.linearRamp(settings("sloClass", "gold", "baseUrl", "http://x:1",
         "startRate", "10", "steps", "1", "label", "homogeneous",
