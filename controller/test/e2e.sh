@@ -17,6 +17,20 @@ start_controller
 # programs a new Service's rules on its own schedule (≈1 s), so a refused connection is retried.
 svc_post() { curl -s -o /dev/null -w '%{http_code}' --retry 30 --retry-delay 1 --retry-connrefused --max-time 5 -X POST "$1"; }
 
+# What a failed request through a class Service needs explaining: the pods (restarts), the
+# ready endpoints, the tenant's status, the table version each pod holds, the controller's log.
+diagnose_pool() { # CLASS TENANT
+  local ns="isolato-$1" token ip
+  kubectl -n "$ns" get pods -o wide >&2 || true
+  kubectl -n "$ns" get endpointslices -o wide >&2 || true
+  kubectl -n isolato-system get tenant "$2" -o jsonpath='{.status}' >&2 || true; echo >&2
+  token=$(kubectl -n "$ns" get secret saas-bench-admin -o jsonpath='{.data.token}' | base64 -d) || true
+  for ip in $(kubectl -n "$ns" get pods -o jsonpath='{.items[*].status.podIP}'); do
+    log "pod $ip table: $(curl -s --max-time 2 -H "Authorization: Bearer $token" "http://$ip:8080/v1/admin/tenants" | head -c 400)"
+  done
+  grep -E "WARN|ERROR|class $1" "$WORK/controller.log" | tail -20 >&2 || true
+}
+
 log "classes $GOLD and $BRONZE"
 for c in "$GOLD 500m 128Mi 3 100" "$BRONZE 250m 64Mi 2 50"; do
   set -- $c
@@ -32,7 +46,7 @@ for pair in "t-gold $GOLD" "t-bronze $BRONZE"; do
   set -- $pair
   ip=$(service_ip "$2")
   code=$(svc_post "http://$ip:8080/v1/tenants/$1/requests")
-  [ "$code" = 200 ] || die "$1 through $2 Service: HTTP $code"
+  [ "$code" = 200 ] || { diagnose_pool "$2" "$1"; die "$1 through $2 Service: HTTP $code"; }
   code=$(svc_post "http://$ip:8080/v1/tenants/nobody/requests")
   [ "$code" = 404 ] || die "unknown tenant through $2 Service: HTTP $code"
   log "$1 via $ip: 200, unknown tenant: 404"

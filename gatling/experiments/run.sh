@@ -122,6 +122,9 @@ log "experiment $NAME (run $RUN_ID): ${#CLASSES[@]} classes, ${#TENANTS[@]} tena
 for c in "${CLASSES[@]}"; do
   body_var="CLASS_$c"; log "creating SLO class $c"; create slo-classes "${!body_var}"
 done
+# A definition may define classes_created(): run before any tenant is onboarded (e.g. post a
+# calibration, so that admission and the plan start from measured cut-offs).
+if declare -F classes_created >/dev/null; then classes_created; fi
 for t in "${TENANTS[@]}"; do
   log "onboarding tenant $(jq -r .tenantId <<<"$t") into $(jq -r .sloClass <<<"$t")"
   create tenants "$t"

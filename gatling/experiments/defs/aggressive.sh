@@ -6,16 +6,16 @@
 # Not a calibration (the 429s say nothing about capacity), so nothing is posted.
 A=${ADMISSION:-enforce}
 case $A in enforce | off) ;; *) die "ADMISSION must be enforce or off, not '$A'" ;; esac
-CLASSES=("agg-$A")
-declare "CLASS_agg-$A={\"name\":\"agg-$A\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":50},
+CLASSES=("agg$A")
+declare "CLASS_agg$A={\"name\":\"agg$A\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":50},
   \"resources\":{\"cpu\":\"400m\",\"memory\":\"256Mi\"},\"priority\":1000,\"minReplicas\":1,\"maxReplicas\":1,
   \"perPodCutoffRps\":90,\"admission\":\"$A\"}}"
-add_tenants "agg-$A" 3 25 150
+add_tenants "agg$A" 3 25 150
 SIMULATION=AggressiveTenant
 CALIBRATE=false
-URL_PROPS=("baseUrl=agg-$A")
+URL_PROPS=("baseUrl=agg$A")
 RESULTS_DIR=$REPO_ROOT/docs/results/aggressive/admission-$A
-SIM_ARGS=("-Disolato.sloClass=agg-$A" "-Disolato.tenants=agg-$A-t1,agg-$A-t2,agg-$A-t3"
-  -Disolato.committedRps=25 "-Disolato.aggressiveTenant=agg-$A-t1" -Disolato.factors=1,2,4,6
+SIM_ARGS=("-Disolato.sloClass=agg$A" "-Disolato.tenants=agg$A-t1,agg$A-t2,agg$A-t3"
+  -Disolato.committedRps=25 "-Disolato.aggressiveTenant=agg$A-t1" -Disolato.factors=1,2,4,6
   -Disolato.requestsPerStep=600 "-Disolato.context=podCpu=400m,podMemory=256Mi,replicas=1,admission=$A")
 finish() { delete_created; }

@@ -22,16 +22,23 @@ public final class LoadPlans {
 
   /**
    * Linear ramp against one class: step i offers RR_i = startRate + i * rateStep requests/s
-   * in total, each of the T tenants sending RR_i / T.
+   * in total, each of the T tenants sending RR_i / T, or RR_i in proportion to
+   * {@code tenantShares} (e.g. their committed rates).
    */
   public static List<ClassPlan> linearRamp(Settings s) {
     String sloClass = s.requiredString("sloClass");
     List<String> tenants = s.tenantIds("tenants", "tenantCount", "t", 1);
+    List<Double> shares = s.has("tenantShares") ? s.positiveDoubles("tenantShares", null)
+        : tenants.stream().map(t -> 1.0).toList();
+    if (shares.size() != tenants.size()) {
+      throw new IllegalArgumentException(Settings.PREFIX + "tenantShares lists " + shares.size()
+          + " shares for " + tenants.size() + " tenants " + tenants);
+    }
     List<Double> rates = rampRates(s);
     int perStep = s.positiveInt("requestsPerStep", 1600);
     List<ClassStep> steps = sequence(rates.size(), rates::get, perStep,
         (i, offset, duration) -> new ClassStep(i, offset, duration,
-            evenSplit(tenants, rates.get(i))));
+            split(tenants, shares, rates.get(i))));
     return List.of(new ClassPlan(sloClass, s.requiredString("baseUrl"),
         context(s, "alone"), steps));
   }
@@ -190,7 +197,18 @@ public final class LoadPlans {
   }
 
   private static List<TenantLoad> evenSplit(List<String> tenants, double classRate) {
-    return tenants.stream().map(t -> new TenantLoad(t, classRate / tenants.size())).toList();
+    return split(tenants, tenants.stream().map(t -> 1.0).toList(), classRate);
+  }
+
+  /** The class rate split over the tenants in proportion to their shares. */
+  private static List<TenantLoad> split(List<String> tenants, List<Double> shares,
+                                        double classRate) {
+    double sum = shares.stream().mapToDouble(Double::doubleValue).sum();
+    List<TenantLoad> loads = new ArrayList<>();
+    for (int i = 0; i < tenants.size(); i++) {
+      loads.add(new TenantLoad(tenants.get(i), classRate * shares.get(i) / sum));
+    }
+    return loads;
   }
 
   private static double total(List<TenantLoad> loads) {

@@ -80,22 +80,29 @@ public final class Settings {
   /** A comma-separated list of positive numbers, e.g. {@code 1,2,4}. */
   public List<Double> positiveDoubles(String name, String fallback) {
     List<Double> out = new ArrayList<>();
-    for (String item : list(name, fallback)) {
+    for (String item : items(name, fallback)) {
       out.add(positive(name, item));
     }
     return out;
   }
 
-  /** A comma-separated list of non-blank items; required when fallback is null. */
+  /** A comma-separated list of distinct non-blank items; required when fallback is null. */
   public List<String> list(String name, String fallback) {
+    List<String> items = items(name, fallback);
+    if (items.stream().distinct().count() != items.size()) {
+      throw new IllegalArgumentException(PREFIX + name + " has duplicates: '"
+          + String.join(",", items) + "'");
+    }
+    return items;
+  }
+
+  /** A comma-separated list of non-blank items, repeats allowed (numbers may repeat). */
+  private List<String> items(String name, String fallback) {
     String v = fallback == null ? requiredString(name) : string(name, fallback);
     List<String> items = Arrays.stream(v.split(",")).map(String::trim).toList();
     if (items.isEmpty() || items.stream().anyMatch(String::isEmpty)) {
       throw new IllegalArgumentException(PREFIX + name + " must be a comma-separated list "
           + "without empty items: '" + v + "'");
-    }
-    if (items.stream().distinct().count() != items.size()) {
-      throw new IllegalArgumentException(PREFIX + name + " has duplicates: '" + v + "'");
     }
     return items;
   }

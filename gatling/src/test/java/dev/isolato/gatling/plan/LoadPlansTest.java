@@ -32,6 +32,18 @@ class LoadPlansTest {
   }
 
   @Test
+  void tenantSharesSplitEachStepInProportion() {
+    ClassPlan plan = LoadPlans.linearRamp(settings("sloClass", "gold", "baseUrl", "http://x:1",
+        "tenants", "a,b,c", "tenantShares", "10,20,20", "startRate", "50", "steps", "1")).get(0);
+    assertEquals(List.of(10.0, 20.0, 20.0),
+        plan.steps().get(0).tenants().stream().map(TenantLoad::rps).toList());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LoadPlans.linearRamp(settings("sloClass", "gold", "baseUrl", "u", "tenants", "a,b",
+            "tenantShares", "1", "startRate", "1")));
+    assertTrue(e.getMessage().contains("tenantShares lists 1 shares for 2 tenants"), e.getMessage());
+  }
+
+  @Test
   void maxRateBoundsTheRampInclusively() {
     List<ClassStep> steps = LoadPlans.linearRamp(settings("sloClass", "gold",
         "baseUrl", "http://x:1", "startRate", "10", "rateStep", "5", "maxRate", "30")).get(0)
