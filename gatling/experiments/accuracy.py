@@ -11,14 +11,14 @@ import json
 import sys
 from pathlib import Path
 
-from plot import usl_ms
+from plot import form_of, model_ms
 
 
 def predicted_cutoff(model, replicas, target_ms, hi):
     """The highest total rate (0.1 req/s resolution) whose predicted latency meets the target."""
     best, rate = None, 0.1
     while rate <= hi:
-        if usl_ms(model, rate, replicas) <= target_ms:
+        if model_ms(model, rate, replicas) <= target_ms:
             best = rate
         rate = round(rate + 0.1, 1)
     return best
@@ -44,8 +44,9 @@ def main():
     # The measured cut-off is the last passing step; the true one lies below the first failing.
     failing = [s["offeredRps"] for s in steps if not s["passed"]]
     result = {
-        "targetMs": target, "fit": {k: fit.get(k) for k in ("status", "model", "rSquared", "rmseMs",
-                                                          "pointsUsed", "sigmaFitted")},
+        "targetMs": target, "fit": dict({k: fit.get(k) for k in ("status", "model", "rSquared", "rmseMs",
+                                                               "pointsUsed", "sigmaFitted")},
+                                       form=fit.get("form") or form_of(fit["model"])),
         "cutoffs": {n: answers[n]["cutoff"].get("cutoffRps") for n in (1, 2, 3)},
         "measured3": measured.get("cutoffRps"), "firstFailing3": min(failing) if failing else None,
         "predicted3": predicted, "linear3": linear,

@@ -55,11 +55,32 @@ def cutoff_of(run, status):
     return None
 
 
-def usl_ms(model, total_rps, replicas):
-    """The SLO engine's model (controller/.../slo/UslModel): s(1 + a(r-1) + b r(r-1))."""
+def usl_ms(model, r):
+    """USL form (controller/.../slo/UslModel) at per-replica load r: s(1 + a(r-1) + b r(r-1))."""
+    return model["scaleMs"] * (1 + model["alpha"] * (r - 1) + model["beta"] * r * (r - 1))
+
+
+def queue_ms(model, r):
+    """Queue form (controller/.../slo/QueueModel) at per-replica load r: s + k rho/(1-rho),
+    rho = r/mu; infinite at rho >= 1 (past the replica's capacity)."""
+    rho = r / model["capacityRps"]
+    return float("inf") if rho >= 1 else model["scaleMs"] + model["queueMs"] * rho / (1 - rho)
+
+
+FORMS = {"usl": usl_ms, "queue": queue_ms}
+
+
+def form_of(model):
+    """The model's form; models stored before the queue form have none and are USL."""
+    return model.get("form") or "usl"
+
+
+def model_ms(model, total_rps, replicas):
+    """The SLO engine's predicted latency (LatencyModel): the form's curve at the per-replica
+    load r = RR / C(replicas), C(n) = n / (1 + sigma(n - 1))."""
     sigma = model.get("sigma", 0.0)
     r = total_rps / (replicas / (1 + sigma * (replicas - 1)))
-    return model["scaleMs"] * (1 + model["alpha"] * (r - 1) + model["beta"] * r * (r - 1))
+    return FORMS[form_of(model)](model, r)
 
 
 def plot_latency(classes, out):
@@ -105,8 +126,8 @@ def plot_model(classes, out):
                         label="%s measured %s" % (run["sloClass"], key))
         lo, hi = min(rates), max(rates)
         grid = [lo + (hi - lo) * i / 100 for i in range(101)]
-        ax.plot(grid, [usl_ms(model, x, replicas) for x in grid], "-",
-                color=line.get_color(), label="%s predicted (USL fit)" % run["sloClass"])
+        ax.plot(grid, [model_ms(model, x, replicas) for x in grid], "-",
+                color=line.get_color(), label="%s predicted (%s fit)" % (run["sloClass"], form_of(model)))
     ax.set_xlabel("offered rate (req/s)")
     ax.set_ylabel("latency (ms)")
     ax.grid(True, alpha=0.3)

@@ -1,11 +1,13 @@
 package dev.isolato.slo;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The outcome of fitting a {@link UslModel} to calibration steps, trusted or refused.
+ * The outcome of fitting a {@link LatencyModel} form to calibration steps, trusted or refused.
  *
  * @param status {@code trusted} or {@code refused}
+ * @param form the model form fitted: {@value UslModel#FORM} or {@value QueueModel#FORM}
  * @param model the fitted parameters; null when fitting was not attempted (too few points)
  * @param percentile the latency percentile the model predicts
  * @param pointsUsed healthy steps the fit used
@@ -22,7 +24,8 @@ import java.util.List;
  */
 public record ModelFit(
     String status,
-    UslModel model,
+    String form,
+    LatencyModel model,
     double percentile,
     int pointsUsed,
     int pointsExcluded,
@@ -38,9 +41,20 @@ public record ModelFit(
   public static final String REFUSED = "refused";
 
   public ModelFit {
+    if (model != null && !model.form().equals(form)) {
+      throw new IllegalArgumentException("form " + form + " but a " + model.form() + " model");
+    }
     residuals = List.copyOf(residuals);
     reasons = List.copyOf(reasons);
     notes = List.copyOf(notes);
+  }
+
+  /** This fit with {@code note} added to its notes. */
+  public ModelFit withNote(String note) {
+    List<String> more = new ArrayList<>(notes);
+    more.add(note);
+    return new ModelFit(status, form, model, percentile, pointsUsed, pointsExcluded, sigmaFitted, rSquared, rmseMs,
+        maxMeasuredLoadRps, residuals, reasons, more);
   }
 
   public boolean trusted() {

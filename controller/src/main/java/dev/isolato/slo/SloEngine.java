@@ -14,7 +14,7 @@ import java.util.Set;
 public final class SloEngine {
   private final SloEngineConfig config;
   private final CutoffDetector detector;
-  private final UslFitter fitter;
+  private final BestFit fitter;
   private final UslCapacityPlanner planner;
   private final LinearCapacityPlanner linear = new LinearCapacityPlanner();
   private final StabilityAnalyzer stability;
@@ -22,7 +22,7 @@ public final class SloEngine {
   public SloEngine(SloEngineConfig config) {
     this.config = config;
     this.detector = new CutoffDetector(config.detection());
-    this.fitter = new UslFitter(config.fit(), config.detection());
+    this.fitter = new BestFit(config.fit(), config.detection());
     this.planner = new UslCapacityPlanner(config.plan());
     this.stability = new StabilityAnalyzer(config.stability());
   }
@@ -110,7 +110,7 @@ public final class SloEngine {
     CapacityPlan baseline = request.perPodCutoffRps() > 0 ? linear.plan(request) : null;
     double total = request.totalCommittedRps();
     boolean modelled = UslCapacityPlanner.METHOD.equals(plan.method());
-    UslModel model = modelled ? request.fit().model() : null;
+    LatencyModel model = modelled ? request.fit().model() : null;
     Double predicted = modelled ? model.latencyMs(total, plan.replicas()) : null;
     Double linearPredicted = modelled && baseline != null && baseline.replicas() >= 1
         ? model.latencyMs(total, baseline.replicas()) : null;

@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * Sizes a class from its fitted {@link UslModel}: the fewest replicas whose predicted latency
+ * Sizes a class from its fitted {@link LatencyModel} (either form; the method is
+ * {@value #METHOD} for both, the explanation names the form): the fewest replicas whose predicted latency
  * at the total committed rate × (1 + headroom) meets the target, and per tenant an admitted
  * rate that is its commitment's share of the usable capacity (RR_cutoff/T weighted by
  * commitment). Without a trustworthy model for the request it falls back to
@@ -34,13 +35,13 @@ public final class UslCapacityPlanner implements CapacityPlanner {
     if (!distrust.isEmpty()) {
       return fallback(request, distrust);
     }
-    UslModel model = request.fit().model();
+    LatencyModel model = request.fit().model();
     double total = request.totalCommittedRps();
     double planned = total * (1 + policy.headroom());
     double target = request.targetLatencyMs();
     String p = "p" + trim(request.percentile());
     List<String> why = new ArrayList<>();
-    why.add(fmt("usl model of %s (%s, %d steps, R² %.3f%s): %s", request.sloClass(), p,
+    why.add(fmt("%s model of %s (%s, %d steps, R² %.3f%s): %s", request.fit().form(), request.sloClass(), p,
         request.fit().pointsUsed(), request.fit().rSquared(), request.fit().sigmaFitted() ? "" : ", σ assumed",
         model.describe()));
     why.add(fmt("%d tenants commit %.1f rps; with %.0f%% headroom plan for %.1f rps",

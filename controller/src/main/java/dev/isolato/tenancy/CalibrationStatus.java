@@ -10,7 +10,9 @@ import dev.isolato.slo.CalibrationStep;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.CutoffResult;
 import dev.isolato.slo.LatencySummary;
+import dev.isolato.slo.LatencyModel;
 import dev.isolato.slo.ModelFit;
+import dev.isolato.slo.QueueModel;
 import dev.isolato.slo.UslModel;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -111,22 +113,21 @@ public final class CalibrationStatus {
       return null;
     }
     SloClassStatus.Fit f = status.fit;
-    UslModel model;
+    LatencyModel model;
     try {
-      model = status.model == null ? null
-          : new UslModel(status.model.scaleMs, status.model.alpha, status.model.beta, status.model.sigma);
+      model = toModel(status.model);
     } catch (IllegalArgumentException e) {
-      return new ModelFit(ModelFit.REFUSED, null, f.percentile, f.pointsUsed, f.pointsExcluded, f.sigmaFitted,
-          f.rSquared, f.rmseMs, f.maxMeasuredLoadRps, List.of(), List.of("stored model is invalid: " + e.getMessage()),
-          List.of());
+      return new ModelFit(ModelFit.REFUSED, formOf(status.model), null, f.percentile, f.pointsUsed, f.pointsExcluded,
+          f.sigmaFitted, f.rSquared, f.rmseMs, f.maxMeasuredLoadRps, List.of(),
+          List.of("stored model is invalid: " + e.getMessage()), List.of());
     }
     String trust = ModelFit.TRUSTED.equals(f.status) && model != null ? ModelFit.TRUSTED : ModelFit.REFUSED;
     List<String> reasons = new ArrayList<>(nonNull(f.reasons));
     if (ModelFit.TRUSTED.equals(f.status) && model == null) {
       reasons.add("the stored fit has no model parameters");
     }
-    return new ModelFit(trust, model, f.percentile, f.pointsUsed, f.pointsExcluded, f.sigmaFitted, f.rSquared,
-        f.rmseMs, f.maxMeasuredLoadRps, List.of(), reasons, nonNull(f.notes));
+    return new ModelFit(trust, formOf(status.model), model, f.percentile, f.pointsUsed, f.pointsExcluded,
+        f.sigmaFitted, f.rSquared, f.rmseMs, f.maxMeasuredLoadRps, List.of(), reasons, nonNull(f.notes));
   }
 
   /** The per-pod cut-off the linear baseline uses: measured when a calibration stored one, else declared. */
@@ -275,16 +276,44 @@ public final class CalibrationStatus {
     return f;
   }
 
-  static SloClassStatus.Model toStatus(UslModel model) {
+  static SloClassStatus.Model toStatus(LatencyModel model) {
     if (model == null) {
       return null;
     }
     SloClassStatus.Model m = new SloClassStatus.Model();
-    m.scaleMs = model.scaleMs();
-    m.alpha = model.alpha();
-    m.beta = model.beta();
+    if (model instanceof UslModel usl) {
+      m.alpha = usl.alpha();
+      m.beta = usl.beta();
+      m.scaleMs = usl.scaleMs();
+    } else if (model instanceof QueueModel queue) {
+      m.queueMs = queue.queueMs();
+      m.capacityRps = queue.capacityRps();
+      m.scaleMs = queue.scaleMs();
+    }
+    m.form = model.form();
     m.sigma = model.sigma();
     return m;
+  }
+
+  /** The stored model's parameters as the engine's model; null when none stored. */
+  static LatencyModel toModel(SloClassStatus.Model m) {
+    if (m == null) {
+      return null;
+    }
+    if (QueueModel.FORM.equals(m.form)) {
+      if (m.queueMs == null || m.capacityRps == null) {
+        throw new IllegalArgumentException("queue model needs queueMs and capacityRps");
+      }
+      return new QueueModel(m.scaleMs, m.queueMs, m.capacityRps, m.sigma);
+    }
+    if (m.form != null && !UslModel.FORM.equals(m.form)) {
+      throw new IllegalArgumentException("unknown model form " + m.form);
+    }
+    return new UslModel(m.scaleMs, m.alpha, m.beta, m.sigma);
+  }
+
+  private static String formOf(SloClassStatus.Model m) {
+    return m == null || m.form == null ? UslModel.FORM : m.form;
   }
 
   private static List<SloClassStatus.StoredRun> storedRuns(SloClassStatus status) {

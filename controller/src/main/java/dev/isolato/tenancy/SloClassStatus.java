@@ -61,12 +61,21 @@ public class SloClassStatus {
     public String measuredAt;
   }
 
-  /** The USL latency model (docs/slo-engine.md): latency = s·(1 + α(r−1) + β·r(r−1)), r = RR/C(λ). */
+  /**
+   * The fitted latency model (docs/slo-engine.md), r = RR/C(λ): form {@code usl} (or absent),
+   * latency = s·(1 + α(r−1) + β·r(r−1)); form {@code queue}, latency = s + k·ρ/(1−ρ), ρ = r/μ.
+   */
   public static class Model {
+    /** {@code usl} or {@code queue}; absent means {@code usl} (status written before the queue form). */
+    public String form;
     public double scaleMs;
     public double alpha;
     public double beta;
     public double sigma;
+    /** k, queue form only. */
+    public Double queueMs;
+    /** μ, the per-replica saturation rate, queue form only. */
+    public Double capacityRps;
   }
 
   /** A fit of the model over the stored runs of one context. */

@@ -31,7 +31,7 @@ class UslCapacityPlannerTest {
   @Test
   void refusedMismatchedOrExtrapolatingModelsAreNotUsed() {
     PlanRequest base = request(List.of(new TenantDemand("a", 100)));
-    ModelFit refused = new ModelFit(ModelFit.REFUSED, MODEL, 95, 3, 0, false, 0.5, 9, 70, List.of(),
+    ModelFit refused = new ModelFit(ModelFit.REFUSED, UslModel.FORM, MODEL, 95, 3, 0, false, 0.5, 9, 70, List.of(),
         List.of("poor fit: R² 0.500 < 0.900 (RMSE 9.00 ms)"), List.of());
     ModelFit p99 = trusted(MODEL, 99, 70);
     ModelFit narrow = trusted(MODEL, 95, 30); // measured up to 30 rps per replica, cut-off is 60
@@ -107,6 +107,6 @@ class UslCapacityPlannerTest {
   }
 
   static ModelFit trusted(UslModel model, double percentile, double maxLoad) {
-    return new ModelFit(ModelFit.TRUSTED, model, percentile, 20, 0, true, 0.99, 1, maxLoad, List.of(), List.of(), List.of());
+    return new ModelFit(ModelFit.TRUSTED, model.form(), model, percentile, 20, 0, true, 0.99, 1, maxLoad, List.of(), List.of(), List.of());
   }
 }

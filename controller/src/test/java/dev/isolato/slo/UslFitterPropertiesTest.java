@@ -39,7 +39,7 @@ class UslFitterPropertiesTest {
 
     assertThat(fit.reasons()).isEmpty();
     assertThat(fit.trusted()).isTrue();
-    UslModel got = fit.model();
+    UslModel got = (UslModel) fit.model();
     double rise = k - 1;
     assertThat(got.perReplicaCutoffRps(k * s)).isCloseTo(cutoff, within(0.05 * cutoff));
     assertThat(got.scaleMs()).isCloseTo(s, within(0.20 * s));
