@@ -7,8 +7,10 @@ import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.UUID;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
@@ -21,6 +23,9 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class OperatorLifecycle implements SmartLifecycle {
+  private static final Duration RETRY_MAX_INTERVAL = Duration.ofSeconds(30);
+  private static final Duration RESYNC_INTERVAL = Duration.ofMinutes(5);
+
   private final KubernetesClient client;
   private final IsolatoProperties props;
   private final CapacityPlanner planner;
@@ -58,7 +63,13 @@ public class OperatorLifecycle implements SmartLifecycle {
     op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(), adminToken),
         c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
             .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER)
-            .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling));
+            .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling)
+            // Never give up on a class: JOSDK's default stops after 5 quick retries, and a class
+            // re-created while its old namespace still terminates (403, then 404 for ~10 s) was
+            // left unreconciled until some later event. The periodic pass is the last safety net.
+            .withRetry(new GenericRetry().setInitialInterval(500).setIntervalMultiplier(2)
+                .setMaxInterval(RETRY_MAX_INTERVAL.toMillis()).withoutMaxAttempts())
+            .withReconciliationMaxInterval(RESYNC_INTERVAL));
     op.start();
     operator = op;
   }
