@@ -10,7 +10,7 @@ API=${ISOLATO_API_URL:-http://127.0.0.1:8080}
 TOKEN=$(<"${ISOLATO_API_TOKEN_FILE:?}")
 DIR=${RESULTS_DIR:-$REPO_ROOT/docs/results/model-accuracy}
 call() { # METHOD PATH [BODY-FILE]
-  curl -sS -f -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+  curl -sS -f --max-time 60 --retry 2 --retry-all-errors -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
     ${3:+--data-binary "@$3"} "$API$2"
 }
 call DELETE /api/v1/slo-classes/accfit >/dev/null 2>&1 || true

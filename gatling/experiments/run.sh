@@ -60,7 +60,9 @@ trap interrupted INT TERM
 
 api() { # api METHOD PATH [BODY-FILE] -> body on stdout; fails with the problem+json on >= 400
   local method=$1 path=$2 data=${3:-} code
-  local args=(-sS -o "$WORK/resp" -w '%{http_code}' -X "$method" -H "Authorization: Bearer $TOKEN"
+  # Bounded, with a retry: once, a request's bytes sat unread on the controller's socket for
+  # minutes (other requests were answered); a calibration posted twice stores the same run.
+  local args=(-sS --max-time 60 --retry 2 --retry-all-errors -o "$WORK/resp" -w '%{http_code}' -X "$method" -H "Authorization: Bearer $TOKEN"
     -H 'Accept: application/json')
   [ -n "$data" ] && args+=(-H 'Content-Type: application/json' --data-binary "@$data")
   code=$(curl "${args[@]}" "$API$path") \

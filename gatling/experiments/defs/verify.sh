@@ -4,11 +4,18 @@
 # data; then four tenants commit 10, 20, 25 and 35 req/s (90 in total) and the controller sizes
 # the pool. One step of 1600 requests (the paper's count) at 90 req/s, each tenant at its
 # commitment, must keep every tenant's p95 within 50 ms without errors. finish() stores the
-# plan with its linear baseline (verify.plan.json) and the verdict (verify.verdict.json).
+# plan with its linear baseline (verify.plan.json) and the verdict (verify.verdict.json) under
+# docs/results/verify/$VERIFY_RUN (default latest).
+# VERIFY_REPLICAS=N pins the pool to N replicas with admission off instead (e.g. the linear
+# baseline's count: the same run then shows whether that count holds the SLO).
 CLASSES=(verify)
-CLASS_verify='{"name":"verify","spec":{"latency":{"percentile":95,"targetMs":50},
-  "resources":{"cpu":"200m","memory":"128Mi"},"priority":500,"minReplicas":1,"maxReplicas":3,
-  "perPodCutoffRps":90}}'
+if [ -n "${VERIFY_REPLICAS:-}" ]; then
+  BOUNDS="\"minReplicas\":$VERIFY_REPLICAS,\"maxReplicas\":$VERIFY_REPLICAS,\"admission\":\"off\""
+else
+  BOUNDS='"minReplicas":1,"maxReplicas":3'
+fi
+CLASS_verify="{\"name\":\"verify\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":50},
+  \"resources\":{\"cpu\":\"200m\",\"memory\":\"128Mi\"},\"priority\":500,$BOUNDS,\"perPodCutoffRps\":90}}"
 COMMITTED=(10 20 25 35)
 for i in "${!COMMITTED[@]}"; do
   TENANTS+=("{\"tenantId\":\"verify-t$((i + 1))\",\"sloClass\":\"verify\",\"committedRps\":${COMMITTED[$i]},\"profile\":{\"cpu\":150,\"memory\":0,\"io\":0}}")
@@ -16,6 +23,7 @@ done
 SIMULATION=LinearRampCalibration
 CALIBRATE=false
 URL_PROPS=(baseUrl=verify)
+RESULTS_DIR=$REPO_ROOT/docs/results/verify/${VERIFY_RUN:-latest}
 SIM_ARGS=(-Disolato.sloClass=verify -Disolato.tenants=verify-t1,verify-t2,verify-t3,verify-t4
   "-Disolato.tenantShares=$(IFS=,; echo "${COMMITTED[*]}")" -Disolato.startRate=90 -Disolato.steps=1
   -Disolato.requestsPerStep=1600 -Disolato.label=verify -Disolato.context=podCpu=200m,podMemory=128Mi)

@@ -33,6 +33,11 @@ public sealed interface LatencyModel permits UslModel, QueueModel {
    */
   double perReplicaCutoffRps(double targetMs);
 
+  /** The per-replica load at which latency grows without bound; +∞ for a form without one. */
+  default double saturationRps() {
+    return Double.POSITIVE_INFINITY;
+  }
+
   /** The formula with the fitted numbers, for explanations. */
   String describe();
 

@@ -60,6 +60,11 @@ public record QueueModel(double scaleMs, double queueMs, double capacityRps, dou
   }
 
   @Override
+  public double saturationRps() {
+    return capacityRps;
+  }
+
+  @Override
   public String describe() {
     return Text.fmt("latency = %.4g ms + %.4g ms · ρ/(1 − ρ), ρ = r/%.4g rps (∞ at ρ ≥ 1), r = RR·(1 + %.4g·(λ − 1))/λ",
         scaleMs, queueMs, capacityRps, sigma);

@@ -46,14 +46,22 @@ public final class UslCapacityPlanner implements CapacityPlanner {
         model.describe()));
     why.add(fmt("%d tenants commit %.1f rps; with %.0f%% headroom plan for %.1f rps",
         request.tenants().size(), total, 100 * policy.headroom(), planned));
-    why.add(fmt("per-replica cut-off at %s <= %.1f ms: %.1f rps", p, target, model.perReplicaCutoffRps(target)));
-    OptionalInt needed = model.replicasFor(planned, target);
+    double cutoff = model.perReplicaCutoffRps(target);
+    double limit = Math.min(cutoff, policy.maxUtilisation() * model.saturationRps());
+    why.add(fmt("per-replica cut-off at %s <= %.1f ms: %.1f rps", p, target, cutoff));
+    if (limit < cutoff) {
+      why.add(fmt("per-replica load capped at %.0f%% of the saturation rate %.1f rps: %.1f rps",
+          100 * policy.maxUtilisation(), model.saturationRps(), limit));
+    }
+    // replicasFor scales with rate / per-replica cut-off: sizing for rate × cutoff/limit is
+    // sizing for the rate at the capped per-replica load.
+    OptionalInt needed = model.replicasFor(planned * cutoff / limit, target);
     int replicas;
     if (needed.isEmpty() || needed.getAsInt() > request.maxReplicas()) {
       replicas = request.maxReplicas();
       why.add(fmt("capacity-limited: %s; using the maximum %d replicas and scaling admitted rates down",
           needed.isEmpty() ? "no replica count reaches the planned rate (σ bounds capacity at "
-              + fmt("%.1f", model.perReplicaCutoffRps(target) / Math.max(model.sigma(), 1e-300)) + " rps)"
+              + fmt("%.1f", limit / Math.max(model.sigma(), 1e-300)) + " rps)"
               : fmt("%d replicas needed > maxReplicas %d", needed.getAsInt(), request.maxReplicas()),
           replicas));
     } else {
@@ -61,7 +69,7 @@ public final class UslCapacityPlanner implements CapacityPlanner {
       why.add(fmt("fewest replicas meeting the target: %d, clamped to [%d, %d] → %d",
           needed.getAsInt(), request.minReplicas(), request.maxReplicas(), replicas));
     }
-    double capacity = model.cutoffRps(target, replicas);
+    double capacity = model.cutoffRps(target, replicas) * limit / cutoff;
     double usable = capacity / (1 + policy.headroom());
     why.add(fmt("at %d replicas: predicted %s %.1f ms at %.1f rps; cut-off %.1f rps, usable %.1f rps after headroom",
         replicas, p, model.latencyMs(total, replicas), total, capacity, usable));

@@ -102,11 +102,32 @@ class UslCapacityPlannerTest {
     }
   }
 
+  @Test
+  void aKneeShapedModelIsNotPlannedPastItsUtilisationCap() {
+    // The fit of the measured 200m runs: flat 9.2 ms up to μ = 50 rps per replica (docs/results/verify).
+    QueueModel knee = new QueueModel(9.2, 0, 50, 0);
+    List<TenantDemand> mixed = List.of(new TenantDemand("a", 10), new TenantDemand("b", 20),
+        new TenantDemand("c", 25), new TenantDemand("d", 35));
+    PlanRequest request = new PlanRequest("verify", 95, 50, 1, 3, 48, mixed).withModel(trusted(knee, 95, 56));
+
+    CapacityPlan capped = new UslCapacityPlanner(new PlanPolicy(0.1, 1.5, 0.8)).plan(request);
+    CapacityPlan uncapped = new UslCapacityPlanner(new PlanPolicy(0.1, 1.5, 1.0)).plan(request);
+
+    // 99 rps planned: 2 replicas reach μ·2 = 100 rps, but at 80% of μ only 3 do (3 × 40 = 120).
+    assertThat(uncapped.replicas()).isEqualTo(2);
+    assertThat(capped.replicas()).isEqualTo(3);
+    assertThat(capped.capacityRps()).isCloseTo(120, within(1e-9));
+    assertThat(capped.explanation()).anyMatch(l -> l.equals("per-replica load capped at 80% of the saturation rate 50.0 rps: 40.0 rps"));
+    assertThat(uncapped.explanation()).noneMatch(l -> l.contains("capped"));
+    CapacityPlan usl = planner.plan(request(List.of(new TenantDemand("a", 100))).withModel(trusted(MODEL, 95, 70)));
+    assertThat(usl.explanation()).as("a form without saturation is never capped").noneMatch(l -> l.contains("capped"));
+  }
+
   private static PlanRequest request(List<TenantDemand> tenants) {
     return new PlanRequest("gold", 95, 75, 1, 10, 60, tenants);
   }
 
-  static ModelFit trusted(UslModel model, double percentile, double maxLoad) {
+  static ModelFit trusted(LatencyModel model, double percentile, double maxLoad) {
     return new ModelFit(ModelFit.TRUSTED, model.form(), model, percentile, 20, 0, true, 0.99, 1, maxLoad, List.of(), List.of(), List.of());
   }
 }
