@@ -70,7 +70,8 @@ public final class LoadPlans {
   /**
    * Gold and bronze tenants side by side in the ratio {@code mix} (e.g. {@code 4:1}): every
    * tenant sends the same per-tenant rate r_i = startRate + i * rateStep to its class, so a
-   * class offers r_i times its tenant count.
+   * class offers r_i times its tenant count. A class's context is {@code <class>.context} when
+   * given, else {@code context}.
    */
   public static List<ClassPlan> tenantMix(Settings s) {
     int[] mix = parseMix(s.string("mix", "4:1"));
@@ -93,7 +94,8 @@ public final class LoadPlans {
       List<ClassStep> steps = sequence(rates.size(), i -> rates.get(i) * tenantCount, perStep,
           (i, offset, duration) -> new ClassStep(i, offset, duration, cls.getValue().stream()
               .map(t -> new TenantLoad(t, rates.get(i))).toList()));
-      Map<String, Object> context = context(s, label);
+      String classContext = cls.getKey() + ".context"; // e.g. each class's own replicas
+      Map<String, Object> context = context(s, label, s.has(classContext) ? classContext : "context");
       context.putIfAbsent("tenantMix", tenantMix);
       context.putIfAbsent("colocated",
           List.of(cls.getKey().equals(goldClass) ? bronzeClass : goldClass));

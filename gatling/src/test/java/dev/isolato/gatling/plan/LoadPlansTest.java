@@ -84,6 +84,15 @@ class LoadPlansTest {
   }
 
   @Test
+  void tenantMixTakesEachClassContextWhenGiven() {
+    List<ClassPlan> plans = LoadPlans.tenantMix(settings("mix", "3:1", "goldBaseUrl", "http://g:1",
+        "bronzeBaseUrl", "http://b:1", "startRate", "2", "steps", "1", "context", "replicas=9",
+        "gold.context", "replicas=3"));
+    assertEquals(3, plans.get(0).context().get("replicas"));
+    assertEquals(9, plans.get(1).context().get("replicas"), "bronze falls back to context");
+  }
+
+  @Test
   void tenantMixWithZeroGoldHasOnlyBronze() {
     List<ClassPlan> plans = LoadPlans.tenantMix(settings("mix", "0:2", "bronzeBaseUrl",
         "http://b:1", "startRate", "5", "steps", "1"));
