@@ -74,7 +74,7 @@ Onboard a tenant into gold, wait until it is served, and send it a request:
   curl -H "Authorization: Bearer \$(cat $RUN_DIR/api-token)" -H 'Content-Type: application/json' \\
        -d '{"tenantId":"acme","sloClass":"gold","committedRps":10,"profile":{"cpu":10,"memory":100,"io":0}}' $API/api/v1/tenants
   kubectl -n isolato-system wait --for=jsonpath='{.status.phase}'=Serving tenant/acme
-  curl -X POST http://\$(kubectl -n isolato-gold get svc saas-bench -o jsonpath='{.spec.clusterIP}'):8080/v1/tenants/acme/requests
+  curl --retry 5 --retry-connrefused -X POST http://\$(kubectl -n isolato-gold get svc saas-bench -o jsonpath='{.spec.clusterIP}'):8080/v1/tenants/acme/requests
 
 Stop with Ctrl-C here, or 'make stop' from another shell.
 INFO
