@@ -38,6 +38,13 @@ add_tenants() { # add_tenants CLASS COUNT COMMITTED_RPS PROFILE: tenants CLASS-t
     TENANTS+=("{\"tenantId\":\"$1-t$i\",\"sloClass\":\"$1\",\"committedRps\":$3,\"profile\":$profile}")
   done
 }
+class_body() { # class_body NAME CPU MEMORY PRIORITY MIN MAX CUTOFF [ADMISSION]: a class body, p95 <= 50 ms
+  jq -nc --arg n "$1" --arg cpu "$2" --arg mem "$3" --argjson pr "$4" --argjson min "$5" \
+    --argjson max "$6" --argjson cut "$7" --arg adm "${8:-}" \
+    '{name: $n, spec: ({latency: {percentile: 95, targetMs: 50}, resources: {cpu: $cpu, memory: $mem},
+      priority: $pr, minReplicas: $min, maxReplicas: $max, perPodCutoffRps: $cut}
+      + (if $adm == "" then {} else {admission: $adm} end))}'
+}
 delete_created() { # for a definition's finish(): delete its tenants, then its classes (frees the node)
   local t c ids=()
   for t in "${TENANTS[@]}"; do ids+=("$(jq -r .tenantId <<<"$t")"); done

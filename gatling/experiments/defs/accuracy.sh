@@ -5,9 +5,7 @@
 # replicas to one class, predicts the cut-off at 3 from its fit and compares with the measured.
 R=${REPLICAS:-1}
 CLASSES=("acc$R")
-declare "CLASS_acc$R={\"name\":\"acc$R\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":50},
-  \"resources\":{\"cpu\":\"200m\",\"memory\":\"128Mi\"},\"priority\":500,\"minReplicas\":$R,\"maxReplicas\":$R,
-  \"perPodCutoffRps\":90}}"
+declare "CLASS_acc$R=$(class_body "acc$R" 200m 128Mi 500 "$R" "$R" 90)"
 add_tenants "acc$R" 2 $((45 * R)) 150
 SIMULATION=LinearRampCalibration
 URL_PROPS=("baseUrl=acc$R")

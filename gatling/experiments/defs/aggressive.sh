@@ -7,9 +7,7 @@
 A=${ADMISSION:-enforce}
 case $A in enforce | off) ;; *) die "ADMISSION must be enforce or off, not '$A'" ;; esac
 CLASSES=("agg$A")
-declare "CLASS_agg$A={\"name\":\"agg$A\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":50},
-  \"resources\":{\"cpu\":\"400m\",\"memory\":\"256Mi\"},\"priority\":1000,\"minReplicas\":1,\"maxReplicas\":1,
-  \"perPodCutoffRps\":90,\"admission\":\"$A\"}}"
+declare "CLASS_agg$A=$(class_body "agg$A" 400m 256Mi 1000 1 1 90 "$A")"
 add_tenants "agg$A" 3 25 150
 SIMULATION=AggressiveTenant
 CALIBRATE=false

@@ -1,9 +1,7 @@
 # bronze-alone: the bronze half of gold-alone's layout: 100m pods (1/4 of gold), same
 # 5 ms requests and 4 tenants, ramped alone; 100 requests per step keep the run near 90 s.
 CLASSES=(bronze)
-CLASS_bronze='{"name":"bronze","spec":{"latency":{"percentile":95,"targetMs":50},
-  "resources":{"cpu":"100m","memory":"128Mi"},"priority":100,"minReplicas":1,"maxReplicas":1,
-  "perPodCutoffRps":60}}'
+CLASS_bronze=$(class_body bronze 100m 128Mi 100 1 1 60)
 add_tenants bronze 4 15 150 # committed above the ramp per tenant: no 429 in calibration
 SIMULATION=LinearRampCalibration
 URL_PROPS=(baseUrl=bronze)

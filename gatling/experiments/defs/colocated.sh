@@ -13,12 +13,8 @@ case $P in
   *) die "BRONZE_PROFILE must be cpu, memory or io, not '$P'" ;;
 esac
 CLASSES=(cogold cobronze)
-CLASS_cogold='{"name":"cogold","spec":{"latency":{"percentile":95,"targetMs":50},
-  "resources":{"cpu":"400m","memory":"256Mi"},"priority":1000,"minReplicas":1,"maxReplicas":1,
-  "perPodCutoffRps":200}}'
-CLASS_cobronze='{"name":"cobronze","spec":{"latency":{"percentile":95,"targetMs":50},
-  "resources":{"cpu":"100m","memory":"128Mi"},"priority":100,"minReplicas":1,"maxReplicas":1,
-  "perPodCutoffRps":60}}'
+CLASS_cogold=$(class_body cogold 400m 256Mi 1000 1 1 200)
+CLASS_cobronze=$(class_body cobronze 100m 128Mi 100 1 1 60)
 add_tenants cogold 4 40 150          # committed above the ramp: no 429 in calibration
 add_tenants cobronze 4 4 "$BRONZE_WORK"
 SIMULATION=CoLocatedRamp

@@ -5,12 +5,8 @@
 # plans the pods from what was measured in this mix; then one step of 1600 requests at 18 req/s
 # per tenant checks the bronze tenants' p95. finish() stores the plan and the verdict.
 CLASSES=(f3gold f3bronze)
-CLASS_f3gold='{"name":"f3gold","spec":{"latency":{"percentile":95,"targetMs":50},
-  "resources":{"cpu":"400m","memory":"256Mi"},"priority":1000,"minReplicas":1,"maxReplicas":1,
-  "perPodCutoffRps":200}}'
-CLASS_f3bronze='{"name":"f3bronze","spec":{"latency":{"percentile":95,"targetMs":50},
-  "resources":{"cpu":"100m","memory":"128Mi"},"priority":100,"minReplicas":1,"maxReplicas":6,
-  "perPodCutoffRps":24}}'
+CLASS_f3gold=$(class_body f3gold 400m 256Mi 1000 1 1 200)
+CLASS_f3bronze=$(class_body f3bronze 100m 128Mi 100 1 6 24)
 add_tenants f3gold 1 18 150
 add_tenants f3bronze 3 18 150
 SIMULATION=TenantMix

@@ -8,12 +8,8 @@ MIX=${MIX:-3:1}
 [[ $MIX =~ ^[1-9]:[1-9]$ ]] || die "MIX must look like 3:1 (gold:bronze pods, 1-9 each), not '$MIX'"
 G=${MIX%%:*} B=${MIX##*:}
 CLASSES=(f3gold f3bronze)
-CLASS_f3gold="{\"name\":\"f3gold\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":50},
-  \"resources\":{\"cpu\":\"400m\",\"memory\":\"256Mi\"},\"priority\":1000,\"minReplicas\":$G,\"maxReplicas\":$G,
-  \"perPodCutoffRps\":200}}"
-CLASS_f3bronze="{\"name\":\"f3bronze\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":50},
-  \"resources\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"},\"priority\":100,\"minReplicas\":$B,\"maxReplicas\":$B,
-  \"perPodCutoffRps\":60}}"
+CLASS_f3gold=$(class_body f3gold 400m 256Mi 1000 "$G" "$G" 200)
+CLASS_f3bronze=$(class_body f3bronze 100m 128Mi 100 "$B" "$B" 60)
 add_tenants f3gold "$G" 32 150   # committed above the ramp's 30 req/s: no 429
 add_tenants f3bronze "$B" 32 150
 ids() { local i out=(); for i in $(seq 1 "$2"); do out+=("$1-t$i"); done; (IFS=,; echo "${out[*]}"); }

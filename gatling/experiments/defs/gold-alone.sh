@@ -3,9 +3,7 @@
 # request costs ~5 ms of CPU (cpu 150 units). The class is ramped alone by 4 tenants.
 # 300 requests per step (the paper: 1600) keep the run near 90 s.
 CLASSES=(gold)
-CLASS_gold='{"name":"gold","spec":{"latency":{"percentile":95,"targetMs":50},
-  "resources":{"cpu":"400m","memory":"256Mi"},"priority":1000,"minReplicas":1,"maxReplicas":1,
-  "perPodCutoffRps":200}}'
+CLASS_gold=$(class_body gold 400m 256Mi 1000 1 1 200)
 add_tenants gold 4 50 150 # committed above the ramp per tenant: no 429 in calibration
 SIMULATION=LinearRampCalibration
 URL_PROPS=(baseUrl=gold)

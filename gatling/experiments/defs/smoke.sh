@@ -4,9 +4,7 @@
 # serves at most ~40 req/s, so the last steps overload it and the cut-off falls inside the run.
 # Committed rates (40 each) lie above the ramp so that no request is refused with a 429.
 CLASSES=(e2egold)
-CLASS_e2egold='{"name":"e2egold","spec":{"latency":{"percentile":95,"targetMs":50},
-  "resources":{"cpu":"200m","memory":"128Mi"},"minReplicas":1,"maxReplicas":1,
-  "perPodCutoffRps":80}}'
+CLASS_e2egold=$(class_body e2egold 200m 128Mi 0 1 1 80)
 TENANTS=(
   '{"tenantId":"e2e-t1","sloClass":"e2egold","committedRps":40,"profile":{"cpu":150,"memory":0,"io":0}}'
   '{"tenantId":"e2e-t2","sloClass":"e2egold","committedRps":40,"profile":{"cpu":150,"memory":0,"io":0}}'

@@ -10,12 +10,10 @@
 # baseline's count: the same run then shows whether that count holds the SLO).
 CLASSES=(verify)
 if [ -n "${VERIFY_REPLICAS:-}" ]; then
-  BOUNDS="\"minReplicas\":$VERIFY_REPLICAS,\"maxReplicas\":$VERIFY_REPLICAS,\"admission\":\"off\""
+  CLASS_verify=$(class_body verify 200m 128Mi 500 "$VERIFY_REPLICAS" "$VERIFY_REPLICAS" 90 off)
 else
-  BOUNDS='"minReplicas":1,"maxReplicas":3'
+  CLASS_verify=$(class_body verify 200m 128Mi 500 1 3 90)
 fi
-CLASS_verify="{\"name\":\"verify\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":50},
-  \"resources\":{\"cpu\":\"200m\",\"memory\":\"128Mi\"},\"priority\":500,$BOUNDS,\"perPodCutoffRps\":90}}"
 COMMITTED=(10 20 25 35)
 for i in "${!COMMITTED[@]}"; do
   TENANTS+=("{\"tenantId\":\"verify-t$((i + 1))\",\"sloClass\":\"verify\",\"committedRps\":${COMMITTED[$i]},\"profile\":{\"cpu\":150,\"memory\":0,\"io\":0}}")
