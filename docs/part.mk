@@ -2,7 +2,7 @@
 .PHONY: docs-reference test-docs-static test-docs
 UNIT_TEST_TARGETS += test-docs-static
 E2E_TEST_TARGETS += test-docs
-DOCS_PY = source scripts/venv.sh docs/tools/requirements.txt && "$$PY"
+DOCS_PY = source gatling/experiments/venv.sh && "$$PY"
 
 docs-reference: ## regenerate docs/reference/crds.md from the CRDs
 	@$(DOCS_PY) docs/tools/crd_reference.py

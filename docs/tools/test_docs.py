@@ -1,4 +1,4 @@
-"""Doc tests: every shell block a user is told to run is run, and the docs' generated pages are current.
+"""Doc tests: every shell block a user is told to run is run; generated pages are current.
 
 Convention (checked here): a fence tagged `bash` is run; a fence tagged `shell` is shown but not
 run and its first line says why (`# not run here: <reason>`); output and data blocks carry their
@@ -10,7 +10,6 @@ The static tests need nothing; `-m cluster` runs the blocks against a running lo
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import mktestdocs
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import crd_reference  # noqa: E402
+import crd_reference
 
 ROOT = Path(__file__).resolve().parents[2]
 # Pages a user follows, in the order the cluster test runs them: localkube's README last, as it
@@ -53,10 +52,13 @@ def pages() -> list[Path]:
 
 def test_every_page_with_commands_is_listed():
     listed = set(pages())
-    for md in list(ROOT.glob("docs/**/*.md")) + [ROOT / "README.md", ROOT / "localkube/README.md"]:
+    for md in [*ROOT.glob("docs/**/*.md"), ROOT / "README.md", ROOT / "localkube/README.md"]:
         text = md.read_text()
-        if md not in listed and (mktestdocs.grab_code_blocks(text, lang="bash") or mktestdocs.grab_code_blocks(text, lang="shell")):
-            pytest.fail(f"{md.relative_to(ROOT)} has shell blocks but is not in PAGES of {Path(__file__).name}")
+        if md not in listed and (
+            mktestdocs.grab_code_blocks(text, lang="bash")
+            or mktestdocs.grab_code_blocks(text, lang="shell")
+        ):
+            pytest.fail(f"{md.relative_to(ROOT)} has shell blocks but is not in PAGES of this file")
 
 
 @pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -64,30 +66,40 @@ def test_every_fence_is_tagged(page: Path):
     text = page.read_text()
     tagged = sum(len(mktestdocs.grab_code_blocks(text, lang=tag)) for tag in TAGS)
     assert tagged == len(mktestdocs.grab_code_blocks(text, lang=None)), (
-        f"{page.relative_to(ROOT)}: a fence without one of the tags {TAGS} (bash runs, shell is not run, the rest is data)"
+        f"{page.relative_to(ROOT)}: a fence without one of the tags {TAGS}"
+        " (bash runs, shell is not run, the rest is data)"
     )
 
 
 @pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_block_not_run_says_why(page: Path):
     for block in mktestdocs.grab_code_blocks(page.read_text(), lang="shell"):
-        assert NOT_RUN.match(block), f"{page.relative_to(ROOT)}: a `shell` block must start with '# not run here: <reason>':\n{block[:200]}"
+        assert NOT_RUN.match(block), (
+            f"{page.relative_to(ROOT)}: a `shell` block must start with"
+            f" '# not run here: <reason>':\n{block[:200]}"
+        )
 
 
 @pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_relative_links_resolve(page: Path):
     for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", page.read_text()):
-        assert (page.parent / target).exists(), f"{page.relative_to(ROOT)} links to missing {target}"
+        assert (page.parent / target).exists(), (
+            f"{page.relative_to(ROOT)} links to missing {target}"
+        )
 
 
 def test_crd_reference_is_current():
-    assert crd_reference.OUT.read_text() == crd_reference.render(crd_reference.CRD_DIR), "run `make docs-reference`"
+    assert crd_reference.OUT.read_text() == crd_reference.render(crd_reference.CRD_DIR), (
+        "run `make docs-reference`"
+    )
 
 
 def run_bash(source: str) -> None:
     """mktestdocs executor: one page's blocks in one strict bash, from the repository root."""
     print(f"[doc-test] running:\n{source}", flush=True)
-    subprocess.run(["bash", "-euo", "pipefail", "-c", source], cwd=ROOT, check=True, timeout=BLOCK_TIMEOUT_S)
+    subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", source], cwd=ROOT, check=True, timeout=BLOCK_TIMEOUT_S
+    )
 
 
 mktestdocs.register_executor("bash", run_bash)
@@ -99,7 +111,13 @@ def make_run():
     log = ROOT / "build" / "doc-test-make-run.log"
     log.parent.mkdir(exist_ok=True)
     with log.open("w") as out:
-        proc = subprocess.Popen([str(ROOT / "scripts/run.sh")], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            [str(ROOT / "scripts/run.sh")],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     deadline = time.monotonic() + 600
     while "Stop with Ctrl-C" not in log.read_text():
         if proc.poll() is not None or time.monotonic() > deadline:
