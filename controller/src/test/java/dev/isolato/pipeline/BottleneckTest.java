@@ -29,7 +29,7 @@ class BottleneckTest {
     Breakdown run1 = withShare(80.9, Step.S3_CREATE_POD_OBJECT, 0.97);
     Breakdown baseline = withShare(11.9, Step.S3_CREATE_POD_OBJECT, 0.01);
     Bottleneck b = Bottleneck.detect(run1, baseline).orElseThrow();
-    assertThat(b.step()).isEqualTo(Step.S3_CREATE_POD_OBJECT);
+    assertThat(b.step()).contains(Step.S3_CREATE_POD_OBJECT);
     assertThat(b.measuredShare()).isCloseTo(0.97, within(1e-9));
     assertThat(b.predictedShare()).isCloseTo(0.01, within(1e-9));
     assertThat(b.gap()).isCloseTo(0.96, within(1e-9));
@@ -47,7 +47,7 @@ class BottleneckTest {
     m.put(Step.S6_START_CONTAINER, 31.1 * 0.24);
     Breakdown baseline = withShare(11.9, Step.S3_CREATE_POD_OBJECT, 0.01);
     Bottleneck b = Bottleneck.detect(Breakdown.of(m), baseline).orElseThrow();
-    assertThat(b.step()).isEqualTo(Step.S4_WRITE);
+    assertThat(b.step()).contains(Step.S4_WRITE);
   }
 
   @Test
@@ -60,7 +60,7 @@ class BottleneckTest {
     Breakdown measured = Breakdown.of(Map.of(Step.S2_READ, 2.0, Step.S5_SANDBOX, 1.0));
     Breakdown predicted = Breakdown.of(Map.of(Step.S2_READ, 3.0, Step.S5_SANDBOX, 3.0));
     Bottleneck b = Bottleneck.detect(measured, predicted).orElseThrow();
-    assertThat(b.step()).isEqualTo(Step.S2_READ); // 67 % measured vs 50 % predicted
+    assertThat(b.step()).contains(Step.S2_READ); // 67 % measured vs 50 % predicted
     assertThat(b.potentialGain()).isZero();       // but it already beats its best case in seconds
   }
 }
