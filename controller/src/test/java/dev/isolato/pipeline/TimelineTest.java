@@ -1,0 +1,57 @@
+package dev.isolato.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TimelineTest {
+
+  static final Map<Milestone, Long> WORKLOAD = Map.of(Milestone.SUBMITTED, 1000L,
+      Milestone.WORKLOAD_CREATED, 1040L, Milestone.WORKLOAD_UNPACKED, 1100L);
+
+  @Test
+  void stagesFollowTheLastPodAndAddUpToTheDeploymentTime() {
+    Timeline t = new Timeline(WORKLOAD, Map.of(
+        "fast", Map.of(Milestone.POD_CREATED, 1200L, Milestone.POD_BOUND, 1250L, Milestone.SANDBOX_READY, 1500L,
+            Milestone.CONTAINERS_STARTED, 1700L),
+        "slow", Map.of(Milestone.POD_CREATED, 1300L, Milestone.POD_BOUND, 1400L, Milestone.SANDBOX_READY, 2100L,
+            Milestone.CONTAINERS_STARTED, 2600L)));
+    assertThat(t.lastPod(Milestone.CONTAINERS_STARTED)).contains("slow");
+    Map<Stage, Double> s = t.stageSeconds(Milestone.CONTAINERS_STARTED);
+    assertThat(s).containsEntry(Stage.S1, 0.04).containsEntry(Stage.S2, 0.06).containsEntry(Stage.S3, 0.2)
+        .containsEntry(Stage.S4, 0.1).containsEntry(Stage.S5, 0.7).containsEntry(Stage.S6, 0.5);
+    assertThat(s.values().stream().mapToDouble(Double::doubleValue).sum())
+        .isCloseTo(t.totalSeconds(Milestone.CONTAINERS_STARTED).orElseThrow(), within(1e-9));
+    assertThat(t.podsAt(Milestone.CONTAINERS_STARTED)).isEqualTo(2);
+  }
+
+  @Test
+  void unseenMilestonesAreSkippedNotInvented() {
+    // The sandbox mark was missed (no PodReadyToStartContainers, no IP yet): S5 and S6 merge into S6.
+    Timeline t = new Timeline(WORKLOAD, Map.of("p", Map.of(Milestone.POD_CREATED, 1300L, Milestone.POD_BOUND,
+        1400L, Milestone.CONTAINERS_STARTED, 2600L)));
+    assertThat(t.stageSeconds(Milestone.CONTAINERS_STARTED)).doesNotContainKey(Stage.S5).containsEntry(Stage.S6, 1.2);
+  }
+
+  @Test
+  void nothingReachedYet() {
+    Timeline t = new Timeline(WORKLOAD, Map.of("p", Map.of(Milestone.POD_CREATED, 1300L)));
+    assertThat(t.totalSeconds(Milestone.POD_READY)).isEmpty();
+    assertThat(t.stageSeconds(Milestone.POD_READY)).containsOnlyKeys(Stage.S1, Stage.S2);
+  }
+
+  @Test
+  void stagesFeedTheStageLevelBottleneck() {
+    Timeline t = new Timeline(WORKLOAD, Map.of("p", Map.of(Milestone.POD_CREATED, 5100L, Milestone.POD_BOUND,
+        5150L, Milestone.SANDBOX_READY, 5400L, Milestone.CONTAINERS_STARTED, 5600L)));
+    Map<Step, Double> single = Map.of(Step.S1_WRITE, 0.04, Step.S2_READ, 0.06, Step.S3_CREATE_POD_OBJECT, 0.05,
+        Step.S4_SCHEDULE, 0.05, Step.S5_SANDBOX, 0.25, Step.S6_START_CONTAINER, 0.2);
+    Bottleneck b = Bottleneck.detectStage(t.stageSeconds(Milestone.CONTAINERS_STARTED), Breakdown.of(single))
+        .orElseThrow();
+    assertThat(b.stage()).isEqualTo(Stage.S3); // 4 s creating the pod object where 0.05 s was expected
+    assertThat(b.step()).isEmpty();
+    assertThat(b.potentialGain()).isCloseTo((4.0 - 0.05) / 4.6, within(1e-9));
+  }
+}
