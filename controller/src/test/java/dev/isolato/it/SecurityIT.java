@@ -93,27 +93,40 @@ class SecurityIT extends ItBase {
     return v;
   }
 
-  @Test
-  @Order(3)
-  void noSpellingOfAnyRouteGetsInWithoutAToken() throws Exception {
-    List<String> failures = new ArrayList<>();
+  /**
+   * Sends every route, as written and in every spelling of {@link #variants}, with the given
+   * headers; counts the statuses and lists every answer outside {@code allowed}.
+   */
+  static Map<Integer, Integer> sweep(int port, Set<Integer> allowed, List<String> failures, String... headers) throws Exception {
     Map<Integer, Integer> seen = new java.util.TreeMap<>();
     for (ApiRoutes.Route r : ApiRoutes.all(NS)) {
       String body = r.method().name().startsWith("P") ? EVIL : null;
-      RawHttp.Reply plain = RawHttp.send(port, r.method().name(), sample(r), body);
-      if (plain.status() != 401 || !String.valueOf(plain.header("WWW-Authenticate")).startsWith("Bearer")) {
-        failures.add(r.method() + " " + sample(r) + " → " + plain.status());
-      }
-      for (String path : variants(sample(r))) {
-        RawHttp.Reply reply = RawHttp.send(port, r.method().name(), path, body);
+      List<String> paths = new ArrayList<>(variants(sample(r)));
+      paths.add(sample(r));
+      for (String path : paths) {
+        RawHttp.Reply reply = RawHttp.send(port, r.method().name(), path, body, headers);
         seen.merge(reply.status(), 1, Integer::sum);
-        if (reply.status() != 401 && reply.status() != 400) {
+        if (!allowed.contains(reply.status())) {
           failures.add(r.method() + " " + path + " → " + reply.status() + " " + reply.body());
         }
       }
     }
+    return seen;
+  }
+
+  @Test
+  @Order(3)
+  void noSpellingOfAnyRouteGetsInWithoutAToken() throws Exception {
+    List<String> failures = new ArrayList<>();
+    Map<Integer, Integer> seen = sweep(port, Set.of(400, 401), failures);
     assertThat(failures).isEmpty();
     assertThat(seen).as("both the firewall (400) and authentication (401) answered").containsOnlyKeys(400, 401);
+    for (ApiRoutes.Route r : ApiRoutes.all(NS)) {
+      RawHttp.Reply plain = RawHttp.send(port, r.method().name(), sample(r), r.method().name().startsWith("P") ? EVIL : null);
+      assertThat(plain.status()).as(r.method() + " " + sample(r)).isEqualTo(401);
+      assertThat(plain.header("WWW-Authenticate")).startsWith("Bearer");
+      assertThat(plain.header("Content-Type")).startsWith("application/problem+json");
+    }
     assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("evil").get()).isNull();
     assertThat(kube.resources(SloClass.class).withName("evil").get()).isNull();
   }
@@ -122,19 +135,7 @@ class SecurityIT extends ItBase {
   @Order(4)
   void noSpellingOfAnyRouteLetsATenantTokenPastItsOwnTenant() throws Exception {
     List<String> failures = new ArrayList<>();
-    Map<Integer, Integer> seen = new java.util.TreeMap<>();
-    for (ApiRoutes.Route r : ApiRoutes.all(NS)) {
-      String body = r.method().name().startsWith("P") ? EVIL : null;
-      List<String> paths = new ArrayList<>(variants(sample(r)));
-      paths.add(sample(r));
-      for (String path : paths) {
-        RawHttp.Reply reply = RawHttp.send(port, r.method().name(), path, body, "Authorization", "Bearer " + TENANT_TOKEN);
-        seen.merge(reply.status(), 1, Integer::sum);
-        if (reply.status() != 403 && reply.status() != 400) {
-          failures.add(r.method() + " " + path + " → " + reply.status() + " " + reply.body());
-        }
-      }
-    }
+    Map<Integer, Integer> seen = sweep(port, Set.of(400, 403), failures, "Authorization", "Bearer " + TENANT_TOKEN);
     assertThat(failures).isEmpty();
     assertThat(seen).containsOnlyKeys(400, 403);
   }
@@ -232,6 +233,29 @@ class SecurityIT extends ItBase {
     assertThat(as(tenant, "GET", "/api/v1/tenants/sec-other", null).status()).isEqualTo(403);
     assertThat(as(tenant, "GET", "/api/v1/tenants", null).status()).isEqualTo(403);
     assertThat(as(tenant, "DELETE", "/api/v1/tenants/sec-own", null).status()).isEqualTo(403);
+  }
+
+  @Test
+  @Order(22)
+  void theProviderAdminRoleOfTheDocsGrantsEveryRoute() throws Exception {
+    String admin = saToken("sec-admin", true);
+    // docs/security.md, "isolato-provider-admin"
+    kube.resource(new ClusterRoleBuilder().withNewMetadata().withName("sec-provider-admin").endMetadata()
+        .addNewRule().withApiGroups("isolato.dev")
+        .withResources("tenants", "sloclasses", "sloclasses/status", "sloclasses/plan", "simulations")
+        .withVerbs("get", "list", "create", "update", "delete").endRule().build()).create();
+    kube.resource(new ClusterRoleBindingBuilder().withNewMetadata().withName("sec-provider-admin").endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "sec-provider-admin")
+        .addNewSubject().withKind("ServiceAccount").withName("sec-admin").withNamespace(CLIENTS).endSubject().build()).create();
+    await().atMost(SETTLE).untilAsserted(() -> assertThat(as(admin, "GET", "/api/v1/tenants", null).status()).isEqualTo(200));
+    assertThat(as(admin, "POST", "/api/v1/plans:simulate", "{\"sloClass\":\"sec\",\"tenants\":[]}").status()).isEqualTo(200);
+    assertThat(as(admin, "GET", "/api/v1/slo-classes/sec/plan", null).status()).isEqualTo(200);
+    assertThat(as(admin, "GET", "/api/v1/slo-classes/sec/calibration", null).status()).isEqualTo(200);
+    assertThat(as(admin, "GET", "/api/v1/calibrations?sloClass=sec", null).status()).isEqualTo(200);
+    assertThat(as(admin, "POST", "/api/v1/calibrations", "{}").status()).as("authorized, then validated").isEqualTo(400);
+    assertThat(as(admin, "POST", "/api/v1/tenants", tenantJson("sec-by-sa", "sec", 1, "shared")).status()).isEqualTo(201);
+    assertThat(as(admin, "DELETE", "/api/v1/tenants/sec-by-sa", null).status()).isEqualTo(202);
+    assertThat(as(admin, "GET", "/api/v1/unmapped", null).status()).as("unmapped paths stay admin-token only").isEqualTo(403);
   }
 
   @Test
