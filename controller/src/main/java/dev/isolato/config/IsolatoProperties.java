@@ -41,8 +41,9 @@ public record IsolatoProperties(
    *     blank = the API server's own audience (any pod's automounted token would then be accepted)
    * @param tokenCacheTtl how long a review verdict is reused and static tokens are re-read
    * @param tokenCacheSize most review verdicts kept (tokens and access decisions each)
-   * @param reviewBurst TokenReviews of unknown tokens that may be made at once
-   * @param reviewsPerSecond TokenReviews of unknown tokens per second beyond the burst; more answer 429
+   * @param reviewBurst TokenReviews of unknown tokens that may be made at once (globally), and
+   *     SubjectAccessReviews per cluster user
+   * @param reviewsPerSecond the rate at which those refill; beyond it calls answer 429
    */
   public record Api(String tokenFile, String tokensSecret, String tenantTokenFile, String tenantTokensSecret,
       boolean tokenReview, String tokenAudience, Duration tokenCacheTtl, int tokenCacheSize, int reviewBurst,

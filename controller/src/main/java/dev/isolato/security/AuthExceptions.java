@@ -21,6 +21,13 @@ final class AuthExceptions {
     }
   }
 
+  /** Too many permission checks for one user right now: 429, the API server was not asked. */
+  static final class AccessReviewsThrottled extends AccessDeniedException {
+    AccessReviewsThrottled(String msg) {
+      super(msg);
+    }
+  }
+
   /** The cluster could not be asked whether the call is allowed: 503. */
   static final class AccessReviewUnavailable extends AccessDeniedException {
     AccessReviewUnavailable(String msg, Throwable cause) {

@@ -84,7 +84,7 @@ public class SecurityConfig {
 
   @Bean
   ApiAccess apiAccess(KubernetesClient client, IsolatoProperties props) {
-    return new ApiAccess(new AccessReviews(client, props.api().tokenCacheSize(), props.api().tokenCacheTtl()));
+    return new ApiAccess(new AccessReviews(client, props.api(), System::nanoTime));
   }
 
   @Bean

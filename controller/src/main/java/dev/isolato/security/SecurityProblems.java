@@ -58,6 +58,11 @@ final class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHa
 
   @Override
   public void handle(HttpServletRequest req, HttpServletResponse res, AccessDeniedException e) throws IOException {
+    if (e instanceof AuthExceptions.AccessReviewsThrottled) {
+      res.setHeader(HttpHeaders.RETRY_AFTER, "1");
+      write(res, HttpStatus.TOO_MANY_REQUESTS, "Too many permission checks", e.getMessage());
+      return;
+    }
     if (e instanceof AuthExceptions.AccessReviewUnavailable) {
       log.warn("authorization unavailable: {}", e.getMessage());
       write(res, HttpStatus.SERVICE_UNAVAILABLE, "Cannot check the permission", e.getMessage());
