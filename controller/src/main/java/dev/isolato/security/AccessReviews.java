@@ -49,7 +49,7 @@ final class AccessReviews {
 
   private AccessDecision review(Caller.ClusterUser user, Permission p) {
     if (!buckets.get(user.name(), n -> new TokenBucket(settings.reviewBurst(), settings.reviewsPerSecond(), nanoTime)).tryTake()) {
-      throw new AuthExceptions.AccessReviewsThrottled("too many permission checks for " + user.name() + ": at most "
+      throw AuthExceptions.accessReviewsThrottled("too many permission checks for " + user.name() + ": at most "
           + settings.reviewsPerSecond() + " per second beyond what was checked in the last " + settings.tokenCacheTtl().toSeconds()
           + " s; retry in a second");
     }
@@ -61,7 +61,7 @@ final class AccessReviews {
           .withVerb(p.verb()).withName(p.name()).withNamespace(p.namespace()).endResourceAttributes()
           .endSpec().build()).create();
     } catch (KubernetesClientException e) {
-      throw new AuthExceptions.AccessReviewUnavailable("cannot check the permission with the cluster's SubjectAccessReview: "
+      throw AuthExceptions.accessReviewUnavailable("cannot check the permission with the cluster's SubjectAccessReview: "
           + (e.getCode() <= 0 ? "the API server is unreachable" : "HTTP " + e.getCode()), e);
     }
     var s = r.getStatus();

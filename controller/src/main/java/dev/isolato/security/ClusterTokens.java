@@ -47,7 +47,7 @@ final class ClusterTokens {
   private Optional<Caller.ClusterUser> review(String token) {
     if (!reviews.tryTake()) {
       count("throttled");
-      throw new AuthExceptions.ReviewsThrottled("too many unknown bearer tokens: at most " + settings.reviewsPerSecond()
+      throw AuthExceptions.reviewsThrottled("too many unknown bearer tokens: at most " + settings.reviewsPerSecond()
           + " per second are checked with the cluster; retry in a second");
     }
     String audience = settings.tokenAudience();
@@ -57,7 +57,7 @@ final class ClusterTokens {
           .withAudiences(audience.isEmpty() ? List.of() : List.of(audience)).endSpec().build()).create();
     } catch (KubernetesClientException e) {
       count("error");
-      throw new AuthExceptions.IdentityUnavailable("cannot check the bearer token with the cluster's TokenReview: "
+      throw AuthExceptions.identityUnavailable("cannot check the bearer token with the cluster's TokenReview: "
           + (e.getCode() <= 0 ? "the API server is unreachable" : "HTTP " + e.getCode()), e);
     }
     var status = r.getStatus();

@@ -37,14 +37,7 @@ final class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHa
 
   @Override
   public void commence(HttpServletRequest req, HttpServletResponse res, AuthenticationException e) throws IOException {
-    if (e instanceof AuthExceptions.ReviewsThrottled) {
-      res.setHeader(HttpHeaders.RETRY_AFTER, "1");
-      write(res, HttpStatus.TOO_MANY_REQUESTS, "Too many unknown tokens", e.getMessage());
-      return;
-    }
-    if (e instanceof AuthExceptions.IdentityUnavailable) {
-      log.warn("authentication unavailable: {}", e.getMessage());
-      write(res, HttpStatus.SERVICE_UNAVAILABLE, "Cannot check the bearer token", e.getMessage());
+    if (unchecked(res, e)) {
       return;
     }
     boolean tokenSent = e instanceof OAuth2AuthenticationException;
@@ -58,16 +51,6 @@ final class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHa
 
   @Override
   public void handle(HttpServletRequest req, HttpServletResponse res, AccessDeniedException e) throws IOException {
-    if (e instanceof AuthExceptions.AccessReviewsThrottled) {
-      res.setHeader(HttpHeaders.RETRY_AFTER, "1");
-      write(res, HttpStatus.TOO_MANY_REQUESTS, "Too many permission checks", e.getMessage());
-      return;
-    }
-    if (e instanceof AuthExceptions.AccessReviewUnavailable) {
-      log.warn("authorization unavailable: {}", e.getMessage());
-      write(res, HttpStatus.SERVICE_UNAVAILABLE, "Cannot check the permission", e.getMessage());
-      return;
-    }
     ProblemDetail p = ProblemDetail.forStatus(HttpStatus.FORBIDDEN);
     p.setTitle("Forbidden");
     if (e instanceof AuthorizationDeniedException d && d.getAuthorizationResult() instanceof AccessDecision a) {
@@ -91,6 +74,20 @@ final class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHa
     log.debug("rejected request path: {}", e.getMessage());
     write(res, HttpStatus.BAD_REQUEST, "Invalid request path", e.getMessage()
         + ". Send a normalized path: no ';', '//', '.' or '..' segments, no encoded '/', '%', '.' or '\\\\'");
+  }
+
+  /** 429 with Retry-After, or 503: the check could not be made. */
+  private boolean unchecked(HttpServletResponse res, AuthenticationException e) throws IOException {
+    if (!(e instanceof AuthExceptions.Unchecked u)) {
+      return false;
+    }
+    if (u.status() == HttpStatus.TOO_MANY_REQUESTS) {
+      res.setHeader(HttpHeaders.RETRY_AFTER, "1");
+    } else {
+      log.warn("{}: {}", u.title(), e.getMessage());
+    }
+    write(res, u.status(), u.title(), e.getMessage());
+    return true;
   }
 
   private void write(HttpServletResponse res, HttpStatus status, String title, String detail) throws IOException {

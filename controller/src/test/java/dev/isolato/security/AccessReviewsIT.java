@@ -91,7 +91,8 @@ class AccessReviewsIT {
       for (int i = 0; i < 1000; i++) {
         try {
           denied += reviews.check(user("mallory"), getTenant("guess-" + i)).isGranted() ? 0 : 1;
-        } catch (AuthExceptions.AccessReviewsThrottled e) {
+        } catch (AuthExceptions.Unchecked e) {
+          assertThat(e.status().value()).isEqualTo(429);
           throttled++;
         }
       }

@@ -69,7 +69,8 @@ class ClusterTokensIT {
             try {
               assertThat(tokens.authenticate(UUID.randomUUID().toString())).isEmpty();
               rejected.incrementAndGet();
-            } catch (AuthExceptions.ReviewsThrottled e) {
+            } catch (AuthExceptions.Unchecked e) {
+              assertThat(e.status().value()).isEqualTo(429);
               throttled.incrementAndGet();
             }
           }));
@@ -120,8 +121,8 @@ class ClusterTokensIT {
         .withConnectionTimeout(1000).withRequestTimeout(1000).build();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(down).build()) {
       ClusterTokens tokens = new ClusterTokens(client, settings(10, 10, 1), new SimpleMeterRegistry(), System::nanoTime);
-      assertThatThrownBy(() -> tokens.authenticate("whatever")).isInstanceOf(AuthExceptions.IdentityUnavailable.class)
-          .hasMessageContaining("unreachable");
+      assertThatThrownBy(() -> tokens.authenticate("whatever")).isInstanceOfSatisfying(AuthExceptions.Unchecked.class,
+          e -> assertThat(e.status().value()).isEqualTo(503)).hasMessageContaining("unreachable");
     }
   }
 }
