@@ -7,7 +7,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LK="$ROOT/localkube/localkube"
 RUN_DIR=${ISOLATO_RUN_DIR:-/var/lib/isolato-run}
 PORT=${ISOLATO_PORT:-8080}
+MGMT_PORT=${ISOLATO_MANAGEMENT_PORT:-9090}
 API=http://127.0.0.1:$PORT
+METRICS=http://127.0.0.1:$MGMT_PORT/actuator/prometheus
 JAR=$ROOT/controller/target/isolato-controller.jar
 IMAGE=localhost/isolato/saas-bench:dev
 mkdir -p "$RUN_DIR"
@@ -18,6 +20,9 @@ die() { printf '[make run] error: %s\n' "$*" >&2; exit 1; }
   && die "Isolato already runs (pid $(cat "$RUN_DIR/controller.pid")); 'make stop' ends it"
 if ss -Hltn "( sport = :$PORT )" | grep -q .; then
   die "port $PORT is in use; stop that process or run 'ISOLATO_PORT=<free port> make run'"
+fi
+if ss -Hltn "( sport = :$MGMT_PORT )" | grep -q .; then
+  die "port $MGMT_PORT (metrics) is in use; stop that process or run 'ISOLATO_MANAGEMENT_PORT=<free port> make run'"
 fi
 [ -f "$JAR" ] || die "$JAR is missing; run 'make build'"
 
@@ -37,7 +42,7 @@ TOKEN=$(cat "$RUN_DIR/api-token")
 echo "$API" > "$RUN_DIR/api-url" # read with the token by `make experiment` (gatling/experiments/runner/settings.py)
 
 log "starting the controller (log: $RUN_DIR/controller.log)"
-ISOLATO_PORT=$PORT ISOLATO_API_TOKEN_FILE=$RUN_DIR/api-token \
+ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$RUN_DIR/api-token \
   setsid java -jar "$JAR" >>"$RUN_DIR/controller.log" 2>&1 < /dev/null &
 CTL_PID=$!
 echo "$CTL_PID" > "$RUN_DIR/controller.pid"
@@ -52,7 +57,7 @@ cleanup() {
 trap cleanup INT TERM EXIT
 
 deadline=$((SECONDS + 120))
-until curl -fs "$API/actuator/health/readiness" >/dev/null 2>&1; do
+until curl -fs "$API/readyz" >/dev/null 2>&1; do
   kill -0 "$CTL_PID" 2>/dev/null || { tail -30 "$RUN_DIR/controller.log" >&2; die "the controller exited; see $RUN_DIR/controller.log"; }
   [ $SECONDS -lt $deadline ] || die "the controller was not ready in 120 s; see $RUN_DIR/controller.log"
   sleep 0.5
@@ -66,8 +71,8 @@ cat <<INFO
 
 Isolato is running on localkube.
   REST API:  $API/api/v1   (OpenAPI $API/v3/api-docs, UI $API/swagger-ui.html)
-  token:     $RUN_DIR/api-token
-  metrics:   $API/actuator/prometheus
+  token:     $RUN_DIR/api-token   (provider admin; who can call what: docs/security.md)
+  metrics:   $METRICS   (management port, no token)
   cluster:   export KUBECONFIG=$KUBECONFIG
              export PATH=$LK_BIN_DIR:\$PATH   # kubectl $LK_K8S_VERSION
 

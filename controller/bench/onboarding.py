@@ -13,7 +13,7 @@ import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
-API, TOKEN = os.environ["API"], os.environ["TOKEN"]
+API, METRICS, TOKEN = os.environ["API"], os.environ["METRICS"], os.environ["TOKEN"]
 IMAGE = "localhost/isolato/saas-bench:dev"
 RUN = datetime.now().strftime("%H%M%S")
 
@@ -120,7 +120,7 @@ def all_serving(ids, deadline_s=180):
 
 
 def writes():
-    with urllib.request.urlopen(API + "/actuator/prometheus", timeout=10) as r:
+    with urllib.request.urlopen(METRICS, timeout=10) as r:
         total = 0.0
         for line in r.read().decode().splitlines():
             if line.startswith("isolato_api_client_requests_total") and 'kind="write"' in line:

@@ -12,5 +12,5 @@ source "$(dirname "$0")/../test/lib.sh"
 trap stop_controller EXIT
 require_cluster
 start_controller
-export API TOKEN KUBECONFIG
+export API METRICS TOKEN KUBECONFIG
 python3 "$(dirname "$0")/onboarding.py" "$ROOT/docs/BENCHMARKS.md"

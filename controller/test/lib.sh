@@ -6,9 +6,11 @@ JAR=$ROOT/controller/target/isolato-controller.jar
 IMAGE=localhost/isolato/saas-bench:dev
 WORK=$(mktemp -d /tmp/isolato-ctl.XXXXXX)
 PORT=${ISOLATO_TEST_PORT:-18080}
+MGMT_PORT=${ISOLATO_TEST_MANAGEMENT_PORT:-19090}
 TOKEN=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 echo "$TOKEN" > "$WORK/token"
 API=http://127.0.0.1:$PORT
+METRICS=http://127.0.0.1:$MGMT_PORT/actuator/prometheus
 CTL_PID=
 
 log() { printf '[%s] %s\n' "${LOG_TAG:-controller}" "$*" >&2; }
@@ -26,11 +28,11 @@ require_cluster() {
 }
 
 start_controller() {
-  ISOLATO_PORT=$PORT ISOLATO_API_TOKEN_FILE=$WORK/token \
+  ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$WORK/token \
     java -jar "$JAR" >>"$WORK/controller.log" 2>&1 &
   CTL_PID=$!
   local deadline=$((SECONDS + 90))
-  until curl -fs "$API/actuator/health/readiness" >/dev/null 2>&1; do
+  until curl -fs "$API/readyz" >/dev/null 2>&1; do
     kill -0 "$CTL_PID" 2>/dev/null || { tail -30 "$WORK/controller.log" >&2; die "controller exited"; }
     [ $SECONDS -lt $deadline ] || die "controller not ready in 90 s (log: $WORK/controller.log)"
     sleep 0.2

@@ -13,9 +13,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,16 +50,6 @@ class ControllerIT extends ItBase {
     assertThat(none.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
     assertThat(none.body().get("detail").asText()).contains("no bearer token");
     assertThat(call("GET", "/api/v1/tenants", null, "Authorization", "Bearer wrong").status()).isEqualTo(401);
-  }
-
-  @Test
-  @org.junit.jupiter.api.Order(3)
-  void aServiceAccountTokenIsAcceptedThroughTokenReview() throws Exception {
-    kube.resource(new ServiceAccountBuilder().withNewMetadata().withName("it-client").withNamespace("default").endMetadata().build()).create();
-    String token = kube.serviceAccounts().inNamespace("default").withName("it-client")
-        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(600L).endSpec().build())
-        .getStatus().getToken();
-    assertThat(call("GET", "/api/v1/slo-classes", null, "Authorization", "Bearer " + token).status()).isEqualTo(200);
   }
 
   @Test
@@ -272,15 +260,20 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(40)
-  void metricsAndOpenApiAreServed() throws Exception {
-    Reply prom = call("GET", "/actuator/prometheus", null);
+  void metricsAreOnTheManagementPortOnlyAndOpenApiIsServed() throws Exception {
+    Reply prom = callPort(managementPort, "GET", "/actuator/prometheus", null);
+    assertThat(prom.status()).isEqualTo(200);
     String text = prom.raw().body();
     assertThat(text).contains("isolato_reconcile_duration_seconds_count", "isolato_api_client_requests_total",
         "isolato_tenants{", "phase=\"Provisioning\"");
     Reply docs = call("GET", "/v3/api-docs", null);
     assertThat(docs.status()).isEqualTo(200);
     assertThat(docs.body().get("paths").has("/api/v1/tenants")).isTrue();
-    assertThat(call("GET", "/actuator/health/readiness", null).status()).isEqualTo(200);
+    assertThat(callPort(managementPort, "GET", "/actuator/health/readiness", null).status()).isEqualTo(200);
+    assertThat(call("GET", "/readyz", null).status()).as("probe on the API port").isEqualTo(200);
+    assertThat(call("GET", "/livez", null).status()).isEqualTo(200);
+    assertThat(call("GET", "/actuator/prometheus", null).status()).as("no metrics on the API port").isEqualTo(401);
+    assertThat(api("GET", "/actuator/prometheus", null).status()).isEqualTo(404);
   }
 
   @Test

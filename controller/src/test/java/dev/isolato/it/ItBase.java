@@ -19,6 +19,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -34,12 +35,18 @@ import org.springframework.test.context.DynamicPropertySource;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class ItBase {
   static final String TOKEN = "it-token-123";
+  /** A static tenant token of tenant {@code sec-own} (SecurityIT). */
+  static final String TENANT_TOKEN = "it-tenant-token-sec-own";
+  /** Short, so that rotation tests see a changed token file or Secret quickly. */
+  static final Duration TOKEN_TTL = Duration.ofSeconds(2);
   static final String NS = "isolato-system";
   static final ObjectMapper JSON = new ObjectMapper();
   static Path tokenFile;
+  static Path tenantTokenFile;
   static KubernetesClient kube;
 
   @LocalServerPort int port;
+  @LocalManagementPort int managementPort;
   final HttpClient http = HttpClient.newHttpClient();
 
   @DynamicPropertySource
@@ -47,8 +54,12 @@ abstract class ItBase {
     Path kc = RealApiServer.kubeconfig();
     tokenFile = Files.createTempFile("isolato-it-token", ".txt");
     Files.writeString(tokenFile, TOKEN + "\n");
+    tenantTokenFile = Files.createTempFile("isolato-it-tenant-tokens", ".txt");
+    Files.writeString(tenantTokenFile, TENANT_TOKEN + " sec-own\n");
     r.add("isolato.kubeconfig", kc::toString);
     r.add("isolato.api.token-file", tokenFile::toString);
+    r.add("isolato.api.tenant-token-file", tenantTokenFile::toString);
+    r.add("isolato.api.token-cache-ttl", TOKEN_TTL::toString);
     r.add("server.address", () -> "127.0.0.1");
   }
 
@@ -66,7 +77,11 @@ abstract class ItBase {
   record Reply(int status, JsonNode body, HttpResponse<String> raw) {}
 
   Reply call(String method, String path, Object body, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+    return callPort(port, method, path, body, headers);
+  }
+
+  Reply callPort(int toPort, String method, String path, Object body, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + toPort + path))
         .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json");
     if (headers.length > 0) {
       b.headers(headers);
@@ -80,9 +95,14 @@ abstract class ItBase {
   }
 
   Reply api(String method, String path, Object body, String... headers) throws Exception {
+    return as(TOKEN, method, path, body, headers);
+  }
+
+  /** A call with {@code token} as the bearer token. */
+  Reply as(String token, String method, String path, Object body, String... headers) throws Exception {
     String[] all = new String[headers.length + 2];
     all[0] = "Authorization";
-    all[1] = "Bearer " + TOKEN;
+    all[1] = "Bearer " + token;
     System.arraycopy(headers, 0, all, 2, headers.length);
     return call(method, path, body, all);
   }
