@@ -1,10 +1,15 @@
 # localkube: the real single-node Kubernetes that `make run` and the end-to-end tests use.
-.PHONY: localkube-build test-localkube-e2e
+.PHONY: localkube-build test-localkube-unit test-localkube-e2e
 BUILD_TARGETS += localkube-build
+UNIT_TEST_TARGETS += test-localkube-unit
 E2E_TEST_TARGETS += test-localkube-e2e
 
 localkube-build: ## build (or reuse cached) Kubernetes binaries
 	@localkube/lib/build.sh
 
-test-localkube-e2e: localkube-build ## localkube smoke test on a real cluster
+test-localkube-unit: ## localkube's pure logic (what `down` removes from iptables)
+	@python3 localkube/test/test_iptables_owned.py
+
+test-localkube-e2e: localkube-build ## localkube smoke test and host-safety test on a real cluster
 	@localkube/test/smoke.sh
+	@localkube/test/host-safety.sh

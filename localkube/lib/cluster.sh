@@ -4,7 +4,7 @@
 LK_REQUIRED_TOOLS=(
   "etcd:etcd-server" "containerd:containerd" "runc:runc" "ctr:containerd" "iptables:iptables"
   "iptables-save:iptables" "conntrack:conntrack" "ip:iproute2" "ss:iproute2" "podman:podman"
-  "openssl:openssl" "curl:curl" "jq:jq" "gcc:build-essential"
+  "openssl:openssl" "curl:curl" "jq:jq" "gcc:build-essential" "python3:python3"
 )
 
 lk_check_tools() {
@@ -112,6 +112,9 @@ lk_network_up() {
   sysctl -qw net.ipv4.ip_forward=1
   [ -e /proc/sys/net/bridge/bridge-nf-call-iptables ] && sysctl -qw net.bridge.bridge-nf-call-iptables=1
   mkdir -p "$LK_HOME/cni/net.d" "$LK_HOME/cni/ipam"
+  # Before any component runs: which shared-name chains (KUBE-FIREWALL, CNI-HOSTPORT-*, ...)
+  # belong to someone else, so that `down` leaves them.
+  python3 "$LK_SRC/lib/iptables_owned.py" record "$LK_IPTABLES_RECORD" || lk_die "could not read iptables (iptables-save failed)"
   lk_render_cni > "$LK_HOME/cni/net.d/10-localkube.conflist"
 }
 
@@ -178,30 +181,13 @@ lk_network_down() {
   local ip; ip=$(lk_conf node.ip)
   ip link show cni0 >/dev/null 2>&1 && ip link del cni0
   [ -x "$LK_BIN_DIR/kube-proxy" ] && "$LK_BIN_DIR/kube-proxy" --cleanup >/dev/null 2>&1
-  lk_remove_iptables
+  # What kube-proxy --cleanup leaves: the bridge/portmap plugins' rules tagged with our
+  # network's name, and shared-name chains that did not exist before our `up`.
+  python3 "$LK_SRC/lib/iptables_owned.py" clean --network "$LK_CNI_NET" --state "$LK_IPTABLES_RECORD" || true
+  rm -f "$LK_IPTABLES_RECORD"
   ip addr show dev lo | grep " $ip/32" >/dev/null && ip addr del "$ip/32" dev lo
   rm -rf "$LK_HOME/cni/ipam"
   return 0
-}
-
-# What our components leave in iptables after `kube-proxy --cleanup`: the bridge plugin's
-# masquerade chains (CNI-*), the kubelet's canary and firewall chains (KUBE-*), and the rules
-# that jump to them. Both address families; nothing else is touched.
-lk_remove_iptables() {
-  local fam table rule chain chains
-  for fam in iptables ip6tables; do
-    command -v "$fam-save" >/dev/null || continue
-    for table in nat filter mangle; do
-      "$fam-save" -t "$table" 2>/dev/null | { grep -E '^-A [A-Z]+ .*-j (CNI-|KUBE-)|"'"$LK_CNI_NET"'"' || true; } \
-        | { grep -vE '^-A (CNI-|KUBE-)' || true; } | while read -r rule; do
-        eval "$fam -t $table ${rule/-A /-D }" 2>/dev/null || true
-      done
-      chains=$("$fam-save" -t "$table" 2>/dev/null | awk '/^:(CNI-|KUBE-)/ { sub(/^:/, "", $1); print $1 }')
-      # Flush all before deleting any: these chains jump to each other.
-      for chain in $chains; do "$fam" -t "$table" -F "$chain" 2>/dev/null || true; done
-      for chain in $chains; do "$fam" -t "$table" -X "$chain" 2>/dev/null || true; done
-    done
-  done
 }
 
 lk_status() {

@@ -12,6 +12,7 @@ LK_APPLIED=$LK_HOME/applied
 LK_USER_CONF=$LK_HOME/localkube.conf
 LK_CONTAINERD_SOCK=$LK_RUN/containerd.sock
 LK_CNI_NET=localkube
+LK_IPTABLES_RECORD=$LK_HOME/iptables-preexisting.json
 
 lk_die() { printf '[localkube] error: %s\n' "$*" >&2; exit 1; }
 
@@ -44,7 +45,7 @@ lk_start_process() {
   (
     for fd in /proc/$BASHPID/fd/*; do
       fd=${fd##*/}
-      [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+      [ "$fd" -gt 2 ] && exec {fd}>&-
     done
     exec setsid "$@"
   ) >>"$LK_LOGS/$name.log" 2>&1 < /dev/null &

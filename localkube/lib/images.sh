@@ -29,12 +29,17 @@ lk_load_image_archive() {
   lk_ctr images import --digests=true "$1" >/dev/null || lk_die "importing $1 into containerd failed"
 }
 
+# The pause image's build context (a static binary, FROM scratch) in DIR.
+lk_pause_context() {
+  cp "$LK_SRC/images/pause/Containerfile" "$1/"
+  gcc -O2 -static -o "$1/pause" "$LK_SRC/images/pause/pause.c" || lk_die "building the pause binary failed (is build-essential installed? run 'make deps')"
+}
+
 # The two images localkube itself needs; built once and kept in containerd's root.
 lk_ensure_base_images() {
   local ctx
   if ! lk_image_present "$LK_PAUSE_IMAGE"; then
-    ctx=$(mktemp -d); cp "$LK_SRC/images/pause/Containerfile" "$ctx/"
-    gcc -O2 -static -o "$ctx/pause" "$LK_SRC/images/pause/pause.c" || lk_die "building the pause binary failed (is build-essential installed? run 'make deps')"
+    ctx=$(mktemp -d); lk_pause_context "$ctx"
     lk_load_image_build "$ctx" "$LK_PAUSE_IMAGE"; rm -rf "$ctx"
   fi
   if ! lk_image_present "$LK_DEMO_IMAGE"; then
