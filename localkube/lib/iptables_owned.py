@@ -15,6 +15,7 @@ Rules are deleted through `iptables-restore --noflush` with the lines iptables-s
 usage: iptables_owned.py record STATE_FILE
        iptables_owned.py clean --network NAME --state STATE_FILE
 """
+
 import argparse
 import json
 import re
@@ -29,8 +30,12 @@ BUILTIN = {"PREROUTING", "INPUT", "FORWARD", "OUTPUT", "POSTROUTING"}
 # Created by kubelet (hint, canary, firewall), kube-proxy (firewall) and portmap (hostport
 # chains); other instances of those programs on the host use the same names.
 SHARED = {
-    "KUBE-IPTABLES-HINT", "KUBE-KUBELET-CANARY", "KUBE-FIREWALL",
-    "CNI-HOSTPORT-DNAT", "CNI-HOSTPORT-SETMARK", "CNI-HOSTPORT-MASQ",
+    "KUBE-IPTABLES-HINT",
+    "KUBE-KUBELET-CANARY",
+    "KUBE-FIREWALL",
+    "CNI-HOSTPORT-DNAT",
+    "CNI-HOSTPORT-SETMARK",
+    "CNI-HOSTPORT-MASQ",
 }
 TAG = re.compile(r'(?:^|\s)name: "([^"]*)" id: "')
 
@@ -66,29 +71,46 @@ def parse_save(text):
 
 def plan(chains, rules, network, preexisting):
     """What to remove from one table: (rules to delete, chains to flush and delete)."""
-    ours = {r.target for r in rules if r.network == network and r.target
-            and r.target.startswith("CNI-") and r.target in chains and r.target not in SHARED}
+    ours = {
+        r.target
+        for r in rules
+        if r.network == network
+        and r.target
+        and r.target.startswith("CNI-")
+        and r.target in chains
+        and r.target not in SHARED
+    }
     shared = {c for c in chains & SHARED if c not in preexisting}
     # A shared chain stays while something we do not remove still relies on it.
     changed = True
     while changed:
         doomed = ours | shared
-        keep = {c for c in shared
-                if any(r.chain == c and r.network not in (None, network) for r in rules)
-                or any(r.target == c and (r.network not in (None, network)
-                                          or (r.chain not in BUILTIN and r.chain not in doomed))
-                       for r in rules)}
+        keep = {
+            c
+            for c in shared
+            if any(r.chain == c and r.network not in (None, network) for r in rules)
+            or any(
+                r.target == c
+                and (
+                    r.network not in (None, network)
+                    or (r.chain not in BUILTIN and r.chain not in doomed)
+                )
+                for r in rules
+            )
+        }
         changed = bool(keep)
         shared -= keep
     doomed = ours | shared
-    delete = [r for r in rules if r.chain not in doomed and (r.network == network or r.target in doomed)]
+    delete = [
+        r for r in rules if r.chain not in doomed and (r.network == network or r.target in doomed)
+    ]
     return delete, sorted(doomed)
 
 
 def restore_input(table, delete, doomed):
     lines = ["*" + table]
     lines += ["-D " + r.line[3:] for r in delete]
-    lines += [":%s - [0:0]" % c for c in doomed]  # with --noflush: flushes the chain
+    lines += [f":{c} - [0:0]" for c in doomed]  # with --noflush: flushes the chain
     lines += ["-X " + c for c in doomed]
     lines.append("COMMIT")
     return "\n".join(lines) + "\n"
@@ -129,7 +151,9 @@ def clean(network, state_file):
     failures = 0
     for family in available_families():
         for table in TABLES:
-            preexisting = SHARED if recorded is None else set(recorded.get(family, {}).get(table, SHARED))
+            preexisting = (
+                SHARED if recorded is None else set(recorded.get(family, {}).get(table, SHARED))
+            )
             # A rule may vanish between save and restore (another program at work): re-plan.
             for _attempt in range(3):
                 text = save(family, table)
@@ -138,14 +162,21 @@ def clean(network, state_file):
                 delete, doomed = plan(*parse_save(text), network, preexisting)
                 if not delete and not doomed:
                     break
-                result = subprocess.run([family + "-restore", "--noflush"], input=restore_input(table, delete, doomed),
-                                        capture_output=True, text=True)
+                result = subprocess.run(
+                    [family + "-restore", "--noflush"],
+                    input=restore_input(table, delete, doomed),
+                    capture_output=True,
+                    text=True,
+                )
                 if result.returncode == 0:
                     break
             else:
                 failures += 1
-                print("localkube: could not remove its %s rules from table %s: %s"
-                      % (family, table, result.stderr.strip()), file=sys.stderr)
+                print(
+                    f"localkube: could not remove its {family} rules from table {table}: "
+                    f"{result.stderr.strip()}",
+                    file=sys.stderr,
+                )
     return 1 if failures else 0
 
 

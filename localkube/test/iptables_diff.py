@@ -8,13 +8,15 @@ to) of BEFORE is missing from AFTER, or when AFTER has a line BEFORE had not tha
 explained by another CNI network at work meanwhile (a rule tagged with another network's
 name, its chains, podman's firewall-plugin chains).
 """
+
 import argparse
 import os
 import re
 import sys
+from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import iptables_owned as owned  # noqa: E402
+import iptables_owned as owned
 
 # The CNI firewall plugin (podman's networks) adds untagged per-container rules here.
 FIREWALL_PLUGIN_CHAINS = {"CNI-FORWARD", "CNI-ADMIN"}
@@ -26,9 +28,9 @@ def snapshot():
         for table in owned.TABLES:
             for line in (owned.save(family, table) or "").splitlines():
                 if line.startswith(":"):
-                    lines.append("%s %s %s" % (family, table, " ".join(line.split()[:2])))
+                    lines.append(f"{family} {table} {' '.join(line.split()[:2])}")
                 elif line.startswith("-A "):
-                    lines.append("%s %s %s" % (family, table, line))
+                    lines.append(f"{family} {table} {line}")
     return sorted(set(lines))
 
 
@@ -51,12 +53,14 @@ def closure(entries, seed):
             target = owned.Rule(line).target
             if target and target not in owned.BUILTIN:
                 chains.add((family, table, target))
-    return set(chosen) | {e for e in entries if (split(e)[0], split(e)[1], chain_of(split(e)[2])) in chains}
+    return set(chosen) | {
+        e for e in entries if (split(e)[0], split(e)[1], chain_of(split(e)[2])) in chains
+    }
 
 
 def check(before_file, after_file, foreign, network):
-    before = set(open(before_file).read().splitlines())
-    after = set(open(after_file).read().splitlines())
+    before = set(Path(before_file).read_text().splitlines())
+    after = set(Path(after_file).read_text().splitlines())
     failures = []
     pattern = re.compile(foreign)
     for entry in sorted(closure(before, lambda line: bool(pattern.search(line))) - after):
@@ -65,6 +69,7 @@ def check(before_file, after_file, foreign, network):
 
     def other_network(line):
         return line.startswith("-A ") and owned.Rule(line).network not in (None, network)
+
     explained = closure(added, other_network)
     explained |= {e for e in added if chain_of(split(e)[2]) in FIREWALL_PLUGIN_CHAINS}
     for entry in sorted(added - explained):
