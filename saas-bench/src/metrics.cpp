@@ -109,6 +109,12 @@ std::string Metrics::expose(const Gauges& g) const {
       o << "saasbench_tenant_table_updates_total{source=\"" << kSources[s] << "\",result=\""
         << (ok ? "applied" : "rejected") << "\"} " << table_updates_[s * 2 + ok].load(std::memory_order_relaxed) << '\n';
 
+  header(o, "saasbench_admin_token_reloads_total", "counter",
+         "Reloads of the admin token file by result (rejected: empty, unreadable or missing; old tokens stay).");
+  for (std::size_t ok = 0; ok < 2; ++ok)
+    o << "saasbench_admin_token_reloads_total{result=\"" << (ok ? "applied" : "rejected") << "\"} "
+      << token_reloads_[ok].load(std::memory_order_relaxed) << '\n';
+
   header(o, "saasbench_worker_threads", "gauge", "Threads running stress work.");
   o << "saasbench_worker_threads " << g.worker_threads << '\n';
   header(o, "saasbench_io_threads", "gauge", "Threads serving HTTP.");

@@ -53,6 +53,7 @@ class Metrics {
   TenantMetrics& tenant(std::string_view id);
   void rejected(Rejection r) { rejected_[static_cast<std::size_t>(r)].fetch_add(1, std::memory_order_relaxed); }
   void table_update(TableSource s, bool ok);
+  void admin_token_reload(bool ok) { token_reloads_[ok ? 1 : 0].fetch_add(1, std::memory_order_relaxed); }
   std::atomic<std::int64_t>& in_flight() { return in_flight_; }
 
   struct Gauges {  // state read when scraping, owned elsewhere
@@ -68,6 +69,7 @@ class Metrics {
   std::map<std::string, std::unique_ptr<TenantMetrics>, std::less<>> tenants_;
   std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(Rejection::count_)> rejected_{};
   std::array<std::atomic<std::uint64_t>, 4> table_updates_{};  // [source][ok]
+  std::array<std::atomic<std::uint64_t>, 2> token_reloads_{};  // [ok]
   std::atomic<std::int64_t> in_flight_{0};
 };
 

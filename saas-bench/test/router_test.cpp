@@ -8,7 +8,7 @@ namespace {
 struct RouterTest : ::testing::Test {
   TenantRegistry registry;
   Metrics metrics;
-  AdminAuth auth{std::string("s3cret")};
+  AdminAuth auth{{"s3cret"}};
   Router router{registry, metrics, auth, RouterOptions{2, 16, 1, 1}};
 
   void SetUp() override {
