@@ -21,7 +21,7 @@ namespace http = boost::beast::http;
 struct World {
   TenantRegistry registry;
   Metrics metrics;
-  AdminAuth auth{std::string("fuzz-token")};
+  AdminAuth auth{{"fuzz-token"}};
   Router router{registry, metrics, auth, RouterOptions{4, 4096, 1, 1}};
   stress::ScratchFiles files{std::filesystem::temp_directory_path() / ("saasbench-fuzz-" + std::to_string(::getpid())), 1};
   World() { reset(); }

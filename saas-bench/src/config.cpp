@@ -14,13 +14,14 @@ options:
   --io-threads N            HTTP threads (default 1)
   --workers N               stress worker threads (default: ceil(cgroup CPU limit) or cores)
   --tenants FILE            tenant table JSON, reloaded when it changes
-  --admin-token-file FILE   bearer token for /v1/admin/* (admin disabled without it)
+  --admin-token-file FILE   bearer tokens for /v1/admin/*, one per line, any accepted;
+                            reloaded when it changes (admin disabled without it)
   --data-dir DIR            where the io stress writes (default /data)
   --max-in-flight N         admitted tenant requests at once before 503 (default 256)
   --max-body-bytes N        request body limit, 413 above (default 1048576)
   --read-timeout-ms N       time to receive a whole request, idle keep-alive included (15000)
   --grace-ms N              drain time after SIGTERM (default 20000)
-  --table-poll-ms N         how often the tenant file is checked (default 1000)
+  --file-poll-ms N          how often the tenant and token files are checked (default 500)
 )";
 }
 
@@ -106,7 +107,7 @@ std::variant<Config, std::string> parse_args(const std::vector<std::string>& arg
        }},
       {"--read-timeout-ms", ms(c.read_timeout)},
       {"--grace-ms", ms(c.grace)},
-      {"--table-poll-ms", ms(c.table_poll)},
+      {"--file-poll-ms", ms(c.file_poll)},
   };
   for (; i < args.size(); ++i) {
     const std::string& a = args[i];

@@ -24,7 +24,7 @@ struct Config {
   std::size_t max_body_bytes = 1 << 20;
   std::chrono::milliseconds read_timeout{15000};
   std::chrono::milliseconds grace{20000};
-  std::chrono::milliseconds table_poll{1000};
+  std::chrono::milliseconds file_poll{500};  // tenant table and admin token files
 };
 
 std::variant<Config, std::string> parse_args(const std::vector<std::string>& args);

@@ -1,7 +1,6 @@
 #include "metrics.hpp"
 
 #include <algorithm>
-#include <mutex>
 #include <sstream>
 
 #include "process_stats.hpp"
@@ -33,17 +32,6 @@ void TenantMetrics::record(unsigned status, std::chrono::nanoseconds d) {
   latency.observe(d);
 }
 
-TenantMetrics& Metrics::tenant(std::string_view id) {
-  {
-    std::shared_lock lock(mutex_);
-    if (auto it = tenants_.find(id); it != tenants_.end()) return *it->second;
-  }
-  std::unique_lock lock(mutex_);
-  auto [it, inserted] = tenants_.try_emplace(std::string(id), nullptr);
-  if (inserted) it->second = std::make_unique<TenantMetrics>();
-  return *it->second;
-}
-
 void Metrics::table_update(TableSource s, bool ok) {
   table_updates_[static_cast<std::size_t>(s) * 2 + (ok ? 1 : 0)].fetch_add(1, std::memory_order_relaxed);
 }
@@ -69,17 +57,18 @@ void header(std::ostringstream& o, const char* name, const char* type, const cha
 std::string Metrics::expose(const Gauges& g) const {
   std::ostringstream o;
   o.precision(10);
-  std::shared_lock lock(mutex_);
+  std::vector<TenantSeries> series = g.tenants_series;
+  series.push_back({kUnknownTenant, &unknown_tenant_});
 
   header(o, "saasbench_requests_total", "counter", "Tenant requests by response status.");
-  for (const auto& [id, m] : tenants_)
+  for (const auto& [id, m] : series)
     for (unsigned s = TenantMetrics::kMinStatus; s <= TenantMetrics::kMaxStatus; ++s)
       if (auto n = m->by_status[s - TenantMetrics::kMinStatus].load(std::memory_order_relaxed))
         o << "saasbench_requests_total{tenant=\"" << escape_label(id) << "\",code=\"" << s << "\"} " << n << '\n';
 
   header(o, "saasbench_request_duration_seconds", "histogram",
          "Tenant request latency from request parsed to response ready.");
-  for (const auto& [id, m] : tenants_) {
+  for (const auto& [id, m] : series) {
     const std::string t = escape_label(id);
     for (std::size_t i = 0; i < Histogram::kBoundsSeconds.size(); ++i)
       o << "saasbench_request_duration_seconds_bucket{tenant=\"" << t << "\",le=\""
@@ -108,6 +97,12 @@ std::string Metrics::expose(const Gauges& g) const {
     for (std::size_t ok = 0; ok < 2; ++ok)
       o << "saasbench_tenant_table_updates_total{source=\"" << kSources[s] << "\",result=\""
         << (ok ? "applied" : "rejected") << "\"} " << table_updates_[s * 2 + ok].load(std::memory_order_relaxed) << '\n';
+
+  header(o, "saasbench_admin_token_reloads_total", "counter",
+         "Reloads of the admin token file by result (rejected: empty, unreadable or missing; old tokens stay).");
+  for (std::size_t ok = 0; ok < 2; ++ok)
+    o << "saasbench_admin_token_reloads_total{result=\"" << (ok ? "applied" : "rejected") << "\"} "
+      << token_reloads_[ok].load(std::memory_order_relaxed) << '\n';
 
   header(o, "saasbench_worker_threads", "gauge", "Threads running stress work.");
   o << "saasbench_worker_threads " << g.worker_threads << '\n';

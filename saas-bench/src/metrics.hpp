@@ -5,11 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace saasbench {
 
@@ -43,16 +41,22 @@ struct TenantMetrics {
 enum class Rejection { rate_limited, overloaded, unknown_tenant, bad_request, count_ };
 enum class TableSource { file, admin };
 
+// One tenant's series as exposed: the TenantMetrics belong to the tenant's entry in the active
+// table (see TenantState), so a tenant's series go when it leaves the table.
+struct TenantSeries {
+  std::string_view id;
+  const TenantMetrics* metrics;
+};
+
 class Metrics {
  public:
   // Label used for requests naming no known tenant (ids cannot start with '_').
   static constexpr std::string_view kUnknownTenant = "_unknown";
 
-  // Per-tenant metrics, created on first use. Callers use it only for known tenants and
-  // kUnknownTenant, which bounds the label set to the table's size.
-  TenantMetrics& tenant(std::string_view id);
+  TenantMetrics& unknown_tenant() { return unknown_tenant_; }
   void rejected(Rejection r) { rejected_[static_cast<std::size_t>(r)].fetch_add(1, std::memory_order_relaxed); }
   void table_update(TableSource s, bool ok);
+  void admin_token_reload(bool ok) { token_reloads_[ok ? 1 : 0].fetch_add(1, std::memory_order_relaxed); }
   std::atomic<std::int64_t>& in_flight() { return in_flight_; }
 
   struct Gauges {  // state read when scraping, owned elsewhere
@@ -60,14 +64,15 @@ class Metrics {
     std::size_t tenants = 0;
     std::size_t worker_threads = 0;
     std::size_t io_threads = 0;
+    std::vector<TenantSeries> tenants_series;  // the active table's tenants
   };
   std::string expose(const Gauges& g) const;
 
  private:
-  mutable std::shared_mutex mutex_;
-  std::map<std::string, std::unique_ptr<TenantMetrics>, std::less<>> tenants_;
+  TenantMetrics unknown_tenant_;
   std::array<std::atomic<std::uint64_t>, static_cast<std::size_t>(Rejection::count_)> rejected_{};
   std::array<std::atomic<std::uint64_t>, 4> table_updates_{};  // [source][ok]
+  std::array<std::atomic<std::uint64_t>, 2> token_reloads_{};  // [ok]
   std::atomic<std::int64_t> in_flight_{0};
 };
 

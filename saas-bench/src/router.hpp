@@ -67,9 +67,9 @@ class Router {
 
  private:
   Routed tenant_request(const Request& request, std::string_view id);
-  Response tenant_response(std::string_view id, Clock::time_point start, Response r);
+  static Response tenant_response(TenantMetrics& m, Clock::time_point start, Response r);
   Response admin_tenants(const Request& request);
-  Response reject(Rejection why, std::string_view tenant, Clock::time_point start, Response r);
+  Response reject(Rejection why, TenantMetrics& m, Clock::time_point start, Response r);
 
   TenantRegistry& registry_;
   Metrics& metrics_;

@@ -13,7 +13,7 @@ unsigned worker_count(const Config& config) {
 }
 
 Service::Service(const Config& config)
-    : auth_(config.admin_token_file ? AdminAuth::from_file(*config.admin_token_file) : AdminAuth()),
+    : auth_(config.admin_token_file ? read_token_file(*config.admin_token_file) : std::vector<std::string>{}),
       pool_(worker_count(config)),
       files_(config.data_dir, pool_.size()),
       router_(registry_, metrics_, auth_,
@@ -25,9 +25,14 @@ Service::Service(const Config& config)
   limits.write_timeout = config.read_timeout;
   server_ = std::make_unique<HttpServer>(config.listen, limits, router_, pool_, files_);
   if (config.tenants_file) {
-    watcher_ = std::make_unique<TableWatcher>(*config.tenants_file, registry_, metrics_);
-    watcher_->check_now();
-    watcher_->start(config.table_poll);
+    table_watcher_ = std::make_unique<FileWatcher>(*config.tenants_file, tenant_table_file(registry_, metrics_));
+    table_watcher_->check_now();
+    table_watcher_->start(config.file_poll);
+  }
+  if (config.admin_token_file) {  // read above already; this takes the stamp, then polls
+    token_watcher_ = std::make_unique<FileWatcher>(*config.admin_token_file, admin_token_file(auth_, metrics_));
+    token_watcher_->check_now();
+    token_watcher_->start(config.file_poll);
   }
   server_->start();
   log_line("info", "listening on " + config.listen.address + ":" + std::to_string(server_->port()) + " with " +
@@ -41,7 +46,8 @@ bool Service::shutdown(std::chrono::milliseconds grace) {
   if (stopped_) return true;
   stopped_ = true;
   router_.set_draining();
-  watcher_.reset();
+  table_watcher_.reset();
+  token_watcher_.reset();
   const bool clean = server_->shutdown(grace);
   // Jobs still queued post into stopped loops; the loops live until server_ is destroyed.
   pool_.stop();

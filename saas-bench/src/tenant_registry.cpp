@@ -3,8 +3,8 @@
 namespace saasbench {
 
 TenantState::TenantState(std::string id, TenantSpec spec, std::optional<double> initial_tokens,
-                         Clock::time_point now)
-    : id_(std::move(id)), spec_(spec) {
+                         Clock::time_point now, std::shared_ptr<TenantMetrics> metrics)
+    : id_(std::move(id)), spec_(spec), metrics_(std::move(metrics)) {
   if (spec_.rate_rps)
     bucket_.emplace(*spec_.rate_rps, spec_.burst, initial_tokens.value_or(spec_.burst), now);
 }
@@ -30,6 +30,13 @@ std::shared_ptr<TenantState> TenantTable::find(std::string_view id) const {
   return it == tenants_.end() ? nullptr : it->second;
 }
 
+std::vector<TenantSeries> TenantTable::series() const {
+  std::vector<TenantSeries> out;
+  out.reserve(tenants_.size());
+  for (const auto& [id, state] : tenants_) out.push_back({id, &state->metrics()});
+  return out;
+}
+
 TenantRegistry::TenantRegistry()
     : current_(std::make_shared<const TenantTable>(
           TenantTableSpec{}, std::map<std::string, std::shared_ptr<TenantState>, std::less<>>{})) {}
@@ -43,9 +50,10 @@ void TenantRegistry::replace(TenantTableSpec spec, Clock::time_point now) {
   const auto old = current();
   std::map<std::string, std::shared_ptr<TenantState>, std::less<>> states;
   for (const auto& [id, t] : spec.tenants) {
-    std::optional<double> carried;
-    if (auto prev = old->find(id)) carried = prev->tokens(now);
-    states.emplace(id, std::make_shared<TenantState>(id, t, carried, now));
+    auto prev = old->find(id);
+    auto state = prev ? std::make_shared<TenantState>(id, t, prev->tokens(now), now, prev->metrics_handle())
+                      : std::make_shared<TenantState>(id, t, std::nullopt, now);
+    states.emplace(id, std::move(state));
   }
   auto next = std::make_shared<const TenantTable>(std::move(spec), std::move(states));
   std::lock_guard lock(mutex_);

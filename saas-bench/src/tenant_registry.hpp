@@ -7,20 +7,24 @@
 #include <optional>
 #include <string>
 
+#include "metrics.hpp"
 #include "tenant.hpp"
 #include "token_bucket.hpp"
 
 namespace saasbench {
 
-// One tenant of a snapshot: its spec and its (mutable, locked) token bucket.
+// One tenant of a snapshot: its spec, its (mutable, locked) token bucket and its metrics
+// series (shared with the same tenant's entry in the next table while it stays in it).
 class TenantState {
  public:
   using Clock = TokenBucket::Clock;
-  TenantState(std::string id, TenantSpec spec, std::optional<double> initial_tokens,
-              Clock::time_point now);
+  TenantState(std::string id, TenantSpec spec, std::optional<double> initial_tokens, Clock::time_point now,
+              std::shared_ptr<TenantMetrics> metrics = std::make_shared<TenantMetrics>());
 
   const std::string& id() const { return id_; }
   const TenantSpec& spec() const { return spec_; }
+  TenantMetrics& metrics() const { return *metrics_; }
+  const std::shared_ptr<TenantMetrics>& metrics_handle() const { return metrics_; }
   // Takes a token when the tenant is rate limited; always admits otherwise.
   TokenBucket::Decision admit(Clock::time_point now);
   // Tokens left now, or nullopt for an unlimited tenant.
@@ -31,6 +35,7 @@ class TenantState {
   TenantSpec spec_;
   mutable std::mutex mutex_;
   std::optional<TokenBucket> bucket_;
+  std::shared_ptr<TenantMetrics> metrics_;
 };
 
 class TenantTable {
@@ -39,6 +44,8 @@ class TenantTable {
   const TenantTableSpec& spec() const { return spec_; }
   const std::string& version() const { return spec_.version; }
   std::shared_ptr<TenantState> find(std::string_view id) const;
+  // The tenants' series for Metrics::expose (valid while this table lives).
+  std::vector<TenantSeries> series() const;
 
  private:
   TenantTableSpec spec_;
@@ -52,7 +59,8 @@ class TenantRegistry {
 
   std::shared_ptr<const TenantTable> current() const;
   // Installs a new table. A tenant that stays keeps its bucket's fill level (capped at the new
-  // burst), so a reload neither refills nor empties anybody's allowance.
+  // burst), so a reload neither refills nor empties anybody's allowance, and its metrics; a
+  // tenant that leaves takes its metrics series with it.
   void replace(TenantTableSpec spec, Clock::time_point now = Clock::now());
 
  private:

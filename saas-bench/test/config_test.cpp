@@ -29,7 +29,7 @@ TEST(Config, Defaults) {
 TEST(Config, ParsesOptions) {
   const Config c = ok({"serve", "--listen", "127.0.0.1:0", "--io-threads", "2", "--workers", "3", "--tenants",
                        "/t.json", "--admin-token-file", "/tok", "--data-dir", "/d", "--max-in-flight", "9",
-                       "--grace-ms", "500", "--read-timeout-ms", "100", "--table-poll-ms", "50"});
+                       "--grace-ms", "500", "--read-timeout-ms", "100", "--file-poll-ms", "50"});
   EXPECT_EQ(c.listen.address, "127.0.0.1");
   EXPECT_EQ(c.listen.port, 0);
   EXPECT_EQ(c.listen.io_threads, 2u);
@@ -39,7 +39,7 @@ TEST(Config, ParsesOptions) {
   EXPECT_EQ(c.max_in_flight, 9);
   EXPECT_EQ(c.grace.count(), 500);
   EXPECT_EQ(c.read_timeout.count(), 100);
-  EXPECT_EQ(c.table_poll.count(), 50);
+  EXPECT_EQ(c.file_poll.count(), 50);
   EXPECT_EQ(ok({"calibrate", "--data-dir", "/x"}).command, Config::Command::calibrate);
   EXPECT_EQ(ok({"--help"}).command, Config::Command::help);
 }

@@ -191,6 +191,39 @@ TEST_F(HttpTest, AdminPushReplacesTableAndGetShowsIt) {
   EXPECT_NE(got.body().find(R"("version":"v2")"), std::string::npos);
 }
 
+TEST_F(HttpTest, AdminTokenRotatesUnderARunningServerWithinOneSecond) {
+  start();  // default --file-poll-ms
+  Client c(service->port());
+  const auto code = [&](const std::string& token) {
+    return c.request("GET", "/v1/admin/tenants", {}, "Authorization: Bearer " + token + "\r\n").result_int();
+  };
+  const auto rewrite = [&](const std::string& tokens) {  // atomically, as a Secret update does
+    std::ofstream(dir / "token.next") << tokens;
+    fs::rename(dir / "token.next", dir / "token");
+  };
+  ASSERT_EQ(code("tok3n"), 200);
+  ASSERT_EQ(code("n3xt"), 401);
+
+  rewrite("tok3n\nn3xt\n");
+  EXPECT_TRUE(eventually([&] { return code("n3xt") == 200; }, 1s)) << "new token not accepted within 1 s";
+  EXPECT_EQ(code("tok3n"), 200) << "both listed: both accepted";
+
+  rewrite("n3xt\n");
+  EXPECT_TRUE(eventually([&] { return code("tok3n") == 401; }, 1s)) << "removed token still accepted after 1 s";
+  EXPECT_EQ(code("n3xt"), 200);
+
+  const auto rejected = [&](int n) {
+    const auto line = "saasbench_admin_token_reloads_total{result=\"rejected\"} " + std::to_string(n) + "\n";
+    return eventually([&] { return c.request("GET", "/metrics").body().find(line) != std::string::npos; }, 2s);
+  };
+  rewrite("");  // a broken update never disables auth nor locks the pushes out
+  EXPECT_TRUE(rejected(1));
+  fs::remove(dir / "token");
+  EXPECT_TRUE(rejected(2));
+  EXPECT_EQ(code("n3xt"), 200);
+  EXPECT_EQ(code(""), 401);
+}
+
 TEST_F(HttpTest, ClientThatLeavesMidRequestDoesNotHurtTheServer) {
   start();
   {

@@ -30,14 +30,17 @@ TEST(Histogram, BucketsAreFineBetweenOneAnd200Ms) {
 
 TEST(Metrics, ExposesPrometheusText) {
   Metrics m;
-  m.tenant("t1").record(200, 3ms);
-  m.tenant("t1").record(429, 1ms);
+  TenantMetrics t1;
+  t1.record(200, 3ms);
+  t1.record(429, 1ms);
+  m.unknown_tenant().record(404, 1ms);
   m.rejected(Rejection::rate_limited);
   m.table_update(TableSource::admin, true);
   m.in_flight() = 2;
-  const std::string text = m.expose({"v\"1", 1, 2, 1});
+  const std::string text = m.expose({"v\"1", 1, 2, 1, {{"t1", &t1}}});
   for (const char* line : {"saasbench_requests_total{tenant=\"t1\",code=\"200\"} 1\n",
                            "saasbench_requests_total{tenant=\"t1\",code=\"429\"} 1\n",
+                           "saasbench_requests_total{tenant=\"_unknown\",code=\"404\"} 1\n",
                            "saasbench_request_duration_seconds_bucket{tenant=\"t1\",le=\"0.003\"} 2\n",
                            "saasbench_request_duration_seconds_count{tenant=\"t1\"} 2\n",
                            "saasbench_rejected_total{reason=\"rate_limited\"} 1\n",

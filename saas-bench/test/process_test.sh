@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Process-level test of the real binary: start, serve, table file swapped and removed while
-# serving, SIGTERM drains and exits 0. Usage: process_test.sh <saas-bench binary>
+# serving, admin token rotated by a kubelet-style ..data symlink swap, SIGTERM drains and exits 0. Usage: process_test.sh <saas-bench binary>
 set -euo pipefail
 bin=$1
 dir=$(mktemp -d)
@@ -12,9 +12,21 @@ fail() { echo "process_test: FAIL: $*" >&2; cat "$dir/log" >&2 || true; exit 1; 
 # Awaits a condition (bounded polling; no fixed sleeps as synchronisation).
 eventually() { for _ in $(seq 1 500); do "$@" && return 0; sleep 0.01; done; return 1; }
 
+# The token file as the kubelet mounts a Secret: token -> ..data/token, ..data -> ..gen<N>.
+gen=0
+put_tokens() {
+  gen=$((gen + 1))
+  mkdir "$dir/secret/..gen$gen" && printf '%s' "$1" > "$dir/secret/..gen$gen/token"
+  ln -s "..gen$gen" "$dir/secret/..data_tmp" && mv -T "$dir/secret/..data_tmp" "$dir/secret/..data"
+  [ -L "$dir/secret/token" ] || ln -s ..data/token "$dir/secret/token"
+  [ "$gen" = 1 ] || rm -rf "$dir/secret/..gen$((gen - 1))"
+}
+mkdir "$dir/secret"
+put_tokens $'old\n'
+
 echo '{"version":"v1","tenants":{"a":{"profile":{"cpu":2,"memory":64,"io":1}}}}' > "$dir/t.json"
-"$bin" --listen 127.0.0.1:0 --tenants "$dir/t.json" --table-poll-ms 20 --data-dir "$dir/data" \
-  --workers 1 2>"$dir/log" &
+"$bin" --listen 127.0.0.1:0 --tenants "$dir/t.json" --file-poll-ms 20 --data-dir "$dir/data" \
+  --admin-token-file "$dir/secret/token" --workers 1 2>"$dir/log" &
 pid=$!
 eventually grep -q 'listening on' "$dir/log" || fail "did not start"
 port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$dir/log")
@@ -28,9 +40,23 @@ eventually served b || fail "table file change not applied"
 rm "$dir/t.json"
 eventually grep -q 'is missing' "$dir/log" || fail "missing table file not reported"
 [ "$(code b)" = 200 ] || fail "table lost when the file disappeared"
+admin() { curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $1" "$url/v1/admin/tenants"; }
+admin_is() { [ "$(admin "$1")" = "$2" ]; }
+[ "$(admin old)" = 200 ] || fail "admin token not accepted"
+put_tokens $'old\nnew\n'
+eventually admin_is new 200 || fail "added token not accepted"
+admin_is old 200 || fail "listed old token refused"
+put_tokens $'  new  \n\n'
+eventually admin_is old 401 || fail "removed token still accepted"
+admin_is new 200 || fail "new token refused"
+put_tokens $'\n'
+eventually grep -q 'admin token file .* rejected' "$dir/log" || fail "empty token file not reported"
+admin_is new 200 || fail "empty token file dropped the tokens"
+
 metrics=$(curl -s "$url/metrics")
 grep -q 'saasbench_tenant_table_info{version="v2"} 1' <<<"$metrics" || fail "table version metric"
 grep -q 'process_resident_memory_bytes [1-9]' <<<"$metrics" || fail "rss metric"
+grep -q 'saasbench_admin_token_reloads_total{result="rejected"} 1' <<<"$metrics" || fail "token reload metric"
 
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?

@@ -2,13 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace saasbench;
 
 namespace {
 struct RouterTest : ::testing::Test {
   TenantRegistry registry;
   Metrics metrics;
-  AdminAuth auth{std::string("s3cret")};
+  AdminAuth auth{{"s3cret"}};
   Router router{registry, metrics, auth, RouterOptions{2, 16, 1, 1}};
 
   void SetUp() override {
@@ -47,7 +49,7 @@ TEST_F(RouterTest, EmptyProfileIsAnsweredRightAway) {
   const auto r = respond("POST", "/v1/tenants/free/requests?x=1");
   EXPECT_EQ(r.status, 200u);
   EXPECT_EQ(r.body, "{}");
-  EXPECT_EQ(metrics.tenant("free").by_status[200 - 100].load(), 1u);
+  EXPECT_EQ(registry.current()->find("free")->metrics().by_status[200 - 100].load(), 1u);
 }
 
 TEST_F(RouterTest, InvalidAndUnknownTenants) {
@@ -55,7 +57,7 @@ TEST_F(RouterTest, InvalidAndUnknownTenants) {
   EXPECT_EQ(r.status, 400u);
   EXPECT_NE(r.body.find(R"("field":"tenantId")"), std::string::npos);
   EXPECT_EQ(respond("POST", "/v1/tenants/ghost/requests").status, 404u);
-  EXPECT_EQ(metrics.tenant(Metrics::kUnknownTenant).by_status[404 - 100].load(), 1u);
+  EXPECT_EQ(metrics.unknown_tenant().by_status[404 - 100].load(), 1u);
   EXPECT_EQ(respond("POST", "/v1/tenants/free/requests", std::string(17, 'x')).status, 413u);
 }
 
@@ -130,4 +132,36 @@ TEST(Response, SerializesHeaders) {
   EXPECT_NE(out.find("\r\nRetry-After: 3\r\n"), std::string::npos);
   EXPECT_NE(out.find("\r\nConnection: close\r\n\r\n{"), std::string::npos);
   EXPECT_NE(out.find("Content-Length: " + std::to_string(r.body.size()) + "\r\n"), std::string::npos);
+}
+
+TEST_F(RouterTest, MetricsSeriesFollowTheTableThroughTenantChurn) {
+  const std::string auth_header = "Bearer s3cret";
+  const auto tenant_label_values = [&] {
+    const auto text = respond("GET", "/metrics").body;
+    std::set<std::string> ids;
+    for (auto at = text.find("{tenant=\""); at != std::string::npos; at = text.find("{tenant=\"", at + 1)) {
+      const auto from = at + 9;
+      ids.insert(text.substr(from, text.find('"', from) - from));
+    }
+    return ids;
+  };
+  std::size_t most = 0;
+  for (int table = 0; table < 100; ++table) {  // 1,000 tenants, 10 at a time, "stay" in every table
+    std::string body = R"({"version":"churn-)" + std::to_string(table) + R"(","tenants":{"stay":{"profile":{}})";
+    for (int i = 0; i < 10; ++i) body += R"(,"t)" + std::to_string(table * 10 + i) + R"(":{"profile":{}})";
+    body += "}}";
+    ASSERT_EQ(respond("PUT", "/v1/admin/tenants", body, auth_header).status, 200u) << body;
+    ASSERT_EQ(respond("POST", "/v1/tenants/stay/requests").status, 200u);
+    for (int i = 0; i < 10; ++i)
+      ASSERT_EQ(respond("POST", "/v1/tenants/t" + std::to_string(table * 10 + i) + "/requests").status, 200u);
+    ASSERT_EQ(respond("POST", "/v1/tenants/t" + std::to_string(table * 10 - 1) + "/requests").status,
+              404u);  // a tenant of the previous table: counted as _unknown
+    most = std::max(most, tenant_label_values().size());
+  }
+  EXPECT_EQ(most, 12u) << "10 tenants + stay + _unknown";
+  const auto ids = tenant_label_values();
+  EXPECT_TRUE(ids.contains("t999") && ids.contains("stay") && ids.contains("_unknown") && !ids.contains("t989"));
+  const auto text = respond("GET", "/metrics").body;
+  EXPECT_NE(text.find("saasbench_requests_total{tenant=\"stay\",code=\"200\"} 100\n"), std::string::npos)
+      << "a tenant that stays keeps its series across table swaps";
 }

@@ -14,7 +14,7 @@ struct TableWatcherTest : ::testing::Test {
   fs::path file = dir / "tenants.json";
   TenantRegistry registry;
   Metrics metrics;
-  TableWatcher watcher{file, registry, metrics};
+  FileWatcher watcher{file, tenant_table_file(registry, metrics)};
   void SetUp() override { fs::create_directories(dir); }
   void TearDown() override { fs::remove_all(dir); }
   // Writes via rename, as the kubelet's ConfigMap update does (a new inode each time).
@@ -28,11 +28,11 @@ struct TableWatcherTest : ::testing::Test {
 
 TEST_F(TableWatcherTest, AppliesChangesOnly) {
   put(R"({"version":"v1","tenants":{"a":{"profile":{}}}})");
-  EXPECT_EQ(watcher.check_now(), TableWatcher::Outcome::applied);
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::applied);
   EXPECT_EQ(registry.current()->version(), "v1");
-  EXPECT_EQ(watcher.check_now(), TableWatcher::Outcome::unchanged);
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::unchanged);
   put(R"({"version":"v2","tenants":{}})");
-  EXPECT_EQ(watcher.check_now(), TableWatcher::Outcome::applied);
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::applied);
   EXPECT_EQ(registry.current()->version(), "v2");
 }
 
@@ -40,16 +40,16 @@ TEST_F(TableWatcherTest, BadOrMissingFileKeepsTheActiveTable) {
   put(R"({"version":"v1","tenants":{"a":{"profile":{}}}})");
   watcher.check_now();
   put(R"({"version":"v2","tenants":{"a":{"profi)");  // partial write
-  EXPECT_EQ(watcher.check_now(), TableWatcher::Outcome::rejected);
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::rejected);
   EXPECT_EQ(registry.current()->version(), "v1");
   fs::remove(file);
-  EXPECT_EQ(watcher.check_now(), TableWatcher::Outcome::missing);
-  EXPECT_EQ(watcher.check_now(), TableWatcher::Outcome::missing);
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::missing);
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::missing);
   EXPECT_NE(registry.current()->find("a"), nullptr);
   const auto text = metrics.expose({});
   EXPECT_NE(text.find("saasbench_tenant_table_updates_total{source=\"file\",result=\"rejected\"} 2"),
             std::string::npos)
       << "one rejected parse + one disappearance (reported once)";
   put(R"({"version":"v3","tenants":{}})");
-  EXPECT_EQ(watcher.check_now(), TableWatcher::Outcome::applied);
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::applied);
 }
