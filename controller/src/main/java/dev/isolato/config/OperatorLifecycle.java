@@ -49,7 +49,7 @@ public class OperatorLifecycle implements SmartLifecycle {
       bootstrap.installCrds();
     }
     bootstrap.ensureNamespace();
-    String adminToken = bootstrap.adminToken();
+    bootstrap.ensurePoolKeys();
     Operator op = new Operator(o -> {
       o.withKubernetesClient(client).withCloseClientOnStop(false)
           .withConcurrentReconciliationThreads(props.reconcileThreads())
@@ -60,7 +60,8 @@ public class OperatorLifecycle implements SmartLifecycle {
             le.leaseDuration(), le.renewDeadline(), le.retryPeriod(), identity(), null, false));
       }
     });
-    op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(), adminToken),
+    op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
+        props.imagePolicy(), props.networkPeers()),
         c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
             .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER)
             .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling)

@@ -5,6 +5,7 @@ import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.slo.PlanRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -20,17 +21,21 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.micrometer.core.instrument.Timer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
@@ -49,6 +54,10 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   static final Duration PENDING_RECHECK = Duration.ofMillis(500);
   /** TableSynced message of a pool whose every ready pod holds the current table. */
   static final String SYNCED = "current table on every ready pod";
+  /** How soon to look again while a pool waits for its pods to accept a rotated token. */
+  static final Duration ROTATION_RECHECK = Duration.ofSeconds(5);
+  /** How soon to look again at a pool held by a namespace Isolato does not own. */
+  static final Duration CONFLICT_RECHECK = Duration.ofSeconds(10);
   private static final int STATUS_WRITERS = 4;
 
   private final KubernetesClient client;
@@ -57,7 +66,14 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final TablePusher pusher;
   private final TenancyMetrics metrics;
   private final String tenantNamespace;
-  private final String adminToken;
+  private final PoolKeys poolKeys;
+  private final ImagePolicy images;
+  private final NetworkPeers peers;
+  /**
+   * Per pool namespace, the fingerprint of the master key whose token every ready pod has
+   * accepted: such a pool's token file no longer lists the previous key's token.
+   */
+  private final Map<String, String> confirmedKey = new ConcurrentHashMap<>();
   /**
    * Tenant status writes of one reconcile go out concurrently: after a burst, a reconcile
    * serves several new tenants at once and sequential round trips would add up.
@@ -70,16 +86,19 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   /** The informers of prepareEventSources: the reconciler's own writes go into their caches. */
   private InformerEventSource<Tenant, SloClass> tenantSource;
   private InformerEventSource<Deployment, SloClass> deploymentSource;
+  private InformerEventSource<Secret, SloClass> keySource;
 
   public SloClassReconciler(KubernetesClient client, CapacityPlanner planner, TablePusher pusher,
-      TenancyMetrics metrics, String tenantNamespace, String adminToken) {
+      TenancyMetrics metrics, String tenantNamespace, ImagePolicy images, NetworkPeers peers) {
     this.client = client;
     this.planner = planner;
     this.applier = new Applier(client);
     this.pusher = pusher;
     this.metrics = metrics;
     this.tenantNamespace = tenantNamespace;
-    this.adminToken = adminToken;
+    this.poolKeys = new PoolKeys(client, tenantNamespace);
+    this.images = images;
+    this.peers = peers;
   }
 
   /**
@@ -109,9 +128,17 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         .withLabelSelector(PoolObjects.MANAGED_BY + "=" + PoolObjects.MANAGER)
         .withSecondaryToPrimaryMapper(d -> Set.of(new ResourceID(d.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL))))
         .build(), context);
+    // a rotated (or re-created) master key concerns every class
+    var keys = new InformerEventSource<>(InformerEventSourceConfiguration.from(Secret.class, SloClass.class)
+        .withName("pool-keys")
+        .withNamespaces(Set.of(tenantNamespace))
+        .withLabelSelector(PoolKeys.ROLE_LABEL + "=" + PoolKeys.ROLE)
+        .withSecondaryToPrimaryMapper(k -> context.getPrimaryCache().list().map(ResourceID::fromResource).collect(Collectors.toSet()))
+        .build(), context);
     this.tenantSource = tenants;
     this.deploymentSource = deployments;
-    return List.of(tenants, deployments);
+    this.keySource = keys;
+    return List.of(tenants, deployments, keys);
   }
 
   @Override
@@ -121,31 +148,88 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     try {
       Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
       List<Tenant> tenants = List.copyOf(context.getSecondaryResources(Tenant.class));
-      boolean pending = false;
       SloClassStatus.Plan sharedPlan = null;
-      for (Pool pool : Pools.of(name, tenants)) {
-        PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
-        CapacityPlan plan = planner.plan(request);
-        pending |= reconcilePool(cls, pool, plan);
-        if (!pool.dedicated()) {
-          sharedPlan = ClassPlans.toStatus(plan, request);
+      List<PoolOutcome> outcomes = new ArrayList<>();
+      Optional<String> refused = PoolNames.classNameProblem(name).map(m -> "class name " + m)
+          .or(() -> images.problem(cls.getSpec()));
+      if (refused.isPresent()) {
+        // nothing is applied for a class the controller refuses; its tenants wait, saying why
+        String reason = PoolNames.classNameProblem(name).isPresent() ? "InvalidName" : "ImageNotAllowed";
+        Pools.of(name, tenants).forEach(pool -> hold(pool, reason, refused.get()));
+        outcomes.add(new PoolOutcome(PoolNames.sharedNamespace(name), reason, refused.get(), false, false));
+      } else {
+        PoolTokens.Keys keys = poolKeys.keys(keySource == null ? null
+            : keySource.get(new ResourceID(PoolKeys.SECRET, tenantNamespace)).orElse(null));
+        for (Pool pool : Pools.of(name, tenants)) {
+          Optional<String> badId = pool.dedicated() ? PoolNames.tenantIdProblem(pool.dedicatedTenant()) : Optional.empty();
+          if (badId.isPresent()) {
+            outcomes.add(hold(pool, "InvalidName", "tenant id " + badId.get() + " (its namespace would be invalid)"));
+            continue;
+          }
+          PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
+          CapacityPlan plan = planner.plan(request);
+          try {
+            outcomes.add(reconcilePool(cls, pool, plan, keys));
+          } catch (Applier.NotOwned e) {
+            log.warn("class {} pool {}: {}", name, pool.namespace(), e.getMessage());
+            outcomes.add(hold(pool, "NamespaceConflict", e.getMessage()));
+          }
+          if (!pool.dedicated()) {
+            sharedPlan = ClassPlans.toStatus(plan, request);
+          }
         }
       }
-      releaseDeleted(name, tenants);
+      releaseDeleted(cls, tenants);
       metrics.tenantPhases(name, tenants.stream().collect(Collectors.groupingBy(TenancyReconcile::phaseOf, TreeMap::new, Collectors.counting())));
       metrics.reconciled(sample, name, true);
-      UpdateControl<SloClass> control = classStatus(cls, sharedPlan, tenants, now);
-      return pending ? control.rescheduleAfter(PENDING_RECHECK) : control;
+      UpdateControl<SloClass> control = classStatus(cls, sharedPlan, tenants, outcomes, now);
+      return PoolOutcome.recheck(outcomes).map(control::rescheduleAfter).orElse(control);
     } catch (RuntimeException e) {
       metrics.reconciled(sample, name, false);
       throw e;
     }
   }
 
-  /** Applies a pool's objects, pushes its table when a tenant still waits, updates statuses. */
-  private boolean reconcilePool(SloClass cls, Pool pool, CapacityPlan plan) {
+  /**
+   * What became of one pool: a condition message when it is held (nothing applied), whether
+   * tenants still wait, whether its pods have yet to accept a rotated token.
+   */
+  record PoolOutcome(String namespace, String heldReason, String heldMessage, boolean pending, boolean rotating) {
+    /** When to reconcile again: soon while tenants wait, less often for rotations and conflicts. */
+    static Optional<Duration> recheck(List<PoolOutcome> outcomes) {
+      if (outcomes.stream().anyMatch(o -> o.pending() && o.heldReason() == null)) {
+        return Optional.of(PENDING_RECHECK);
+      }
+      if (outcomes.stream().anyMatch(PoolOutcome::rotating)) {
+        return Optional.of(ROTATION_RECHECK);
+      }
+      return outcomes.stream().anyMatch(o -> o.heldReason() != null) ? Optional.of(CONFLICT_RECHECK) : Optional.empty();
+    }
+  }
+
+  /** Nothing is applied for the pool; its tenants wait with {@code message}. */
+  private PoolOutcome hold(Pool pool, String reason, String message) {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    List<CompletableFuture<Void>> writes = new ArrayList<>();
+    for (Tenant t : pool.tenants()) {
+      TenantStatus status = TenantStatuses.pending(t, reason, message, now);
+      if (!TenantStatuses.same(t.getStatus(), status)) {
+        writes.add(CompletableFuture.runAsync(() -> writeStatus(t, status), statusWriters));
+      }
+    }
+    awaitAll(writes);
+    return new PoolOutcome(pool.namespace(), reason, message, !pool.tenants().isEmpty(), false);
+  }
+
+  /**
+   * Applies a pool's objects, pushes its table when a tenant still waits or a rotated token is
+   * not yet confirmed, updates statuses.
+   */
+  private PoolOutcome reconcilePool(SloClass cls, Pool pool, CapacityPlan plan, PoolTokens.Keys keys) {
     String table = TenantTable.json(pool.tenants(), plan, cls.getSpec().admission);
-    List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, adminToken));
+    boolean rotating = rotating(pool.namespace(), keys);
+    List<String> tokens = PoolTokens.tokens(keys, pool.namespace(), !rotating);
+    List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, tokens, peers));
     Deployment cachedDeployment = deploymentSource.get(new ResourceID(Workload.NAME, pool.namespace())).orElse(null);
     Applier.Result applied = applier.apply(desired, d -> d instanceof Deployment ? cachedDeployment : null);
     if (!applied.written().isEmpty()) {
@@ -165,13 +249,18 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     boolean synced = true;
     // stable while synced, so a new table version does not rewrite every serving tenant's status
     String syncMessage = SYNCED;
-    if (applied.wrote("ConfigMap") || waiting) {
+    if (applied.wrote("ConfigMap") || waiting || rotating) {
       if (ready == 0) {
         synced = false;
         syncMessage = "no ready pod to push the table to";
       } else {
-        TablePusher.Result pushed = pusher.push(pool.namespace(), table, adminToken);
+        TablePusher.Result pushed = pusher.push(pool.namespace(), table, tokens);
         synced = pushed.complete();
+        if (rotating && pushed.firstTokenEverywhere()) {
+          // every ready pod reads the new token: the next apply drops the previous one
+          confirmedKey.put(pool.namespace(), keys.fingerprint());
+          log.info("pool {} accepts the token of key {}; dropping the previous token", pool.namespace(), keys.fingerprint());
+        }
         if (!pushed.errors().isEmpty()) {
           metrics.tablePushFailures(pool.sloClass(), pushed.errors().size());
         }
@@ -197,28 +286,61 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       }
     }
     awaitAll(writes);
-    return pending;
+    return new PoolOutcome(pool.namespace(), null, null, pending, rotating);
+  }
+
+  /**
+   * Whether the pool must still list the previous key's token: a previous key exists and the
+   * pool has not shown that its pods accept the current one. After a restart the live Secret
+   * tells: a pool whose token file already holds the current token alone is done.
+   */
+  private boolean rotating(String namespace, PoolTokens.Keys keys) {
+    if (keys.previous() == null || keys.fingerprint().equals(confirmedKey.get(namespace))) {
+      return false;
+    }
+    Secret live = client.secrets().inNamespace(namespace).withName(Workload.ADMIN_SECRET).get();
+    String file = live == null || live.getData() == null || live.getData().get(Workload.ADMIN_TOKEN_KEY) == null ? null
+        : new String(Base64.getDecoder().decode(live.getData().get(Workload.ADMIN_TOKEN_KEY)), StandardCharsets.UTF_8);
+    // a pool created after the rotation never had the previous token
+    if (live == null || PoolTokens.parse(file).equals(PoolTokens.tokens(keys, namespace, true))) {
+      confirmedKey.put(namespace, keys.fingerprint());
+      return false;
+    }
+    return true;
   }
 
   /**
    * Tenants being deleted are already out of every table (Pools leaves them out); drop the
    * dedicated namespace and the finalizer.
    */
-  private void releaseDeleted(String sloClass, List<Tenant> tenants) {
+  private void releaseDeleted(SloClass cls, List<Tenant> tenants) {
     for (Tenant t : tenants) {
       if (t.getMetadata().getDeletionTimestamp() == null || !t.hasFinalizer(Tenant.FINALIZER)) {
         continue;
       }
-      if (Pools.isDedicated(t)) {
-        String ns = Pool.dedicatedNamespace(sloClass, t.getMetadata().getName());
-        Namespace live = client.namespaces().withName(ns).get();
-        if (live != null && live.getMetadata().getDeletionTimestamp() == null) {
-          client.namespaces().withName(ns).delete();
-        }
-        applier.forget(ns);
+      if (Pools.isDedicated(t) && PoolNames.tenantIdProblem(t.getMetadata().getName()).isEmpty()) {
+        deleteOwnedNamespace(cls, PoolNames.dedicatedNamespace(t.getMetadata().getName()));
       }
       removeFinalizer(t);
     }
+  }
+
+  /** Deletes the namespace only when it is this class's (label and owner uid); never another's. */
+  private void deleteOwnedNamespace(SloClass cls, String ns) {
+    Namespace live = client.namespaces().withName(ns).get();
+    if (live != null && live.getMetadata().getDeletionTimestamp() == null) {
+      List<String> owners = live.getMetadata().getOwnerReferences() == null ? List.of()
+          : live.getMetadata().getOwnerReferences().stream().map(o -> o.getUid()).toList();
+      Optional<String> conflict = Ownership.conflict("Namespace", ns, live.getMetadata().getLabels(), owners,
+          cls.getMetadata().getName(), cls.getMetadata().getUid());
+      if (conflict.isPresent()) {
+        log.warn("not deleting namespace {}: {}", ns, conflict.get());
+      } else {
+        client.namespaces().withName(ns).delete();
+      }
+    }
+    applier.forget(ns);
+    confirmedKey.remove(ns);
   }
 
   private void removeFinalizer(Tenant t) {
@@ -258,15 +380,20 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     }
   }
 
-  private UpdateControl<SloClass> classStatus(SloClass cls, SloClassStatus.Plan plan, List<Tenant> tenants, Instant now) {
+  private UpdateControl<SloClass> classStatus(SloClass cls, SloClassStatus.Plan plan, List<Tenant> tenants,
+      List<PoolOutcome> outcomes, Instant now) {
     SloClassStatus prev = cls.getStatus() == null ? new SloClassStatus() : cls.getStatus();
     long live = tenants.stream().filter(t -> t.getMetadata().getDeletionTimestamp() == null).count();
     SloClassStatus next = new SloClassStatus();
     next.observedGeneration = cls.getMetadata().getGeneration();
     next.plan = plan;
     next.tenants = (int) live;
-    next.conditions = List.of(Conditions.of(prev.conditions, "Ready", true, "PoolsApplied",
-        "shared pool " + Pool.sharedNamespace(cls.getMetadata().getName()) + " applied", now));
+    List<PoolOutcome> held = outcomes.stream().filter(o -> o.heldReason() != null).toList();
+    next.conditions = List.of(held.isEmpty()
+        ? Conditions.of(prev.conditions, "Ready", true, "PoolsApplied",
+            "shared pool " + PoolNames.sharedNamespace(cls.getMetadata().getName()) + " applied", now)
+        : Conditions.of(prev.conditions, "Ready", false, held.get(0).heldReason(),
+            held.stream().map(o -> o.namespace() + ": " + o.heldMessage()).distinct().collect(Collectors.joining("; ")), now));
     if (TenancyReconcile.sameClassStatus(prev, next)) {
       return UpdateControl.noUpdate();
     }
