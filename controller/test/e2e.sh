@@ -20,11 +20,11 @@ svc_post() { curl -s -o /dev/null -w '%{http_code}' --retry 30 --retry-delay 1 -
 # What a failed request through a class Service needs explaining: the pods (restarts), the
 # ready endpoints, the tenant's status, the table version each pod holds, the controller's log.
 diagnose_pool() { # CLASS TENANT
-  local ns="isolato-$1" token ip
+  local ns="isolato-c-$1" token ip
   kubectl -n "$ns" get pods -o wide >&2 || true
   kubectl -n "$ns" get endpointslices -o wide >&2 || true
   kubectl -n isolato-system get tenant "$2" -o jsonpath='{.status}' >&2 || true; echo >&2
-  token=$(kubectl -n "$ns" get secret saas-bench-admin -o jsonpath='{.data.token}' | base64 -d) || true
+  token=$(kubectl -n "$ns" get secret saas-bench-admin -o jsonpath='{.data.token}' | base64 -d | head -1) || true
   for ip in $(kubectl -n "$ns" get pods -o jsonpath='{.items[*].status.podIP}'); do
     log "pod $ip table: $(curl -s --max-time 2 -H "Authorization: Bearer $token" "http://$ip:8080/v1/admin/tenants" | head -c 400)"
   done
@@ -75,7 +75,7 @@ done
 wait_serving 180 "${ids[@]}"
 n=$(kubectl -n isolato-system get tenants -o name | grep -c '^tenant.isolato.dev/k-' || true)
 [ "$n" = 20 ] || die "expected 20 tenants k-*, found $n"
-table=$(kubectl -n "isolato-$GOLD" get configmap tenant-table -o jsonpath='{.data.tenants\.json}')
+table=$(kubectl -n "isolato-c-$GOLD" get configmap tenant-table -o jsonpath='{.data.tenants\.json}')
 keys=$(printf '%s' "$table" | grep -o '"k-[0-9]*":' | sort | uniq -c | awk '$1 > 1' | wc -l)
 [ "$keys" = 0 ] || die "duplicated tenants in the table"
 [ "$(printf '%s' "$table" | grep -o '"k-[0-9]*":' | sort -u | wc -l)" = 20 ] || die "table lacks some of the 20 tenants"

@@ -91,7 +91,7 @@ create() { # create COLLECTION JSON: POST, or accept an existing object (409) as
 }
 
 service_url() { # the class Service's ClusterIP URL
-  local ns="isolato-$1" ip
+  local ns="isolato-c-$1" ip
   ip=$(kubectl -n "$ns" get service saas-bench -o jsonpath='{.spec.clusterIP}' 2>/dev/null) \
     || die "class $1 has no Service saas-bench in namespace $ns"
   echo "http://$ip:8080"
@@ -104,7 +104,7 @@ wait_served() { # every tenant Serving (controller's status), then answering 2xx
     log "waiting until tenant $id is Serving (max ${READY_TIMEOUT}s)"
     kubectl -n isolato-system wait --for=jsonpath='{.status.phase}'=Serving "tenant/$id" \
       --timeout="$((deadline > SECONDS ? deadline - SECONDS : 1))s" >/dev/null \
-      || die "tenant $id not Serving after ${READY_TIMEOUT}s (class $cls has no ready pods? kubectl -n isolato-$cls get pods)"
+      || die "tenant $id not Serving after ${READY_TIMEOUT}s (class $cls has no ready pods? kubectl -n isolato-c-$cls get pods)"
     url=$(service_url "$cls")
     log "waiting until tenant $id answers at $url"
     until code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 -X POST -d '{}' \

@@ -33,7 +33,7 @@ public record IsolatoProperties(
     reconcileThreads = reconcileThreads <= 0 ? 4 : reconcileThreads;
     api = api == null ? new Api(null, null, true, null) : api;
     leaderElection = leaderElection == null ? new LeaderElection(true, null, null, null, null) : leaderElection;
-    pools = pools == null ? new Pools(null, null, null, null, null) : pools;
+    pools = pools == null ? new Pools(null, null, null, null, null, null) : pools;
   }
 
   /**
@@ -44,16 +44,19 @@ public record IsolatoProperties(
    * @param ingressPodSelector {@code key=value,...} labels of those pods; empty = any pod there
    * @param ingressCidrs address blocks that may reach a pool's Service port
    * @param controllerCidrs address blocks the controller pushes tables from when it runs outside
-   *     the pod network (e.g. a host process); pods of {@code namespace} are always admitted
+   *     the pod network (e.g. a host process)
+   * @param controllerNamespace namespace whose pods may push tables (an in-cluster controller's);
+   *     default {@code namespace}
    */
   public record Pools(List<String> imageAllowlist, String ingressNamespaceSelector, String ingressPodSelector,
-      List<String> ingressCidrs, List<String> controllerCidrs) {
+      List<String> ingressCidrs, List<String> controllerCidrs, String controllerNamespace) {
     public Pools {
       imageAllowlist = imageAllowlist == null || imageAllowlist.isEmpty() ? List.of(Workload.DEFAULT_IMAGE) : List.copyOf(imageAllowlist);
       ingressNamespaceSelector = ingressNamespaceSelector == null ? "isolato.dev/ingress=true" : ingressNamespaceSelector;
       ingressPodSelector = ingressPodSelector == null ? "" : ingressPodSelector;
       ingressCidrs = ingressCidrs == null ? List.of() : List.copyOf(ingressCidrs);
       controllerCidrs = controllerCidrs == null ? List.of() : List.copyOf(controllerCidrs);
+      controllerNamespace = controllerNamespace == null ? "" : controllerNamespace;
     }
   }
 
@@ -63,7 +66,8 @@ public record IsolatoProperties(
 
   public NetworkPeers networkPeers() {
     return new NetworkPeers(NetworkPeers.selector(pools.ingressNamespaceSelector()),
-        NetworkPeers.selector(pools.ingressPodSelector()), pools.ingressCidrs(), namespace, pools.controllerCidrs());
+        NetworkPeers.selector(pools.ingressPodSelector()), pools.ingressCidrs(),
+        pools.controllerNamespace().isBlank() ? namespace : pools.controllerNamespace(), pools.controllerCidrs());
   }
 
   /**
