@@ -58,12 +58,16 @@ public class SloClasses {
     return c;
   }
 
-  /** The class named by {@code field} of a request body; 422 when it does not exist. */
+  /** The class named by {@code field} of a request body; 422 when it does not exist or is being deleted. */
   public SloClass referenced(String name, String field) {
     SloClass c = client.resources(SloClass.class).withName(name).get();
     if (c == null) {
       throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Unknown SLO class",
           field + " '" + name + "' does not exist", Map.of("field", field));
+    }
+    if (c.getMetadata().getDeletionTimestamp() != null) {
+      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "SLO class being deleted",
+          field + " '" + name + "' is being deleted and admits no new tenant", Map.of("field", field));
     }
     return c;
   }

@@ -3,6 +3,8 @@ package dev.isolato.config;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.tenancy.SloClassReconciler;
 import dev.isolato.tenancy.TablePusher;
+import dev.isolato.tenancy.Tenant;
+import dev.isolato.tenancy.TenantReleaser;
 import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -71,6 +73,10 @@ public class OperatorLifecycle implements SmartLifecycle {
             .withRetry(new GenericRetry().setInitialInterval(500).setIntervalMultiplier(2)
                 .setMaxInterval(RETRY_MAX_INTERVAL.toMillis()).withoutMaxAttempts())
             .withReconciliationMaxInterval(RESYNC_INTERVAL));
+    // deleted tenants whose class is gone (the class reconciler releases all others)
+    op.register(new TenantReleaser(client),
+        c -> c.withName("tenant-release").settingNamespace(props.namespace()).withFinalizer(Tenant.FINALIZER)
+            .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER));
     op.start();
     operator = op;
   }

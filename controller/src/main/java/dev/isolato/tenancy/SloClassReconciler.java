@@ -143,6 +143,19 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
 
   @Override
   public UpdateControl<SloClass> reconcile(SloClass cls, Context<SloClass> context) {
+    Run run = run(cls, context, List.of());
+    UpdateControl<SloClass> control = run.statusPatch() == null ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run.statusPatch());
+    return run.recheck().map(control::rescheduleAfter).orElse(control);
+  }
+
+  /** What one pass over a class produced: its status patch (null: unchanged) and when to look again. */
+  private record Run(SloClass statusPatch, Optional<Duration> recheck) {}
+
+  /**
+   * One pass over a class: every pool applied (or held), tenants' statuses, released tenants.
+   * {@code deletionWaitsFor} names the live tenants a deleted class waits for (empty otherwise).
+   */
+  private Run run(SloClass cls, Context<SloClass> context, List<String> deletionWaitsFor) {
     Timer.Sample sample = metrics.startReconcile();
     String name = cls.getMetadata().getName();
     try {
@@ -182,8 +195,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       releaseDeleted(cls, tenants);
       metrics.tenantPhases(name, tenants.stream().collect(Collectors.groupingBy(TenancyReconcile::phaseOf, TreeMap::new, Collectors.counting())));
       metrics.reconciled(sample, name, true);
-      UpdateControl<SloClass> control = classStatus(cls, sharedPlan, tenants, outcomes, now);
-      return PoolOutcome.recheck(outcomes).map(control::rescheduleAfter).orElse(control);
+      return new Run(classStatus(cls, sharedPlan, tenants, outcomes, deletionWaitsFor, now), PoolOutcome.recheck(outcomes));
     } catch (RuntimeException e) {
       metrics.reconciled(sample, name, false);
       throw e;
@@ -380,8 +392,9 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     }
   }
 
-  private UpdateControl<SloClass> classStatus(SloClass cls, SloClassStatus.Plan plan, List<Tenant> tenants,
-      List<PoolOutcome> outcomes, Instant now) {
+  /** The class status patch, or null when the status would not change. */
+  private SloClass classStatus(SloClass cls, SloClassStatus.Plan plan, List<Tenant> tenants,
+      List<PoolOutcome> outcomes, List<String> deletionWaitsFor, Instant now) {
     SloClassStatus prev = cls.getStatus() == null ? new SloClassStatus() : cls.getStatus();
     long live = tenants.stream().filter(t -> t.getMetadata().getDeletionTimestamp() == null).count();
     SloClassStatus next = new SloClassStatus();
@@ -389,13 +402,15 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     next.plan = plan;
     next.tenants = (int) live;
     List<PoolOutcome> held = outcomes.stream().filter(o -> o.heldReason() != null).toList();
-    next.conditions = List.of(held.isEmpty()
+    next.conditions = List.of(!deletionWaitsFor.isEmpty()
+        ? Conditions.of(prev.conditions, "Ready", false, "DeletionWaitsForTenants", DeletionWait.message(deletionWaitsFor), now)
+        : held.isEmpty()
         ? Conditions.of(prev.conditions, "Ready", true, "PoolsApplied",
             "shared pool " + PoolNames.sharedNamespace(cls.getMetadata().getName()) + " applied", now)
         : Conditions.of(prev.conditions, "Ready", false, held.get(0).heldReason(),
             held.stream().map(o -> o.namespace() + ": " + o.heldMessage()).distinct().collect(Collectors.joining("; ")), now));
     if (TenancyReconcile.sameClassStatus(prev, next)) {
-      return UpdateControl.noUpdate();
+      return null;
     }
     SloClass patch = new SloClass();
     patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(cls.getMetadata().getName()).build());
@@ -404,7 +419,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     next.cutoffs = null;
     next.calibrationRuns = null;
     patch.setStatus(next);
-    return UpdateControl.patchStatus(patch);
+    return patch;
   }
 
   private static String tableVersion(String tableJson) {
@@ -412,17 +427,27 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     return i < 0 ? "?" : tableJson.substring(i + 11, tableJson.indexOf('"', i + 11));
   }
 
-  /** A deleted class leaves its tenants Pending; their finalizers go so they can be deleted. */
+  /**
+   * A deleted class (by any client) stays until its tenants are offboarded: meanwhile it keeps
+   * serving them (each leaves the tables as it is deleted) and its Ready condition names them.
+   * Then the last deleted tenants are released and the class goes; the garbage collector
+   * removes its pools.
+   */
   @Override
   public DeleteControl cleanup(SloClass cls, Context<SloClass> context) {
-    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-    for (Tenant t : context.getSecondaryResources(Tenant.class)) {
-      if (t.getMetadata().getDeletionTimestamp() != null && t.hasFinalizer(Tenant.FINALIZER)) {
-        removeFinalizer(t);
-      } else if (t.getMetadata().getDeletionTimestamp() == null) {
-        writeStatus(t, TenantStatuses.pending(t, "SloClass " + cls.getMetadata().getName() + " was deleted", now));
+    List<Tenant> tenants = List.copyOf(context.getSecondaryResources(Tenant.class));
+    List<String> remaining = DeletionWait.liveTenants(tenants.stream()
+        .filter(t -> t.getMetadata().getDeletionTimestamp() == null).map(t -> t.getMetadata().getName()).toList());
+    if (!remaining.isEmpty()) {
+      Run run = run(cls, context, remaining);
+      if (run.statusPatch() != null) {
+        client.resource(run.statusPatch()).subresource("status").patch(new PatchContext.Builder()
+            .withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(Applier.FIELD_MANAGER).withForce(true).build(),
+            run.statusPatch());
       }
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(run.recheck().orElse(CONFLICT_RECHECK));
     }
+    releaseDeleted(cls, tenants);
     metrics.tenantPhases(cls.getMetadata().getName(), Map.of());
     return DeleteControl.defaultDelete();
   }
