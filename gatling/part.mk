@@ -1,7 +1,7 @@
-# gatling: simulations that calibrate SLO classes (docs/gatling.md).
-.PHONY: gatling-build test-gatling-unit test-gatling-simulations
+# gatling: simulations that calibrate SLO classes, and the experiment runner (docs/gatling.md).
+.PHONY: gatling-build test-gatling-unit test-gatling-simulations test-python
 BUILD_TARGETS += gatling-build
-UNIT_TEST_TARGETS += test-gatling-unit test-gatling-simulations
+UNIT_TEST_TARGETS += test-gatling-unit test-gatling-simulations test-python
 
 gatling-build: ## compile the Gatling module (simulations included)
 	@$(MVN) -pl gatling test-compile
@@ -9,8 +9,14 @@ gatling-build: ## compile the Gatling module (simulations included)
 test-gatling-unit: ## unit tests of the calibration statistics, JSON writer and load plans
 	@$(MVN) -pl gatling test
 
-test-gatling-simulations: ## real short Gatling runs against a loopback stub service
+test-gatling-simulations: ## real short Gatling runs of every simulation against a loopback stub service
 	@gatling/test/simulations-local.sh
+
+# ruff (pinned in gatling/experiments/requirements-dev.txt, settings in ruff.toml) covers every
+# Python file of the repository; pytest the experiment runner.
+test-python: ## ruff check + format check on all Python, pytest of the experiment runner
+	@source gatling/experiments/venv.sh && "$$PY" -m ruff check . && "$$PY" -m ruff format --check . \
+	  && cd gatling/experiments && "$$PY" -m pytest -q tests
 
 .PHONY: test-gatling-e2e experiment
 E2E_TEST_TARGETS += test-gatling-e2e
@@ -18,6 +24,6 @@ E2E_TEST_TARGETS += test-gatling-e2e
 test-gatling-e2e: ## calibration loop on localkube: simulation -> REST -> SloClass cut-off
 	@gatling/test/e2e-calibration.sh
 
-experiment: ## run an experiment on localkube: make experiment NAME=gold-bronze-alone
-	@test -n "$(NAME)" || { echo "usage: make experiment NAME=<gatling/experiments/defs/NAME.sh>"; exit 2; }
-	@gatling/experiments/run.sh $(NAME)
+# Parameters (REPLICAS=2, MIX=1:3, ...) and REPLACE=1 reach the runner as environment variables.
+experiment: ## run an experiment with `make run` up: make experiment NAME=gold-alone (no NAME: the list)
+	@gatling/experiments/runner.sh run $(NAME)

@@ -1,4 +1,5 @@
 """Drives controller/bench/onboarding.sh's measurements over the REST API (see there)."""
+
 import concurrent.futures as cf
 import json
 import os
@@ -9,7 +10,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from pathlib import Path
 
 API, TOKEN = os.environ["API"], os.environ["TOKEN"]
 IMAGE = "localhost/isolato/saas-bench:dev"
@@ -17,8 +19,12 @@ RUN = datetime.now().strftime("%H%M%S")
 
 
 def call(method, path, body=None):
-    req = urllib.request.Request(API + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"})
+    req = urllib.request.Request(
+        API + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, json.loads(r.read() or b"null")
@@ -27,26 +33,49 @@ def call(method, path, body=None):
 
 
 def make_class(name, max_replicas, cutoff):
-    s, b = call("POST", "/api/v1/slo-classes", {"name": name, "spec": {
-        "latency": {"percentile": 95, "targetMs": 100}, "resources": {"cpu": "100m", "memory": "32Mi"},
-        "priority": 10, "minReplicas": 1, "maxReplicas": max_replicas, "pivotPercent": 80,
-        "perPodCutoffRps": cutoff, "image": IMAGE}})
+    s, b = call(
+        "POST",
+        "/api/v1/slo-classes",
+        {
+            "name": name,
+            "spec": {
+                "latency": {"percentile": 95, "targetMs": 100},
+                "resources": {"cpu": "100m", "memory": "32Mi"},
+                "priority": 10,
+                "minReplicas": 1,
+                "maxReplicas": max_replicas,
+                "pivotPercent": 80,
+                "perPodCutoffRps": cutoff,
+                "image": IMAGE,
+            },
+        },
+    )
     assert s == 201, (s, b)
 
 
 def post(tid, cls):
-    s, b = call("POST", "/api/v1/tenants", {"tenantId": tid, "sloClass": cls, "committedRps": 1,
-                                             "profile": {"cpu": 1, "memory": 4, "io": 0}})
+    s, b = call(
+        "POST",
+        "/api/v1/tenants",
+        {
+            "tenantId": tid,
+            "sloClass": cls,
+            "committedRps": 1,
+            "profile": {"cpu": 1, "memory": 4, "io": 0},
+        },
+    )
     assert s == 201, (tid, s, b)
 
 
 def onboard(tid, cls, deadline_s=180):
-    """POST, then poll GET until Serving; returns (accept_s, served_s server-side, served_s client-side)."""
+    """POST, then poll GET until Serving.
+
+    Returns (accept_s, served_s server-side, served_s client-side)."""
     t0 = time.monotonic()
     post(tid, cls)
     accept = time.monotonic() - t0
     while time.monotonic() - t0 < deadline_s:
-        s, b = call("GET", "/api/v1/tenants/" + tid)
+        _, b = call("GET", "/api/v1/tenants/" + tid)
         if (b.get("status") or {}).get("phase") == "Serving":
             client = time.monotonic() - t0
             return accept, server_latency(tid, b), client
@@ -56,10 +85,24 @@ def onboard(tid, cls, deadline_s=180):
 
 def server_latency(tid, body):
     """servingSince − accepted-at annotation, both written by the controller (ms precision)."""
-    ann = json.loads(subprocess.check_output(["kubectl", "-n", "isolato-system", "get", "tenant", tid, "-o",
-                                              "jsonpath={.metadata.annotations}"]))
+    ann = json.loads(
+        subprocess.check_output(
+            [
+                "kubectl",
+                "-n",
+                "isolato-system",
+                "get",
+                "tenant",
+                tid,
+                "-o",
+                "jsonpath={.metadata.annotations}",
+            ]
+        )
+    )
     accepted = int(ann["isolato.dev/accepted-at"]) / 1000
-    served = datetime.fromisoformat(body["status"]["servingSince"].replace("Z", "+00:00")).timestamp()
+    served = datetime.fromisoformat(
+        body["status"]["servingSince"].replace("Z", "+00:00")
+    ).timestamp()
     return served - accepted
 
 
@@ -67,8 +110,10 @@ def all_serving(ids, deadline_s=180):
     """Polls the tenant list (one caller, every 20 ms) until every id is Serving."""
     want, t0 = set(ids), time.monotonic()
     while time.monotonic() - t0 < deadline_s:
-        s, b = call("GET", "/api/v1/tenants?limit=1000")
-        if want <= {i["tenantId"] for i in b["items"] if (i.get("status") or {}).get("phase") == "Serving"}:
+        _, b = call("GET", "/api/v1/tenants?limit=1000")
+        if want <= {
+            i["tenantId"] for i in b["items"] if (i.get("status") or {}).get("phase") == "Serving"
+        }:
             return
         time.sleep(0.02)
     raise SystemExit(f"burst not Serving within {deadline_s}s")
@@ -85,7 +130,7 @@ def writes():
 
 def pct(xs, p):
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def main(out):
@@ -127,36 +172,58 @@ def main(out):
     burst_s = time.monotonic() - t0
     burst_writes = (writes() - w0) / 100
     tenants += ids
-    print(f"[bench] C: 100 tenants at concurrency 10 in {burst_s:.2f} s, {burst_writes:.2f} API writes/tenant", flush=True)
+    print(
+        f"[bench] C: 100 tenants at concurrency 10 in {burst_s:.2f} s, "
+        f"{burst_writes:.2f} API writes/tenant",
+        flush=True,
+    )
 
     for t in tenants:
         call("DELETE", "/api/v1/tenants/" + t)
 
     ref = statistics.median(accepts)
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    with open("/proc/cpuinfo") as f:
+        cpu = next(
+            (line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "?"
+        )
     rows = [
-        ("existing class: API accepted → served, p50", pct(served, 50) * 1000, "ms", "≤ 250 ms (p95)"),
+        (
+            "existing class: API accepted → served, p50",
+            pct(served, 50) * 1000,
+            "ms",
+            "≤ 250 ms (p95)",
+        ),
         ("existing class: API accepted → served, p95", pct(served, 95) * 1000, "ms", "≤ 250 ms"),
         ("existing class: client POST → GET says Serving, p95", pct(client, 95) * 1000, "ms", ""),
         ("reference: API accept (POST → 201), p50", ref * 1000, "ms", ""),
-        ("new class: first tenant served (median of 3)", statistics.median(new_class), "s", "≤ 5 s"),
+        (
+            "new class: first tenant served (median of 3)",
+            statistics.median(new_class),
+            "s",
+            "≤ 5 s",
+        ),
         ("burst: 100 tenants, concurrency 10, total", burst_s, "s", "≤ 5 s"),
         ("burst: API writes per tenant", burst_writes, "", "≤ 3"),
     ]
-    text = [f"\n### Onboarding ({datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.node()}, "
-            f"{os.cpu_count()} CPUs, {cpu})\n",
-            "| measure | value | goal | ratio to API accept p50 |", "|---|---|---|---|"]
+    text = [
+        f"\n### Onboarding ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, "
+        f"{os.cpu_count()} CPUs, {cpu})\n",
+        "| measure | value | goal | ratio to API accept p50 |",
+        "|---|---|---|---|",
+    ]
     for name, v, unit, goal in rows:
         ratio = f"{(v / 1000 if unit == 'ms' else v) / ref:.1f}×" if unit in ("ms", "s") else ""
         text.append(f"| {name} | {v:.2f} {unit} | {goal} | {ratio} |")
     print("\n".join(text))
-    doc = open(out).read() if os.path.exists(out) else "# Benchmarks\n"
+    doc = Path(out).read_text() if os.path.exists(out) else "# Benchmarks\n"
     if "## Controller" not in doc:
         doc += "\n## Controller\n"
     head, _, tail = doc.partition("## Controller\n")
     nxt = tail.find("\n## ")
     section, rest = (tail, "") if nxt < 0 else (tail[:nxt], tail[nxt:])
-    open(out, "w").write(head + "## Controller\n" + section.rstrip("\n") + "\n" + "\n".join(text) + "\n" + rest)
+    Path(out).write_text(
+        head + "## Controller\n" + section.rstrip("\n") + "\n" + "\n".join(text) + "\n" + rest
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ RESULT_DIR holds replicas-N/acc.response.json (POST /api/v1/calibrations answers
 3 in that order of posting: the answer to the 2-replica run carries the joint fit made before
 the 3-replica run was measured. Prints a Markdown summary and writes accuracy.json.
 """
+
 import json
 import sys
 from pathlib import Path
@@ -28,11 +29,13 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     root = Path(sys.argv[1])
-    answers = {n: json.loads((root / ("replicas-%d" % n) / "acc.response.json").read_text())
-               for n in (1, 2, 3)}
+    answers = {
+        n: json.loads((root / f"replicas-{n}" / "acc.response.json").read_text()) for n in (1, 2, 3)
+    }
     fit = answers[2]["fit"]
     if not fit.get("model"):
-        sys.exit("accuracy.py: the 2-replica answer has no fitted model: %s" % fit.get("reasons"))
+        reasons = fit.get("reasons")
+        sys.exit(f"accuracy.py: the 2-replica answer has no fitted model: {reasons}")
     target = answers[3]["cutoff"]["targetLatencyMs"]
     measured = answers[3]["cutoff"]
     steps = measured["steps"]
@@ -40,22 +43,35 @@ def main():
     # A fit the engine refused is not a prediction: the planner falls back to linear then.
     trusted = fit.get("status") == "trusted"
     predicted = predicted_cutoff(fit["model"], 3, target, hi) if trusted else None
-    linear = answers[1]["cutoff"]["cutoffRps"] * 3 if answers[1]["cutoff"].get("cutoffRps") else None
+    linear = (
+        answers[1]["cutoff"]["cutoffRps"] * 3 if answers[1]["cutoff"].get("cutoffRps") else None
+    )
     # The measured cut-off is the last passing step; the true one lies below the first failing.
     failing = [s["offeredRps"] for s in steps if not s["passed"]]
     result = {
-        "targetMs": target, "fit": dict({k: fit.get(k) for k in ("status", "model", "rSquared", "rmseMs",
-                                                               "pointsUsed", "sigmaFitted")},
-                                       form=fit.get("form") or form_of(fit["model"])),
+        "targetMs": target,
+        "fit": dict(
+            {
+                k: fit.get(k)
+                for k in ("status", "model", "rSquared", "rmseMs", "pointsUsed", "sigmaFitted")
+            },
+            form=fit.get("form") or form_of(fit["model"]),
+        ),
         "cutoffs": {n: answers[n]["cutoff"].get("cutoffRps") for n in (1, 2, 3)},
-        "measured3": measured.get("cutoffRps"), "firstFailing3": min(failing) if failing else None,
-        "predicted3": predicted, "linear3": linear,
+        "measured3": measured.get("cutoffRps"),
+        "firstFailing3": min(failing) if failing else None,
+        "predicted3": predicted,
+        "linear3": linear,
         "fitReasons": fit.get("reasons"),
     }
     if predicted and measured.get("cutoffRps"):
-        result["errorPct"] = round(100 * (predicted - measured["cutoffRps"]) / measured["cutoffRps"], 1)
+        result["errorPct"] = round(
+            100 * (predicted - measured["cutoffRps"]) / measured["cutoffRps"], 1
+        )
     if linear and measured.get("cutoffRps"):
-        result["linearErrorPct"] = round(100 * (linear - measured["cutoffRps"]) / measured["cutoffRps"], 1)
+        result["linearErrorPct"] = round(
+            100 * (linear - measured["cutoffRps"]) / measured["cutoffRps"], 1
+        )
     (root / "accuracy.json").write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
 

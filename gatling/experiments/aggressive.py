@@ -8,6 +8,7 @@ tenant of a step is the aggressive one; step k sends k times its commitment, the
 theirs. Prints a Markdown table, writes summary.json and aggressive.png (abiding tenants' worst
 p95 per step, both modes, with the class's target).
 """
+
 import json
 import sys
 from pathlib import Path
@@ -15,9 +16,8 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
-import matplotlib.pyplot as plt  # noqa: E402
-
-from plot import key_of, load, target_of  # noqa: E402
+import matplotlib.pyplot as plt
+from plot import key_of, load, target_of
 
 MODES = ("enforce", "off")
 
@@ -33,15 +33,17 @@ def summarise(run, percentile):
         tenants = list(step["tenants"].items())
         aggressive, abiding = tenants[0][1], [t for _, t in tenants[1:]]
         factor = (step["offeredRps"] - committed * len(abiding)) / committed
-        rows.append({
-            "factor": round(factor, 2),
-            "offeredRps": step["offeredRps"],
-            "aggressiveCount": aggressive["count"],
-            "aggressiveErrors": aggressive["errors"],
-            "aggressiveP95Ms": aggressive.get(key),
-            "abidingWorstMs": max(t.get(key) or 0 for t in abiding),
-            "abidingErrors": sum(t["errors"] for t in abiding),
-        })
+        rows.append(
+            {
+                "factor": round(factor, 2),
+                "offeredRps": step["offeredRps"],
+                "aggressiveCount": aggressive["count"],
+                "aggressiveErrors": aggressive["errors"],
+                "aggressiveP95Ms": aggressive.get(key),
+                "abidingWorstMs": max(t.get(key) or 0 for t in abiding),
+                "abidingErrors": sum(t["errors"] for t in abiding),
+            }
+        )
     return rows
 
 
@@ -60,33 +62,46 @@ def main():
     summary["targetMs"] = target
     (root / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
 
-    print("| k | offered req/s | admission | abiding worst p%d ms | abiding KO | aggressive sent | "
-          "aggressive 429/KO | aggressive p%d ms |" % (percentile, percentile))
+    print(
+        f"| k | offered req/s | admission | abiding worst p{round(percentile)} ms | abiding KO | "
+        f"aggressive sent | aggressive 429/KO | aggressive p{round(percentile)} ms |"
+    )
     print("|---|---|---|---|---|---|---|---|")
-    for i, row in enumerate(summary["enforce"]):
+    for i in range(len(summary["enforce"])):
         for mode in MODES:
             r = summary[mode][i]
-            print("| %g | %g | %s | %.1f | %d | %d | %d | %.1f |" % (
-                r["factor"], r["offeredRps"], mode, r["abidingWorstMs"], r["abidingErrors"],
-                r["aggressiveCount"], r["aggressiveErrors"], r["aggressiveP95Ms"] or 0))
+            print(
+                f"| {r['factor']:g} | {r['offeredRps']:g} | {mode} | {r['abidingWorstMs']:.1f} "
+                f"| {r['abidingErrors']:.0f} | {r['aggressiveCount']:.0f} "
+                f"| {r['aggressiveErrors']:.0f} | {r['aggressiveP95Ms'] or 0:.1f} |"
+            )
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for mode, marker in zip(MODES, ("o", "s")):
+    for mode, marker in zip(MODES, ("o", "s"), strict=True):
         rows = summary[mode]
-        ax.plot([r["factor"] for r in rows], [r["abidingWorstMs"] for r in rows], marker=marker,
-                label="abiding tenants, admission %s" % mode)
+        ax.plot(
+            [r["factor"] for r in rows],
+            [r["abidingWorstMs"] for r in rows],
+            marker=marker,
+            label=f"abiding tenants, admission {mode}",
+        )
     if target:
-        ax.axhline(target, color="grey", linestyle="--", linewidth=1,
-                   label="target p%d %s ms" % (percentile, target))
+        ax.axhline(
+            target,
+            color="grey",
+            linestyle="--",
+            linewidth=1,
+            label=f"target p{round(percentile)} {target} ms",
+        )
     ax.set_yscale("log")
     ax.set_xlabel("aggressive tenant's rate / its commitment (k)")
-    ax.set_ylabel("worst abiding tenant p%d latency (ms)" % percentile)
+    ax.set_ylabel(f"worst abiding tenant p{round(percentile)} latency (ms)")
     ax.set_title("One tenant at k x its commitment, two at theirs")
     ax.legend()
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
     fig.savefig(root / "aggressive.png", dpi=110)
-    print("aggressive.py: wrote summary.json and aggressive.png in %s" % root, file=sys.stderr)
+    print(f"aggressive.py: wrote summary.json and aggressive.png in {root}", file=sys.stderr)
 
 
 if __name__ == "__main__":

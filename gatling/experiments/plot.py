@@ -7,6 +7,7 @@ RESULT_DIR holds <class>.json (calibration runs, docs/calibration-format.md) and
 Writes p95-vs-rate.png (measured latency per class, target line, cut-off marked) and, when a
 fitted model is present, model-fit.png (predicted vs measured).
 """
+
 import json
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 
 def load(result_dir):
@@ -37,7 +38,7 @@ def target_of(status):
 
 
 def key_of(percentile):
-    return "p%d" % round(percentile)
+    return f"p{round(percentile)}"
 
 
 def cutoff_of(run, status):
@@ -90,22 +91,38 @@ def plot_latency(classes, out):
         key = key_of(percentile)
         steps = run["steps"]
         rates = [s["offeredRps"] for s in steps]
-        line, = ax.plot(rates, [s["total"][key] for s in steps], marker="o",
-                        label="%s (%s)" % (run["sloClass"], run["context"].get("label", "")))
+        (line,) = ax.plot(
+            rates,
+            [s["total"][key] for s in steps],
+            marker="o",
+            label="{} ({})".format(run["sloClass"], run["context"].get("label", "")),
+        )
         if target:
-            ax.axhline(target, color=line.get_color(), linestyle="--", linewidth=1,
-                       label="%s target %s ms" % (run["sloClass"], target))
+            ax.axhline(
+                target,
+                color=line.get_color(),
+                linestyle="--",
+                linewidth=1,
+                label="{} target {} ms".format(run["sloClass"], target),
+            )
         cutoff = cutoff_of(run, status)
         if cutoff:
-            ax.axvline(cutoff, color=line.get_color(), linestyle=":", linewidth=1.5,
-                       label="%s cut-off %.1f req/s" % (run["sloClass"], cutoff))
+            ax.axvline(
+                cutoff,
+                color=line.get_color(),
+                linestyle=":",
+                linewidth=1.5,
+                label="{} cut-off {:.1f} req/s".format(run["sloClass"], cutoff),
+            )
     ax.set_xlabel("offered rate (req/s)")
     ax.set_ylabel("latency percentile (ms)")
     ax.set_yscale("log")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    ax.set_title("Latency vs offered rate" + (" (partial run)" if any(
-        r["partial"] for r, _ in classes) else ""))
+    ax.set_title(
+        "Latency vs offered rate"
+        + (" (partial run)" if any(r["partial"] for r, _ in classes) else "")
+    )
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -122,12 +139,21 @@ def plot_model(classes, out):
         key = key_of(percentile)
         replicas = run["context"].get("replicas", 1)
         rates = [s["offeredRps"] for s in run["steps"]]
-        line, = ax.plot(rates, [s["total"][key] for s in run["steps"]], "o",
-                        label="%s measured %s" % (run["sloClass"], key))
+        (line,) = ax.plot(
+            rates,
+            [s["total"][key] for s in run["steps"]],
+            "o",
+            label="{} measured {}".format(run["sloClass"], key),
+        )
         lo, hi = min(rates), max(rates)
         grid = [lo + (hi - lo) * i / 100 for i in range(101)]
-        ax.plot(grid, [model_ms(model, x, replicas) for x in grid], "-",
-                color=line.get_color(), label="%s predicted (%s fit)" % (run["sloClass"], form_of(model)))
+        ax.plot(
+            grid,
+            [model_ms(model, x, replicas) for x in grid],
+            "-",
+            color=line.get_color(),
+            label="{} predicted ({} fit)".format(run["sloClass"], form_of(model)),
+        )
     ax.set_xlabel("offered rate (req/s)")
     ax.set_ylabel("latency (ms)")
     ax.grid(True, alpha=0.3)
@@ -145,12 +171,12 @@ def main():
     result_dir = Path(sys.argv[1])
     classes = load(result_dir)
     if not classes:
-        sys.exit("plot.py: no calibration runs (*.json with steps) in %s" % result_dir)
+        sys.exit(f"plot.py: no calibration runs (*.json with steps) in {result_dir}")
     plot_latency(classes, result_dir / "p95-vs-rate.png")
     drawn = ["p95-vs-rate.png"]
     if plot_model(classes, result_dir / "model-fit.png"):
         drawn.append("model-fit.png")
-    print("plot.py: wrote %s in %s" % (", ".join(drawn), result_dir))
+    print("plot.py: wrote {} in {}".format(", ".join(drawn), result_dir))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end check of the calibration loop on localkube: starts its own controller jar (as
 # controller/test/e2e.sh does: own port and token), loads the saas-bench image (idempotent),
-# then the `smoke` experiment: simulation -> calibration JSON -> POST /api/v1/calibrations ->
+# then the `smoke` experiment through `make experiment`: simulation -> calibration JSON -> POST /api/v1/calibrations ->
 # the SloClass status carries a measured cut-off. Results go to a temporary directory; the
 # class and its tenants are deleted and the controller stopped at the end.
 set -euo pipefail
@@ -25,8 +25,7 @@ trap cleanup EXIT
 
 own_controller_up
 
-RESULTS_DIR="$OUT" \
-  "$GATLING_DIR/experiments/run.sh" smoke
+make -s -C "$REPO_ROOT" experiment NAME=smoke RESULTS_DIR="$OUT"
 jq -e '.partial == false and (.steps | length) == 4 and .steps[0].total.errors == 0' "$OUT/$CLASS.json" >/dev/null \
   || die "the smoke run is incomplete: $(jq -c '{partial, steps: (.steps | length), errors0: .steps[0].total.errors}' "$OUT/$CLASS.json")"
 jq -e '(.status.cutoffs | length) > 0 and all(.status.cutoffs[]; .rps > 0)' \

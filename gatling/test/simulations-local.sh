@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the three simulations for real (short, bounded) against a loopback stub service and
+# Runs every simulation (all four of gatling/src/test/java/.../simulations) for real (short, bounded) against a loopback stub service and
 # checks the calibration JSON they write: counts, errors (429s of a throttled tenant), shape,
 # and that Ctrl-C keeps the complete steps of a run marked partial. No cluster needed.
 set -euo pipefail
@@ -26,14 +26,14 @@ check() { # check JQ-EXPR FILE MESSAGE
 start_stub --delay-ms 2 --reject t3
 log "stub service at $STUB_URL (pid $STUB_PID)"
 
-# The four short runs below are independent: started together, they share the JVM start-up
+# The five short runs below are independent: started together, they share the JVM start-up
 # time (the test stays near a minute on 2 cores); each is checked once all have ended.
 bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
   local name=$1; shift
   sim_start "$@" >"$OUT/$name.log" 2>&1; BG_PIDS+=("$SIM_PID"); BG_NAMES+=("$name"); SIM_PID=
 }
 BG_NAMES=()
-log "starting 4 runs: LinearRampCalibration, AggressiveTenant, TenantMix, unreachable target"
+log "starting 5 runs: LinearRampCalibration, AggressiveTenant, TenantMix, CoLocatedRamp, unreachable target"
 bg ramp LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
   -Disolato.tenants=t1,t2 -Disolato.startRate=20 -Disolato.rateStep=20 -Disolato.steps=3 \
   -Disolato.requestsPerStep=60 -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/ramp" \
@@ -45,6 +45,10 @@ bg aggr AggressiveTenant -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=bronze
 bg mix TenantMix -Disolato.goldBaseUrl="$STUB_URL" -Disolato.bronzeBaseUrl="$STUB_URL" \
   -Disolato.mix=1:2 -Disolato.startRate=5 -Disolato.steps=2 -Disolato.requestsPerStep=30 \
   -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/mix"
+bg coloc CoLocatedRamp -Disolato.classes=ca,cb -Disolato.ca.baseUrl="$STUB_URL" \
+  -Disolato.cb.baseUrl="$STUB_URL" -Disolato.ca.tenantCount=2 -Disolato.ca.startRate=10 \
+  -Disolato.ca.rateStep=10 -Disolato.cb.startRate=5 -Disolato.steps=2 -Disolato.stepSeconds=2 \
+  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/coloc"
 bg unreachable LinearRampCalibration -Disolato.baseUrl=http://127.0.0.1:9 \
   -Disolato.sloClass=gold -Disolato.startRate=5 -Disolato.steps=1 \
   -Disolato.outputDir="$OUT/unreachable"
@@ -54,7 +58,7 @@ for i in "${!BG_PIDS[@]}"; do
   RC[${BG_NAMES[$i]}]=$rc
 done
 BG_PIDS=()
-for n in ramp aggr mix; do
+for n in ramp aggr mix coloc; do
   [ "${RC[$n]}" = 0 ] || { cat "$OUT/$n.log" >&2; die "run $n failed (exit ${RC[$n]})"; }
 done
 
@@ -77,6 +81,11 @@ check '.context.label == "mix-1:2" and (.steps | length) == 2 and .steps[0].tota
   "$OUT/mix/gold.json" "TenantMix 1:2, gold: 1 tenant's share of each step"
 check '.steps[0].total.count == 20 and (.steps[0].tenants | keys) == ["bronze-1","bronze-2"]' \
   "$OUT/mix/bronze.json" "TenantMix 1:2, bronze: 2 tenants' share"
+
+check '.context.label == "colocated" and .context.colocated == ["cb"] and [.steps[].total.count] == [20, 40] and all(.steps[]; .tenants["ca-t1"].count == .tenants["ca-t2"].count and .total.errors == 0)' \
+  "$OUT/coloc/ca.json" "CoLocatedRamp, class ca: 2 tenants at 10 then 20 req/s for 2 s each"
+check '.context.colocated == ["ca"] and [.steps[].total.count] == [10, 20] and all(.steps[]; .durationSeconds == 2)' \
+  "$OUT/coloc/cb.json" "CoLocatedRamp, class cb: stepping with ca for the same seconds"
 
 [ "${RC[unreachable]}" != 0 ] || die "a run against a closed port succeeded"
 grep -q "target http://127.0.0.1:9 is unreachable" "$OUT/unreachable.log" \

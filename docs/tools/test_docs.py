@@ -1,0 +1,147 @@
+"""Doc tests: every shell block a user is told to run is run; generated pages are current.
+
+Convention (checked here): a fence tagged `bash` is run; a fence tagged `shell` is shown but not
+run and its first line says why (`# not run here: <reason>`); output and data blocks carry their
+own tag (`text`, `json`, `yaml`). An untagged fence is an error, so no command escapes the test.
+
+The static tests need nothing; `-m cluster` runs the blocks against a running localkube with
+`make run`'s controller (docs/part.mk starts it) and replays the commands `make run` prints.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import mktestdocs
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import crd_reference
+
+ROOT = Path(__file__).resolve().parents[2]
+# Pages a user follows, in the order the cluster test runs them: localkube's README last, as it
+# ends with `localkube down`.
+PAGES = [
+    "README.md",
+    "docs/operations.md",
+    "docs/api.md",
+    "docs/security.md",
+    "docs/install.md",
+    "docs/troubleshooting.md",
+    "docs/gatling.md",
+    "docs/saas-bench.md",
+    "docs/slo-engine.md",
+    "docs/pipeline.md",
+    "docs/architecture.md",
+    "docs/calibration-format.md",
+    "docs/results/README.md",
+    "localkube/README.md",
+]
+TAGS = ("bash", "shell", "text", "json", "yaml", "java", "python", "promql")
+NOT_RUN = re.compile(r"^# not run here: \S.{8,}")
+BLOCK_TIMEOUT_S = 900
+
+
+def pages() -> list[Path]:
+    return [ROOT / p for p in PAGES if (ROOT / p).exists()]
+
+
+def test_every_page_with_commands_is_listed():
+    listed = set(pages())
+    for md in [*ROOT.glob("docs/**/*.md"), ROOT / "README.md", ROOT / "localkube/README.md"]:
+        text = md.read_text()
+        if md not in listed and (
+            mktestdocs.grab_code_blocks(text, lang="bash")
+            or mktestdocs.grab_code_blocks(text, lang="shell")
+        ):
+            pytest.fail(f"{md.relative_to(ROOT)} has shell blocks but is not in PAGES of this file")
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_fence_is_tagged(page: Path):
+    text = page.read_text()
+    tagged = sum(len(mktestdocs.grab_code_blocks(text, lang=tag)) for tag in TAGS)
+    assert tagged == len(mktestdocs.grab_code_blocks(text, lang=None)), (
+        f"{page.relative_to(ROOT)}: a fence without one of the tags {TAGS}"
+        " (bash runs, shell is not run, the rest is data)"
+    )
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_block_not_run_says_why(page: Path):
+    for block in mktestdocs.grab_code_blocks(page.read_text(), lang="shell"):
+        assert NOT_RUN.match(block), (
+            f"{page.relative_to(ROOT)}: a `shell` block must start with"
+            f" '# not run here: <reason>':\n{block[:200]}"
+        )
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_resolve(page: Path):
+    for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", page.read_text()):
+        assert (page.parent / target).exists(), (
+            f"{page.relative_to(ROOT)} links to missing {target}"
+        )
+
+
+def test_crd_reference_is_current():
+    assert crd_reference.OUT.read_text() == crd_reference.render(crd_reference.CRD_DIR), (
+        "run `make docs-reference`"
+    )
+
+
+def run_bash(source: str) -> None:
+    """mktestdocs executor: one page's blocks in one strict bash, from the repository root."""
+    print(f"[doc-test] running:\n{source}", flush=True)
+    subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", source], cwd=ROOT, check=True, timeout=BLOCK_TIMEOUT_S
+    )
+
+
+mktestdocs.register_executor("bash", run_bash)
+
+
+@pytest.fixture(scope="session")
+def make_run():
+    """`make run`'s script in the background until its banner is printed; stopped by PID after."""
+    log = ROOT / "build" / "doc-test-make-run.log"
+    log.parent.mkdir(exist_ok=True)
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [str(ROOT / "scripts/run.sh")],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + 600
+    while "Stop with Ctrl-C" not in log.read_text():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"make run did not come up:\n{log.read_text()[-3000:]}")
+        time.sleep(0.5)  # polling a log file for a banner: no event to wait on
+    yield log.read_text()
+    proc.terminate()
+    proc.wait(timeout=120)
+
+
+def printed_commands(banner: str) -> str:
+    """The lines `make run` tells the user to run, continuation lines joined."""
+    section = banner.split("send it a request:", 1)[1].split("Stop with", 1)[0]
+    return "\n".join(line.strip() for line in section.strip().splitlines())
+
+
+@pytest.mark.cluster
+def test_commands_make_run_prints(make_run):
+    run_bash(printed_commands(make_run))
+
+
+@pytest.mark.cluster
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_page_commands_run(make_run, page: Path):
+    if not mktestdocs.grab_code_blocks(page.read_text(), lang="bash"):
+        pytest.skip("no bash block")
+    mktestdocs.check_md_file(page, memory=True, lang="bash")

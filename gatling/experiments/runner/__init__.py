@@ -1,0 +1,1 @@
+"""Isolato's experiment runner: definitions (defs/*.yaml) run on localkube through the REST API."""

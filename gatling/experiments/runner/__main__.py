@@ -1,0 +1,144 @@
+"""usage: runner.sh run NAME | runner.sh list | runner.sh model-accuracy [DIR]
+
+run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/gatling.md).
+  Its parameters come from the environment (see `list`); ISOLATO_API_URL, ISOLATO_API_TOKEN or
+  ISOLATO_API_TOKEN_FILE, else what `make run` wrote in ISOLATO_RUN_DIR (/var/lib/isolato-run);
+  KUBECONFIG (default: localkube's); READY_TIMEOUT (s, default 240); results in a new
+  build/experiments/<results>/<runId>/, or the stored docs/results/<results>/ with REPLACE=1,
+  or RESULTS_DIR.
+list: the definitions with their parameters and a line each.
+model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to
+  one class and compares the predicted cut-off with the measured one.
+Exit status: 0 done, 1 failed, 2 usage or definition error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+
+from .api import ApiError, ApiUnreachable, IsolatoApi
+from .cluster import ClusterError, Kubectl
+from .definition import Definition, DefinitionError, ParameterError, catalogue
+from .model_accuracy import model_accuracy
+from .run import EXPERIMENTS_DIR, Run, RunError, log
+from .settings import SettingsError, api_settings, results_dir
+
+REPO_ROOT = EXPERIMENTS_DIR.parent.parent
+
+
+def listing(defs: Mapping[str, Definition]) -> str:
+    """One line per definition: its name, its parameters with their defaults, its description."""
+    lines = []
+    for name, d in defs.items():
+        params = " ".join(f"[{p.usage()}]" for p in d.parameters)
+        lines.append(f"  {name:<14} {params + ' ' if params else ''}{d.description}")
+    return "\n".join(lines)
+
+
+def _usage(defs: Mapping[str, Definition], problem: str) -> int:
+    print(
+        f"{problem}\nusage: make experiment NAME=<name> [PARAMETER=value ...] [REPLACE=1]\n"
+        f"definitions (gatling/experiments/defs/<name>.yaml):\n{listing(defs)}",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _kubeconfig(environ: Mapping[str, str]) -> str:
+    if environ.get("KUBECONFIG"):
+        return environ["KUBECONFIG"]
+    lk = REPO_ROOT / "localkube" / "localkube"
+    done = subprocess.run([str(lk), "kubeconfig"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SettingsError(
+            f"no KUBECONFIG and `localkube kubeconfig` failed: {done.stderr.strip()}"
+        )
+    return done.stdout.strip()
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops the run as Ctrl-C does
+
+
+def run(name: str, environ: Mapping[str, str]) -> int:
+    defs = catalogue()
+    if not name:
+        return _usage(defs, "no experiment named")
+    if name not in defs:
+        return _usage(defs, f"unknown experiment '{name}'")
+    try:
+        experiment = defs[name].resolve(environ)
+        run_id = f"{name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
+        out, replaces = results_dir(environ, REPO_ROOT, experiment.results, run_id)
+        settings = api_settings(environ)
+        kube = Kubectl(_kubeconfig(environ))
+        timeout = int(environ.get("READY_TIMEOUT") or 240)
+    except (ParameterError, SettingsError, ValueError) as e:
+        print(f"[experiment] error: {e}", file=sys.stderr)
+        return 2
+    log(f"API {settings.url} ({settings.source})")
+    if replaces:
+        log(f"REPLACE=1: writing over the stored results in {out}")
+    signal.signal(signal.SIGTERM, _interrupt)
+    with tempfile.TemporaryDirectory(prefix="isolato-experiment-") as work:
+        r = Run(
+            experiment,
+            IsolatoApi(settings.url, settings.token),
+            kube,
+            REPO_ROOT,
+            out,
+            Path(work),
+            run_id,
+            timeout,
+        )
+        try:
+            r.execute()
+        except KeyboardInterrupt:
+            return 130
+        except ApiUnreachable as e:
+            log(f"error: {e} (is `make run` up? ISOLATO_API_URL sets another URL)")
+            return 1
+        except (RunError, ApiError, ClusterError) as e:
+            log(f"error: {e}")
+            return 1
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    environ = os.environ
+    try:
+        if argv[:1] == ["list"]:
+            print(listing(catalogue()))
+            return 0
+        if argv[:1] == ["run"] and len(argv) <= 2:
+            return run(argv[1] if len(argv) == 2 else "", environ)
+        if argv[:1] == ["model-accuracy"] and len(argv) <= 2:
+            directory = (
+                Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/model-accuracy"
+            )
+            settings = api_settings(environ)
+            model_accuracy(IsolatoApi(settings.url, settings.token), directory)
+            return 0
+    except DefinitionError as e:
+        print(f"[experiment] error: {e}", file=sys.stderr)
+        return 2
+    except SettingsError as e:
+        print(f"[experiment] error: {e}", file=sys.stderr)
+        return 2
+    except (RunError, ApiError, ApiUnreachable) as e:
+        log(f"error: {e}")
+        return 1
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,44 @@
+from runner.__main__ import main
+
+
+def test_no_name_lists_the_definitions_and_exits_2(capsys):
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "no experiment named" in err
+    assert "usage: make experiment NAME=<name>" in err
+    assert "  gold-alone " in err and "  verify         [VERIFY_REPLICAS=N]" in err
+    assert "[BRONZE_PROFILE=cpu|memory|io]" in err
+
+
+def test_an_unknown_name_lists_the_definitions_and_exits_2(capsys):
+    assert main(["run", "gold-bronze-alone"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown experiment 'gold-bronze-alone'" in err
+    assert "  smoke " in err
+
+
+def test_list_prints_one_line_per_definition(capsys):
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 9
+    assert lines[0].split()[0] == "accuracy"
+
+
+def test_a_bad_parameter_exits_2_before_anything_is_contacted(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("ISOLATO_RUN_DIR", str(tmp_path))  # no token there: not reached
+    monkeypatch.setenv("MIX", "9")
+    assert main(["run", "finding3"]) == 2
+    assert "MIX must be gold:bronze pods" in capsys.readouterr().err
+
+
+def test_a_missing_token_says_where_make_run_writes_it(capsys, monkeypatch, tmp_path):
+    for v in ("ISOLATO_API_TOKEN", "ISOLATO_API_TOKEN_FILE", "RESULTS_DIR", "REPLACE"):
+        monkeypatch.delenv(v, raising=False)
+    monkeypatch.setenv("ISOLATO_RUN_DIR", str(tmp_path))
+    assert main(["run", "smoke"]) == 2
+    assert f"`make run` writes {tmp_path}/api-token" in capsys.readouterr().err
+
+
+def test_an_unknown_command_prints_the_usage(capsys):
+    assert main(["frobnicate"]) == 2
+    assert "usage: runner.sh run NAME" in capsys.readouterr().err
