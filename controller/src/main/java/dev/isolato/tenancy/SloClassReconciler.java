@@ -173,7 +173,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       } else {
         PoolTokens.Keys keys = poolKeys.keys(keySource == null ? null
             : keySource.get(new ResourceID(PoolKeys.SECRET, tenantNamespace)).orElse(null));
-        for (Pool pool : Pools.of(name, tenants)) {
+        List<Pool> pools = Pools.of(name, tenants);
+        for (Pool pool : pools) {
           Optional<String> badId = pool.dedicated() ? PoolNames.tenantIdProblem(pool.dedicatedTenant()) : Optional.empty();
           if (badId.isPresent()) {
             outcomes.add(hold(pool, "InvalidName", "tenant id " + badId.get() + " (its namespace would be invalid)"));
@@ -191,6 +192,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
             sharedPlan = ClassPlans.toStatus(plan, request);
           }
         }
+        removeStrayPools(cls, pools.stream().map(Pool::namespace).collect(Collectors.toSet()));
       }
       releaseDeleted(cls, tenants);
       metrics.tenantPhases(name, tenants.stream().collect(Collectors.groupingBy(TenancyReconcile::phaseOf, TreeMap::new, Collectors.counting())));
@@ -337,8 +339,27 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     }
   }
 
+  /**
+   * Deletes the class's pool namespaces that no pool uses any more: those of a naming scheme
+   * before {@link PoolNames} ({@code isolato-<class>}), or of a dedicated tenant whose release
+   * was missed. Found through the Deployment informer (no extra read); each is deleted only
+   * when it is this class's.
+   */
+  private void removeStrayPools(SloClass cls, Set<String> current) {
+    if (deploymentSource == null) {
+      return;
+    }
+    String name = cls.getMetadata().getName();
+    deploymentSource.list(d -> name.equals(d.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL))
+            && !current.contains(d.getMetadata().getNamespace()))
+        .map(d -> d.getMetadata().getNamespace()).distinct()
+        .filter(ns -> deleteOwnedNamespace(cls, ns))
+        .forEach(ns -> log.info("class {}: deleted pool namespace {}, no pool uses it any more", name, ns));
+  }
+
   /** Deletes the namespace only when it is this class's (label and owner uid); never another's. */
-  private void deleteOwnedNamespace(SloClass cls, String ns) {
+  private boolean deleteOwnedNamespace(SloClass cls, String ns) {
+    boolean deleted = false;
     Namespace live = client.namespaces().withName(ns).get();
     if (live != null && live.getMetadata().getDeletionTimestamp() == null) {
       List<String> owners = live.getMetadata().getOwnerReferences() == null ? List.of()
@@ -349,10 +370,12 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         log.warn("not deleting namespace {}: {}", ns, conflict.get());
       } else {
         client.namespaces().withName(ns).delete();
+        deleted = true;
       }
     }
     applier.forget(ns);
     confirmedKey.remove(ns);
+    return deleted;
   }
 
   private void removeFinalizer(Tenant t) {

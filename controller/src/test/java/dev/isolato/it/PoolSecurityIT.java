@@ -134,6 +134,34 @@ class PoolSecurityIT extends ItBase {
   }
 
   @Test
+  @Order(104)
+  void aPoolNamespaceOfTheEarlierSchemeIsRemovedButAForeignOneIsNot() {
+    SloClass ab = kube.resources(SloClass.class).withName("a-b").get();
+    // what a version before isolato-c-<class> left behind: Isolato's label and the class's owner
+    kube.resource(new NamespaceBuilder().withNewMetadata().withName("isolato-a-b")
+        .addToLabels("app.kubernetes.io/managed-by", "isolato").addToLabels("isolato.dev/class", "a-b")
+        .addNewOwnerReference().withApiVersion(ab.getApiVersion()).withKind(ab.getKind()).withName("a-b")
+        .withUid(ab.getMetadata().getUid()).endOwnerReference().endMetadata().build()).create();
+    kube.resource(poolDeployment("isolato-a-b")).create();
+    // a look-alike in a namespace that is not Isolato's
+    foreignNamespace("isolato-look-alike");
+    kube.resource(poolDeployment("isolato-look-alike")).create();
+    await().atMost(WAIT).untilAsserted(() ->
+        assertThat(kube.namespaces().withName("isolato-a-b").get().getMetadata().getDeletionTimestamp()).isNotNull());
+    assertThat(kube.namespaces().withName("isolato-look-alike").get().getMetadata().getDeletionTimestamp()).isNull();
+    assertThat(kube.namespaces().withName("isolato-c-a-b").get().getMetadata().getDeletionTimestamp()).isNull();
+  }
+
+  private static Deployment poolDeployment(String ns) {
+    return new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName("saas-bench").withNamespace(ns)
+        .addToLabels("app.kubernetes.io/managed-by", "isolato").addToLabels("isolato.dev/class", "a-b").endMetadata()
+        .withNewSpec().withNewSelector().addToMatchLabels("app", "x").endSelector()
+        .withNewTemplate().withNewMetadata().addToLabels("app", "x").endMetadata()
+        .withNewSpec().addNewContainer().withName("c").withImage("localhost/isolato/saas-bench:dev").endContainer().endSpec()
+        .endTemplate().endSpec().build();
+  }
+
+  @Test
   @Order(110)
   void anImageOutsideTheAllowlistIsRefusedByTheApiAndTheReconciler() throws Exception {
     String body = classJson("evil", 2, 50, false).replace("\"admission\":", "\"image\":\"docker.io/evil/miner:1\",\"admission\":");
