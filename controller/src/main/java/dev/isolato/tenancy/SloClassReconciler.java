@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -187,6 +188,12 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
           } catch (Applier.NotOwned e) {
             log.warn("class {} pool {}: {}", name, pool.namespace(), e.getMessage());
             outcomes.add(hold(pool, "NamespaceConflict", e.getMessage()));
+          } catch (KubernetesClientException e) {
+            // e.g. its namespace was deleted by hand and still terminates: the other pools and
+            // the tenants' releases go on; this pool is re-read from scratch and retried soon
+            log.warn("class {} pool {}: {}", name, pool.namespace(), e.getMessage());
+            applier.forget(pool.namespace());
+            outcomes.add(PoolOutcome.failed(pool.namespace(), "HTTP " + e.getCode() + " " + abbreviate(e.getMessage())));
           }
           if (!pool.dedicated()) {
             sharedPlan = ClassPlans.toStatus(plan, request);
@@ -209,9 +216,16 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
    * tenants still wait, whether its pods have yet to accept a rotated token.
    */
   record PoolOutcome(String namespace, String heldReason, String heldMessage, boolean pending, boolean rotating) {
-    /** When to reconcile again: soon while tenants wait, less often for rotations and conflicts. */
+    static final String APPLY_FAILED = "ApplyFailed";
+
+    /** The pool's objects could not be applied; its tenants' statuses are left as they are. */
+    static PoolOutcome failed(String namespace, String message) {
+      return new PoolOutcome(namespace, APPLY_FAILED, message, true, false);
+    }
+
+    /** When to reconcile again: soon while tenants wait or a pool failed, less often for rotations and conflicts. */
     static Optional<Duration> recheck(List<PoolOutcome> outcomes) {
-      if (outcomes.stream().anyMatch(o -> o.pending() && o.heldReason() == null)) {
+      if (outcomes.stream().anyMatch(o -> o.pending() && (o.heldReason() == null || APPLY_FAILED.equals(o.heldReason())))) {
         return Optional.of(PENDING_RECHECK);
       }
       if (outcomes.stream().anyMatch(PoolOutcome::rotating)) {
@@ -443,6 +457,10 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     next.calibrationRuns = null;
     patch.setStatus(next);
     return patch;
+  }
+
+  private static String abbreviate(String s) {
+    return s == null ? "" : s.length() > 300 ? s.substring(0, 300) + "…" : s;
   }
 
   private static String tableVersion(String tableJson) {

@@ -77,6 +77,39 @@ class DeletionIT extends ItBase {
     await().atMost(RELEASED).until(() -> kube.resources(Tenant.class).inNamespace(NS).withName("orphan").get() == null);
   }
 
+  @Test
+  @Order(303)
+  void aPoolNamespaceDeletedByHandDoesNotHoldUpReleasesOrOtherPools() throws Exception {
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("del-n", 3, 50, true)).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("del-n1", "del-n", 5, "shared")).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("del-n2", "del-n", 5, "dedicated")).status()).isEqualTo(201);
+    await().atMost(Duration.ofSeconds(30)).until(() -> table("isolato-c-del-n").contains("del-n1")
+        && kube.apps().deployments().inNamespace("isolato-t-del-n2").withName("saas-bench").get() != null);
+
+    // no namespace controller runs here, so the namespace stays Terminating; its content is
+    // removed as the namespace controller would, and new content cannot be created in it
+    kube.namespaces().withName("isolato-c-del-n").delete();
+    kube.configMaps().inNamespace("isolato-c-del-n").withName("tenant-table").delete();
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("del-n3", "del-n", 5, "shared")).status()).isEqualTo(201);
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      Condition ready = ready(kube.resources(SloClass.class).withName("del-n").get());
+      assertThat(ready.getReason()).isEqualTo("ApplyFailed");
+      assertThat(ready.getMessage()).contains("isolato-c-del-n");
+    });
+    // the dedicated pool and every release go on
+    assertThat(api("DELETE", "/api/v1/tenants/del-n2", null).status()).isEqualTo(202);
+    assertThat(api("DELETE", "/api/v1/tenants/del-n1", null).status()).isEqualTo(202);
+    await().atMost(RELEASED).until(() -> kube.resources(Tenant.class).inNamespace(NS).withName("del-n2").get() == null
+        && kube.resources(Tenant.class).inNamespace(NS).withName("del-n1").get() == null);
+    Namespace dedicated = kube.namespaces().withName("isolato-t-del-n2").get();
+    assertThat(dedicated == null || dedicated.getMetadata().getDeletionTimestamp() != null).isTrue();
+
+    assertThat(api("DELETE", "/api/v1/tenants/del-n3", null).status()).isEqualTo(202);
+    await().atMost(RELEASED).until(() -> kube.resources(Tenant.class).inNamespace(NS).withName("del-n3").get() == null);
+    kube.resources(SloClass.class).withName("del-n").delete();
+    await().atMost(RELEASED).until(() -> kube.resources(SloClass.class).withName("del-n").get() == null);
+  }
+
   private static String table(String ns) {
     var cm = kube.configMaps().inNamespace(ns).withName("tenant-table").get();
     return cm == null ? "" : cm.getData().get("tenants.json");
