@@ -42,7 +42,11 @@ TOKEN=$(cat "$RUN_DIR/api-token")
 echo "$API" > "$RUN_DIR/api-url" # read with the token by `make experiment` (gatling/experiments/runner/settings.py)
 
 log "starting the controller (log: $RUN_DIR/controller.log)"
+# The controller is a host process and this host is the "ingress" (curl, Gatling): the pools'
+# NetworkPolicy admits the node IP and the pod bridge's gateway (host traffic to pods leaves from it).
 ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$RUN_DIR/api-token \
+  ISOLATO_CONTROLLER_CIDRS=${ISOLATO_CONTROLLER_CIDRS:-10.250.0.1/32,10.244.0.1/32} \
+  ISOLATO_INGRESS_CIDRS=${ISOLATO_INGRESS_CIDRS:-10.250.0.1/32,10.244.0.1/32} \
   setsid java -jar "$JAR" >>"$RUN_DIR/controller.log" 2>&1 < /dev/null &
 CTL_PID=$!
 echo "$CTL_PID" > "$RUN_DIR/controller.pid"
@@ -80,7 +84,7 @@ Onboard a tenant into gold, wait until it is served, and send it a request:
   curl -H "Authorization: Bearer \$(cat $RUN_DIR/api-token)" -H 'Content-Type: application/json' \\
        -d '{"tenantId":"acme","sloClass":"gold","committedRps":10,"profile":{"cpu":10,"memory":100,"io":0}}' $API/api/v1/tenants
   kubectl -n isolato-system wait --for=jsonpath='{.status.phase}'=Serving tenant/acme
-  curl --retry 5 --retry-connrefused -X POST http://\$(kubectl -n isolato-gold get svc saas-bench -o jsonpath='{.spec.clusterIP}'):8080/v1/tenants/acme/requests
+  curl --retry 5 --retry-connrefused -X POST http://\$(kubectl -n isolato-c-gold get svc saas-bench -o jsonpath='{.spec.clusterIP}'):8080/v1/tenants/acme/requests
 
 Stop with Ctrl-C here, or 'make stop' from another shell.
 INFO

@@ -28,7 +28,9 @@ require_cluster() {
 }
 
 start_controller() {
+  # host process + host-side clients: see scripts/run.sh for the pools' NetworkPolicy peers
   ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$WORK/token \
+    ISOLATO_CONTROLLER_CIDRS=10.250.0.1/32,10.244.0.1/32 ISOLATO_INGRESS_CIDRS=10.250.0.1/32,10.244.0.1/32 \
     java -jar "$JAR" >>"$WORK/controller.log" 2>&1 &
   CTL_PID=$!
   local deadline=$((SECONDS + 90))
@@ -70,4 +72,4 @@ wait_serving() { # TIMEOUT TENANT...
     || die "not Serving within ${t}s: $* (is $IMAGE loaded into localkube? controller log: $WORK/controller.log)"
 }
 
-service_ip() { kubectl -n "isolato-$1" get svc saas-bench -o jsonpath='{.spec.clusterIP}'; }
+service_ip() { kubectl -n "isolato-c-$1" get svc saas-bench -o jsonpath='{.spec.clusterIP}'; }

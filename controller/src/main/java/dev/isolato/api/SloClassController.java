@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClass;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -41,6 +42,8 @@ public class SloClassController {
   @PostMapping
   public ResponseEntity<SloClassBody> create(@RequestBody SloClassBody body) {
     validate(body.name(), body);
+    classes.requireAllowedImage(body.spec());
+    classes.requireFreeNamespace(PoolNames.sharedNamespace(body.name()), "name");
     SloClass c = new SloClass();
     c.setMetadata(new ObjectMetaBuilder().withName(body.name()).build());
     c.setSpec(body.spec());
@@ -84,6 +87,7 @@ public class SloClassController {
   public ResponseEntity<SloClassBody> update(@PathVariable String name, @RequestBody SloClassBody body,
       @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
     validate(name, body);
+    classes.requireAllowedImage(body.spec());
     if (body.name() != null && !name.equals(body.name())) {
       throw ApiException.invalid(List.of(new FieldError("name", "must match the path ('" + name + "')")));
     }

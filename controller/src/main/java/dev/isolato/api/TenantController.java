@@ -1,6 +1,7 @@
 package dev.isolato.api;
 
 import dev.isolato.config.IsolatoProperties;
+import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.Pools;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
@@ -62,6 +63,9 @@ public class TenantController {
     }
     TenantSpec spec = toSpec(req);
     admit(req.tenantId(), spec);
+    if (spec.isolation == TenantSpec.Isolation.dedicated) {
+      classes.requireFreeNamespace(PoolNames.dedicatedNamespace(req.tenantId()), "tenantId");
+    }
     Tenant t = new Tenant();
     t.setMetadata(new ObjectMetaBuilder().withName(req.tenantId()).withNamespace(namespace)
         .addToFinalizers(Tenant.FINALIZER)

@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClassSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,11 +9,10 @@ import java.util.regex.Pattern;
 
 /** Pure request validation: every problem at once, each naming its field. */
 public final class Validation {
-  static final Pattern DNS1123_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
   static final Pattern QUANTITY = Pattern.compile("^([0-9]+(\\.[0-9]+)?)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$");
-  /** isolato-<class>-<tenant> must fit a 63-character namespace name. */
-  public static final int MAX_CLASS_NAME = 20;
-  public static final int MAX_TENANT_ID = 34;
+  /** isolato-c-<class> and isolato-t-<tenant> must fit a 63-character namespace name. */
+  public static final int MAX_CLASS_NAME = PoolNames.MAX_CLASS_NAME;
+  public static final int MAX_TENANT_ID = PoolNames.MAX_TENANT_ID;
   static final double MAX_RPS = 1_000_000;
   static final Set<String> ISOLATIONS = Set.of("shared", "dedicated");
 
@@ -20,8 +20,8 @@ public final class Validation {
 
   public static List<FieldError> tenant(TenantRequest r) {
     List<FieldError> e = new ArrayList<>();
-    label(e, "tenantId", r.tenantId(), MAX_TENANT_ID);
-    label(e, "sloClass", r.sloClass(), MAX_CLASS_NAME);
+    PoolNames.tenantIdProblem(r.tenantId()).ifPresent(m -> e.add(new FieldError("tenantId", m)));
+    PoolNames.labelProblem(r.sloClass(), MAX_CLASS_NAME).ifPresent(m -> e.add(new FieldError("sloClass", m)));
     if (r.committedRps() == null) {
       e.add(new FieldError("committedRps", "is required"));
     } else {
@@ -43,7 +43,7 @@ public final class Validation {
 
   public static List<FieldError> sloClass(String name, SloClassSpec s) {
     List<FieldError> e = new ArrayList<>();
-    label(e, "name", name, MAX_CLASS_NAME);
+    PoolNames.classNameProblem(name).ifPresent(m -> e.add(new FieldError("name", m)));
     if (s == null) {
       e.add(new FieldError("spec", "is required"));
       return e;
@@ -77,16 +77,6 @@ public final class Validation {
       e.add(new FieldError("spec.image", "must be an image reference without spaces"));
     }
     return e;
-  }
-
-  private static void label(List<FieldError> e, String field, String v, int max) {
-    if (v == null || v.isEmpty()) {
-      e.add(new FieldError(field, "is required"));
-    } else if (v.length() > max) {
-      e.add(new FieldError(field, "must be at most " + max + " characters, was " + v.length()));
-    } else if (!DNS1123_LABEL.matcher(v).matches()) {
-      e.add(new FieldError(field, "must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit), was '" + v + "'"));
-    }
   }
 
   /** (min, max] or [min, max] when inclusive; NaN and infinities are rejected. */

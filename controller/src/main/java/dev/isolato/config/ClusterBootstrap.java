@@ -1,19 +1,14 @@
 package dev.isolato.config;
 
 import dev.isolato.tenancy.Applier;
+import dev.isolato.tenancy.PoolKeys;
+import dev.isolato.tenancy.PoolObjects;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -21,14 +16,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What must exist before the controller can work: its CRDs (generated from the Java types,
- * applied server-side), its namespace, and the token the workload's admin endpoint accepts.
+ * applied server-side), its namespace (Pod Security Admission restricted, like every namespace
+ * Isolato creates), and the master key of the pools' admin tokens.
  */
 public class ClusterBootstrap {
   private static final Logger log = LoggerFactory.getLogger(ClusterBootstrap.class);
   /** CRD files the crd-generator writes into the jar. */
   public static final List<String> CRD_RESOURCES = List.of(
       "/META-INF/fabric8/sloclasses.isolato.dev-v1.yml", "/META-INF/fabric8/tenants.isolato.dev-v1.yml");
-  static final String ADMIN_TOKEN_SECRET = "saas-bench-admin-token";
 
   private final KubernetesClient client;
   private final IsolatoProperties props;
@@ -61,28 +56,17 @@ public class ClusterBootstrap {
   public void ensureNamespace() {
     if (client.namespaces().withName(props.namespace()).get() == null) {
       client.resource(new NamespaceBuilder().withNewMetadata().withName(props.namespace())
-          .addToLabels("app.kubernetes.io/managed-by", "isolato").endMetadata().build())
+          .addToLabels(PoolObjects.MANAGED_BY, PoolObjects.MANAGER).addToLabels(PoolObjects.podSecurityLabels())
+          .endMetadata().build())
           .fieldManager(Applier.FIELD_MANAGER).serverSideApply();
     }
   }
 
-  /** The workload admin token, created once (randomly) and shared by every replica. */
-  public String adminToken() {
-    var secrets = client.secrets().inNamespace(props.namespace());
-    Secret s = secrets.withName(ADMIN_TOKEN_SECRET).get();
-    if (s == null) {
-      byte[] raw = new byte[24];
-      new SecureRandom().nextBytes(raw);
-      try {
-        s = secrets.resource(new SecretBuilder().withNewMetadata().withName(ADMIN_TOKEN_SECRET).endMetadata()
-            .addToStringData("token", HexFormat.of().formatHex(raw)).build()).create();
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
-          throw e;
-        }
-        s = secrets.withName(ADMIN_TOKEN_SECRET).require();
-      }
-    }
-    return new String(Base64.getDecoder().decode(s.getData().get("token")), StandardCharsets.UTF_8);
+  /**
+   * The pool master key (pool admin tokens are derived from it), created when missing so a
+   * broken Secret API fails the start, not the first onboarding.
+   */
+  public void ensurePoolKeys() {
+    new PoolKeys(client, props.namespace()).keys(null);
   }
 }

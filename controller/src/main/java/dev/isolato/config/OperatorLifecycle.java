@@ -3,6 +3,8 @@ package dev.isolato.config;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.tenancy.SloClassReconciler;
 import dev.isolato.tenancy.TablePusher;
+import dev.isolato.tenancy.Tenant;
+import dev.isolato.tenancy.TenantReleaser;
 import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -49,7 +51,7 @@ public class OperatorLifecycle implements SmartLifecycle {
       bootstrap.installCrds();
     }
     bootstrap.ensureNamespace();
-    String adminToken = bootstrap.adminToken();
+    bootstrap.ensurePoolKeys();
     Operator op = new Operator(o -> {
       o.withKubernetesClient(client).withCloseClientOnStop(false)
           .withConcurrentReconciliationThreads(props.reconcileThreads())
@@ -60,7 +62,8 @@ public class OperatorLifecycle implements SmartLifecycle {
             le.leaseDuration(), le.renewDeadline(), le.retryPeriod(), identity(), null, false));
       }
     });
-    op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(), adminToken),
+    op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
+        props.imagePolicy(), props.networkPeers()),
         c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
             .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER)
             .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling)
@@ -70,6 +73,10 @@ public class OperatorLifecycle implements SmartLifecycle {
             .withRetry(new GenericRetry().setInitialInterval(500).setIntervalMultiplier(2)
                 .setMaxInterval(RETRY_MAX_INTERVAL.toMillis()).withoutMaxAttempts())
             .withReconciliationMaxInterval(RESYNC_INTERVAL));
+    // deleted tenants whose class is gone (the class reconciler releases all others)
+    op.register(new TenantReleaser(client),
+        c -> c.withName("tenant-release").settingNamespace(props.namespace()).withFinalizer(Tenant.FINALIZER)
+            .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER));
     op.start();
     operator = op;
   }

@@ -3,8 +3,11 @@ package dev.isolato.tenancy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +26,10 @@ import java.util.function.Function;
  * verified: an unchanged desired object is skipped without a GET for {@link #VERIFIED_FOR},
  * after which it is read and compared again, so drift is repaired within that time and a
  * restarted controller (empty memory) verifies everything once.
+ *
+ * <p>Nothing is adopted: an existing object is changed only when {@link Ownership} says it is
+ * the desired owner's, and an absent namespace is created (not applied), so one created by
+ * someone else in the meantime makes the create fail instead of being taken over.
  */
 public final class Applier {
   public static final String FIELD_MANAGER = "isolato";
@@ -34,6 +41,13 @@ public final class Applier {
   private final Map<String, Verified> verified = new ConcurrentHashMap<>();
 
   private record Verified(JsonNode desired, Instant at) {}
+
+  /** An object of the desired name exists and is not the desired owner's: nothing was written to it. */
+  public static final class NotOwned extends RuntimeException {
+    public NotOwned(String message) {
+      super(message);
+    }
+  }
 
   public Applier(KubernetesClient client) {
     this(client, Clock.systemUTC());
@@ -79,6 +93,10 @@ public final class Applier {
         }
         actual = client.resource(d).get();
       }
+      if (actual == null && d instanceof Namespace) {
+        actual = createNamespace(d);
+      }
+      requireOwned(d, actual);
       HasMetadata want = floorReplicas(d, actual);
       if (actual != null && Subset.contains(json(actual), json(want))) {
         live.put(d.getKind(), actual);
@@ -91,6 +109,32 @@ public final class Applier {
       written.add(d.getKind());
     }
     return new Result(live, List.copyOf(written));
+  }
+
+  /** Creates an absent namespace; one that appeared meanwhile is returned as it is (and checked). */
+  private HasMetadata createNamespace(HasMetadata d) {
+    try {
+      return client.resource(d).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      return client.resource(d).get();
+    }
+  }
+
+  /** Throws {@link NotOwned} when {@code actual} exists and is not owned by {@code desired}'s owner. */
+  static void requireOwned(HasMetadata desired, HasMetadata actual) {
+    if (actual == null || desired.getMetadata().getOwnerReferences().isEmpty()) {
+      return;
+    }
+    OwnerReference owner = desired.getMetadata().getOwnerReferences().get(0);
+    List<String> uids = actual.getMetadata().getOwnerReferences() == null ? List.of()
+        : actual.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid).toList();
+    Ownership.conflict(actual.getKind(), actual.getMetadata().getName(), actual.getMetadata().getLabels(),
+        uids, owner.getName(), owner.getUid()).ifPresent(m -> {
+          throw new NotOwned(m);
+        });
   }
 
   /** Forgets what was verified in {@code namespace} (and the namespace itself), e.g. on its deletion. */

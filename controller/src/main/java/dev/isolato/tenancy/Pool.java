@@ -3,8 +3,8 @@ package dev.isolato.tenancy;
 import java.util.List;
 
 /**
- * One pool of workload pods: the shared pool of a class (namespace {@code isolato-<class>}) or
- * the pool of a dedicated tenant (namespace {@code isolato-<class>-<tenant>}).
+ * One pool of workload pods: the shared pool of a class or the pool of a dedicated tenant,
+ * each in its own namespace ({@link PoolNames}).
  *
  * @param sloClass class name
  * @param namespace namespace holding the pool's objects
@@ -12,18 +12,8 @@ import java.util.List;
  * @param tenants live (not terminating) tenants served by the pool, sorted by id
  */
 public record Pool(String sloClass, String namespace, String dedicatedTenant, List<Tenant> tenants) {
-  public static final String PREFIX = "isolato-";
-
   public Pool {
     tenants = List.copyOf(tenants);
-  }
-
-  public static String sharedNamespace(String sloClass) {
-    return PREFIX + sloClass;
-  }
-
-  public static String dedicatedNamespace(String sloClass, String tenantId) {
-    return PREFIX + sloClass + "-" + tenantId;
   }
 
   public boolean dedicated() {

@@ -15,10 +15,14 @@ import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,17 +46,36 @@ public final class PoolObjects {
 
   private PoolObjects() {}
 
-  /** Inputs of one pool's objects. */
-  public record Input(SloClass sloClass, Pool pool, CapacityPlan plan, String tableJson, String adminToken) {}
+  /** Pod Security Admission level of every namespace Isolato creates. */
+  static final String POD_SECURITY = "restricted";
+  static final List<String> POD_SECURITY_MODES = List.of("enforce", "warn", "audit");
+  /** Non-root user and group of the pool pods (the saas-bench image's USER). */
+  static final long POD_USER = 65532;
+  public static final String DENY_ALL_POLICY = "isolato-deny-all";
+  public static final String ALLOW_POLICY = "isolato-allow-service";
+
+  /**
+   * Inputs of one pool's objects.
+   *
+   * @param adminTokens the tokens the pool's admin endpoint accepts, the one pushes use first
+   * @param peers who may reach the pool's Service port
+   */
+  public record Input(SloClass sloClass, Pool pool, CapacityPlan plan, String tableJson, List<String> adminTokens,
+      NetworkPeers peers) {
+    public Input {
+      adminTokens = List.copyOf(adminTokens);
+    }
+  }
 
   /** Objects in apply order: the namespace and cluster objects first, the workload last. */
   public static List<HasMetadata> build(Input in) {
     return List.of(namespace(in), priorityClass(in.sloClass()), resourceQuota(in), limitRange(in),
+        denyAllPolicy(in), allowServicePolicy(in),
         adminSecret(in), tableConfigMap(in), deployment(in), service(in), autoscaler(in));
   }
 
   public static String priorityClassName(String sloClass) {
-    return Pool.PREFIX + sloClass;
+    return PoolNames.priorityClass(sloClass);
   }
 
   static Map<String, String> labels(Pool pool) {
@@ -87,8 +110,51 @@ public final class PoolObjects {
     return b.build();
   }
 
+  /** The pool namespace, with Pod Security Admission at {@value #POD_SECURITY} in every mode. */
   static HasMetadata namespace(Input in) {
-    return new NamespaceBuilder().withMetadata(meta(in, in.pool().namespace(), false)).build();
+    ObjectMeta m = meta(in, in.pool().namespace(), false);
+    m.getLabels().putAll(podSecurityLabels());
+    return new NamespaceBuilder().withMetadata(m).build();
+  }
+
+  public static Map<String, String> podSecurityLabels() {
+    Map<String, String> l = new LinkedHashMap<>();
+    for (String mode : POD_SECURITY_MODES) {
+      l.put("pod-security.kubernetes.io/" + mode, POD_SECURITY);
+    }
+    return l;
+  }
+
+  /** Nothing reaches or leaves any pod of the namespace unless another policy allows it. */
+  static HasMetadata denyAllPolicy(Input in) {
+    return new NetworkPolicyBuilder().withMetadata(meta(in, DENY_ALL_POLICY, true))
+        .withNewSpec().withNewPodSelector().endPodSelector().withPolicyTypes("Ingress", "Egress").endSpec().build();
+  }
+
+  /** The pool's pods admit their Service port, from the provider's ingress and the controller only. */
+  static HasMetadata allowServicePolicy(Input in) {
+    NetworkPeers p = in.peers();
+    List<NetworkPolicyPeer> from = new ArrayList<>();
+    if (!p.ingressNamespaces().isEmpty()) {
+      NetworkPolicyPeerBuilder ingress = new NetworkPolicyPeerBuilder()
+          .withNewNamespaceSelector().withMatchLabels(p.ingressNamespaces()).endNamespaceSelector();
+      if (!p.ingressPods().isEmpty()) {
+        ingress.withNewPodSelector().withMatchLabels(p.ingressPods()).endPodSelector();
+      }
+      from.add(ingress.build());
+    }
+    p.ingressCidrs().forEach(c -> from.add(new NetworkPolicyPeerBuilder().withNewIpBlock().withCidr(c).endIpBlock().build()));
+    if (p.controllerNamespace() != null && !p.controllerNamespace().isBlank()) {
+      from.add(new NetworkPolicyPeerBuilder().withNewNamespaceSelector()
+          .addToMatchLabels("kubernetes.io/metadata.name", p.controllerNamespace()).endNamespaceSelector().build());
+    }
+    p.controllerCidrs().forEach(c -> from.add(new NetworkPolicyPeerBuilder().withNewIpBlock().withCidr(c).endIpBlock().build()));
+    return new NetworkPolicyBuilder().withMetadata(meta(in, ALLOW_POLICY, true))
+        .withNewSpec().withNewPodSelector().withMatchLabels(selector(in.pool())).endPodSelector()
+        .withPolicyTypes("Ingress")
+        .addNewIngress().withFrom(from)
+        .addNewPort().withProtocol("TCP").withPort(new IntOrString(Workload.PORT)).endPort()
+        .endIngress().endSpec().build();
   }
 
   static HasMetadata priorityClass(SloClass c) {
@@ -126,7 +192,7 @@ public final class PoolObjects {
   }
 
   static HasMetadata adminSecret(Input in) {
-    String b64 = Base64.getEncoder().encodeToString(in.adminToken().getBytes(StandardCharsets.UTF_8));
+    String b64 = Base64.getEncoder().encodeToString(PoolTokens.file(in.adminTokens()).getBytes(StandardCharsets.UTF_8));
     return new SecretBuilder().withMetadata(meta(in, Workload.ADMIN_SECRET, true))
         .withType("Opaque").addToData(Workload.ADMIN_TOKEN_KEY, b64).build();
   }
@@ -140,7 +206,7 @@ public final class PoolObjects {
     SloClassSpec s = in.sloClass().getSpec();
     Map<String, String> podLabels = new LinkedHashMap<>(labels(in.pool()));
     podLabels.putAll(selector(in.pool()));
-    String image = s.image == null || s.image.isBlank() ? Workload.DEFAULT_IMAGE : s.image;
+    String image = Workload.imageOf(s);
     return new DeploymentBuilder().withMetadata(meta(in, Workload.NAME, true))
         .withNewSpec()
         .withReplicas(in.plan().replicas())
@@ -153,9 +219,15 @@ public final class PoolObjects {
         .withNewSpec()
         .withPriorityClassName(priorityClassName(in.pool().sloClass()))
         .withEnableServiceLinks(false)
+        .withAutomountServiceAccountToken(false)
+        .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(POD_USER).withRunAsGroup(POD_USER)
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
         .addNewContainer()
         .withName(Workload.NAME).withImage(image).withImagePullPolicy("IfNotPresent")
         .withArgs(Workload.args())
+        .withNewSecurityContext().withRunAsNonRoot(true).withReadOnlyRootFilesystem(true)
+        .withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL").endCapabilities()
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
         .addNewPort().withName("http").withContainerPort(Workload.PORT).endPort()
         .withNewResources().withRequests(podShape(s)).withLimits(podShape(s)).endResources()
         .withNewReadinessProbe().withNewHttpGet().withPath("/readyz").withPort(new IntOrString(Workload.PORT))

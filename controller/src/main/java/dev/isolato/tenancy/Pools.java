@@ -15,11 +15,11 @@ public final class Pools {
         .sorted(Comparator.comparing(t -> t.getMetadata().getName()))
         .toList();
     List<Pool> pools = new ArrayList<>();
-    pools.add(new Pool(sloClass, Pool.sharedNamespace(sloClass), null,
+    pools.add(new Pool(sloClass, PoolNames.sharedNamespace(sloClass), null,
         live.stream().filter(t -> !isDedicated(t)).toList()));
     live.stream().filter(Pools::isDedicated).forEach(t -> {
       String id = t.getMetadata().getName();
-      pools.add(new Pool(sloClass, Pool.dedicatedNamespace(sloClass, id), id, List.of(t)));
+      pools.add(new Pool(sloClass, PoolNames.dedicatedNamespace(id), id, List.of(t)));
     });
     return pools;
   }
@@ -31,7 +31,7 @@ public final class Pools {
   /** Namespace that serves a tenant. */
   public static String namespaceOf(Tenant t) {
     return isDedicated(t)
-        ? Pool.dedicatedNamespace(t.getSpec().sloClass, t.getMetadata().getName())
-        : Pool.sharedNamespace(t.getSpec().sloClass);
+        ? PoolNames.dedicatedNamespace(t.getMetadata().getName())
+        : PoolNames.sharedNamespace(t.getSpec().sloClass);
   }
 }

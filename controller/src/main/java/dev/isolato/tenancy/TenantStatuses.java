@@ -44,11 +44,16 @@ public final class TenantStatuses {
 
   /** Status of a tenant whose class does not exist (any more). */
   public static TenantStatus pending(Tenant t, String message, Instant now) {
+    return pending(t, "SloClassNotFound", message, now);
+  }
+
+  /** Status of a tenant whose pool cannot be provisioned, for {@code reason}. */
+  public static TenantStatus pending(Tenant t, String reason, String message, Instant now) {
     TenantStatus prev = t.getStatus() == null ? new TenantStatus() : t.getStatus();
     TenantStatus s = new TenantStatus();
     s.phase = PENDING;
     s.observedGeneration = t.getMetadata().getGeneration();
-    s.conditions = List.of(cond(prev, "Ready", false, "SloClassNotFound", message, now));
+    s.conditions = List.of(cond(prev, "Ready", false, reason, message, now));
     return s;
   }
 

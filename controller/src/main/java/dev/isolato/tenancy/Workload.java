@@ -18,6 +18,11 @@ public final class Workload {
 
   private Workload() {}
 
+  /** The image a class's pods run: its spec.image, or the saas-bench image. */
+  public static String imageOf(SloClassSpec spec) {
+    return spec == null || spec.image == null || spec.image.isBlank() ? DEFAULT_IMAGE : spec.image;
+  }
+
   /** Command-line arguments of the workload container. */
   public static List<String> args() {
     return List.of(

@@ -24,8 +24,9 @@ class ValidationTest {
   void idsMustBeShortDns1123Labels() {
     assertThat(fields(Validation.tenant(tenant("Acme", "gold", 1.0)))).containsExactly("tenantId");
     assertThat(fields(Validation.tenant(tenant("-acme", "gold", 1.0)))).containsExactly("tenantId");
-    assertThat(fields(Validation.tenant(tenant("a".repeat(35), "gold", 1.0)))).containsExactly("tenantId");
-    assertThat(fields(Validation.tenant(tenant("a".repeat(34), "gold", 1.0)))).isEmpty();
+    // isolato-t-<id> is a namespace name: 63 - 10 characters
+    assertThat(fields(Validation.tenant(tenant("a".repeat(54), "gold", 1.0)))).containsExactly("tenantId");
+    assertThat(fields(Validation.tenant(tenant("a".repeat(53), "gold", 1.0)))).isEmpty();
     assertThat(fields(Validation.tenant(tenant("acme", "gold_class", 1.0)))).containsExactly("sloClass");
     assertThat(fields(Validation.tenant(tenant(null, null, null)))).containsExactly("tenantId", "sloClass", "committedRps");
   }
@@ -62,8 +63,18 @@ class ValidationTest {
     s.pivotPercent = 0;
     s.perPodCutoffRps = 0;
     s.latency.percentile = 0;
-    assertThat(fields(Validation.sloClass("a".repeat(21), s))).containsExactly("name", "spec.latency.percentile",
+    assertThat(fields(Validation.sloClass("a".repeat(54), s))).containsExactly("name", "spec.latency.percentile",
         "spec.resources.cpu", "spec.resources.memory", "spec.maxReplicas", "spec.pivotPercent", "spec.perPodCutoffRps");
+  }
+
+  @Test
+  void reservedClassNamesAreRefusedNamingTheRule() {
+    for (String name : List.of("system", "default", "kube-system", "kube-anything", "isolato")) {
+      List<FieldError> errors = Validation.sloClass(name, spec());
+      assertThat(fields(errors)).as(name).containsExactly("name");
+      assertThat(errors.get(0).message()).contains("reserved");
+    }
+    assertThat(Validation.sloClass("systems", spec())).isEmpty();
   }
 
   @Test

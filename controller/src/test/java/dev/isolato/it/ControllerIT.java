@@ -63,7 +63,7 @@ class ControllerIT extends ItBase {
     assertThat(cr.getSpec().committedRps).isEqualTo(30);
     assertThat(cr.getMetadata().getFinalizers()).contains(Tenant.FINALIZER);
 
-    String ns = "isolato-gold";
+    String ns = "isolato-c-gold";
     // the autoscaler is applied last
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
         assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("saas-bench").get()).isNotNull());
@@ -80,10 +80,10 @@ class ControllerIT extends ItBase {
     assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits());
     assertThat(c.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("250m"));
     assertThat(d.getSpec().getReplicas()).isEqualTo(1); // ⌈30 / 100⌉
-    assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName()).isEqualTo("isolato-gold");
+    assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName()).isEqualTo("isolato-c-gold");
     assertThat(d.getMetadata().getManagedFields()).anyMatch(f -> "isolato".equals(f.getManager()) && "Apply".equals(f.getOperation()));
 
-    PriorityClass pc = kube.scheduling().v1().priorityClasses().withName("isolato-gold").get();
+    PriorityClass pc = kube.scheduling().v1().priorityClasses().withName("isolato-c-gold").get();
     assertThat(pc.getValue()).isEqualTo(1000);
     ResourceQuota q = kube.resourceQuotas().inNamespace(ns).withName("isolato-pool").get();
     assertThat(q.getSpec().getHard().get("pods")).isEqualTo(new Quantity("4"));
@@ -111,7 +111,7 @@ class ControllerIT extends ItBase {
       assertThat(t.at("/status/phase").asText()).isEqualTo("Provisioning");
       assertThat(t.at("/status/observedGeneration").asLong()).isEqualTo(1);
       assertThat(t.at("/status/admittedRps").asDouble()).isEqualTo(30);
-      assertThat(t.at("/status/namespace").asText()).isEqualTo("isolato-gold");
+      assertThat(t.at("/status/namespace").asText()).isEqualTo("isolato-c-gold");
       JsonNode ready = find(t.at("/status/conditions"), "Ready");
       assertThat(ready.get("status").asText()).isEqualTo("False");
       assertThat(ready.get("reason").asText()).isEqualTo("NoReadyReplicas");
@@ -142,11 +142,11 @@ class ControllerIT extends ItBase {
   void moreTenantsScaleThePlanAndTheTable() throws Exception {
     assertThat(api("POST", "/api/v1/tenants", tenantJson("beta", "gold", 150, "shared")).status()).isEqualTo(201);
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(kube.apps().deployments().inNamespace("isolato-gold").withName("saas-bench").get().getSpec().getReplicas()).isEqualTo(2));
+        assertThat(kube.apps().deployments().inNamespace("isolato-c-gold").withName("saas-bench").get().getSpec().getReplicas()).isEqualTo(2));
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      JsonNode table = JSON.readTree(kube.configMaps().inNamespace("isolato-gold").withName("tenant-table").get().getData().get("tenants.json"));
+      JsonNode table = JSON.readTree(kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get().getData().get("tenants.json"));
       assertThat(table.get("tenants").fieldNames()).toIterable().containsExactly("acme", "beta");
-      assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace("isolato-gold").withName("saas-bench").get()
+      assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace("isolato-c-gold").withName("saas-bench").get()
           .getSpec().getMinReplicas()).isEqualTo(2);
     });
   }
@@ -163,7 +163,7 @@ class ControllerIT extends ItBase {
   }
 
   private JsonNode goldTable() throws Exception {
-    return JSON.readTree(kube.configMaps().inNamespace("isolato-gold").withName("tenant-table").get().getData().get("tenants.json"));
+    return JSON.readTree(kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get().getData().get("tenants.json"));
   }
 
   @Test
@@ -230,11 +230,11 @@ class ControllerIT extends ItBase {
   @org.junit.jupiter.api.Order(30)
   void dedicatedTenantsGetTheirOwnNamespaceWhichGoesWithThem() throws Exception {
     assertThat(api("POST", "/api/v1/tenants", tenantJson("vip", "gold", 50, "dedicated")).status()).isEqualTo(201);
-    String ns = "isolato-gold-vip";
+    String ns = "isolato-t-vip";
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
         assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("saas-bench").get()).isNotNull());
     assertThat(kube.namespaces().withName(ns).get().getMetadata().getLabels()).containsEntry("isolato.dev/tenant", "vip");
-    JsonNode shared = JSON.readTree(kube.configMaps().inNamespace("isolato-gold").withName("tenant-table").get().getData().get("tenants.json"));
+    JsonNode shared = JSON.readTree(kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get().getData().get("tenants.json"));
     assertThat(shared.get("tenants").has("vip")).as("a dedicated tenant is not in the shared table").isFalse();
 
     assertThat(api("DELETE", "/api/v1/tenants/vip", null).status()).isEqualTo(202);
@@ -251,7 +251,7 @@ class ControllerIT extends ItBase {
     assertThat(api("DELETE", "/api/v1/tenants/beta", null).status()).isEqualTo(202);
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
       assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("beta").get()).isNull();
-      ConfigMap cm = kube.configMaps().inNamespace("isolato-gold").withName("tenant-table").get();
+      ConfigMap cm = kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get();
       assertThat(JSON.readTree(cm.getData().get("tenants.json")).get("tenants").has("beta")).isFalse();
     });
     assertThat(api("DELETE", "/api/v1/tenants/beta", null).status()).isEqualTo(404);
@@ -303,7 +303,7 @@ class ControllerIT extends ItBase {
         assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("bulk-%02d".formatted(i)).get().getStatus())
             .as("status of bulk-%02d", i).isNotNull();
       }
-      JsonNode table = JSON.readTree(kube.configMaps().inNamespace("isolato-bulk").withName("tenant-table").get().getData().get("tenants.json"));
+      JsonNode table = JSON.readTree(kube.configMaps().inNamespace("isolato-c-bulk").withName("tenant-table").get().getData().get("tenants.json"));
       assertThat(table.get("tenants").size()).isEqualTo(n + 1);
       assertThat(api("GET", "/api/v1/slo-classes/bulk", null).body().at("/status/tenants").asInt()).isEqualTo(n + 1);
     });

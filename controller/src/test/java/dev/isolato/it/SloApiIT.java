@@ -37,7 +37,7 @@ class SloApiIT extends ItBase {
   }
 
   int deploymentReplicas() {
-    var d = kube.apps().deployments().inNamespace("isolato-" + CLS).withName("saas-bench").get();
+    var d = kube.apps().deployments().inNamespace("isolato-c-" + CLS).withName("saas-bench").get();
     return d == null ? -1 : d.getSpec().getReplicas();
   }
 
@@ -127,7 +127,7 @@ class SloApiIT extends ItBase {
     Reply r = api("GET", "/api/v1/slo-classes/" + CLS + "/plan", null);
     assertThat(r.status()).isEqualTo(200);
     JsonNode v = r.body();
-    assertThat(v.get("pool").asText()).isEqualTo("isolato-calib");
+    assertThat(v.get("pool").asText()).isEqualTo("isolato-c-calib");
     assertThat(v.get("fitStatus").asText()).isEqualTo("trusted");
     assertThat(v.at("/plan/method").asText()).isEqualTo("usl-model");
     assertThat(v.at("/plan/replicas").asInt()).isEqualTo(3);

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,26 +20,33 @@ class PoolObjectsTest {
   final CapacityPlan plan = new CapacityPlan(3, Map.of("acme", 20.0), 150, "linear-baseline", List.of());
 
   List<HasMetadata> build(Pool pool) {
-    return PoolObjects.build(new PoolObjects.Input(gold, pool, plan, "{}", "secret"));
+    return PoolObjects.build(new PoolObjects.Input(gold, pool, plan, "{}", List.of("new-token", "old-token"), PEERS));
+  }
+
+  static final NetworkPeers PEERS = new NetworkPeers(Map.of("isolato.dev/ingress", "true"), Map.of("app", "gateway"),
+      List.of("192.0.2.0/24"), "isolato-system", List.of("10.250.0.1/32"));
+
+  <T extends HasMetadata> T only(List<HasMetadata> objs, Class<T> type) {
+    return objs.stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
   }
 
   @Test
   void aSharedPoolHasEveryObjectInTheClassNamespaceOwnedByTheClass() {
-    List<HasMetadata> objs = build(new Pool("gold", "isolato-gold", null, List.of(acme)));
+    List<HasMetadata> objs = build(new Pool("gold", "isolato-c-gold", null, List.of(acme)));
     assertThat(objs).extracting(HasMetadata::getKind).containsExactly("Namespace", "PriorityClass", "ResourceQuota",
-        "LimitRange", "Secret", "ConfigMap", "Deployment", "Service", "HorizontalPodAutoscaler");
+        "LimitRange", "NetworkPolicy", "NetworkPolicy", "Secret", "ConfigMap", "Deployment", "Service", "HorizontalPodAutoscaler");
     assertThat(objs).allSatisfy(o -> assertThat(o.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(r -> {
           assertThat(r.getUid()).isEqualTo("uid-gold");
           assertThat(r.getController()).isTrue();
         }));
     assertThat(objs).filteredOn(o -> !o.getKind().equals("Namespace") && !o.getKind().equals("PriorityClass"))
-        .allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("isolato-gold"));
+        .allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("isolato-c-gold"));
   }
 
   @Test
   void theDeploymentIsGuaranteedQosWithThePlannedReplicas() {
-    Deployment d = (Deployment) build(new Pool("gold", "isolato-gold", null, List.of(acme))).get(6);
+    Deployment d = only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class);
     var c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(d.getSpec().getReplicas()).isEqualTo(3);
     assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits())
@@ -49,32 +57,32 @@ class PoolObjectsTest {
         .containsSubsequence("--admin-token-file", "/etc/saas-bench/admin/token");
     assertThat(c.getVolumeMounts()).extracting(m -> m.getMountPath())
         .containsExactly("/etc/saas-bench/table", "/etc/saas-bench/admin", "/data");
-    assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName()).isEqualTo("isolato-gold");
+    assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName()).isEqualTo("isolato-c-gold");
     assertThat(d.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(d.getSpec().getSelector().getMatchLabels());
   }
 
   @Test
   void theImageComesFromTheClassWhenSet() {
     gold.getSpec().image = "localhost/other:1";
-    Deployment d = (Deployment) build(new Pool("gold", "isolato-gold", null, List.of(acme))).get(6);
+    Deployment d = only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class);
     assertThat(d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("localhost/other:1");
   }
 
   @Test
   void quotaAndLimitsFollowTheClassShapeAndCeiling() {
-    List<HasMetadata> objs = build(new Pool("gold", "isolato-gold", null, List.of(acme)));
-    ResourceQuota q = (ResourceQuota) objs.get(2);
+    List<HasMetadata> objs = build(new Pool("gold", "isolato-c-gold", null, List.of(acme)));
+    ResourceQuota q = only(objs, ResourceQuota.class);
     // 4 replicas + 1 surge pod of 500m / 128Mi
     assertThat(q.getSpec().getHard().get("pods")).isEqualTo(new Quantity("5"));
     assertThat(Quantity.getAmountInBytes(q.getSpec().getHard().get("limits.cpu"))).isEqualByComparingTo("2.5");
     assertThat(Quantity.getAmountInBytes(q.getSpec().getHard().get("requests.memory"))).isEqualByComparingTo(String.valueOf(5L * 128 * 1024 * 1024));
-    LimitRange lr = (LimitRange) objs.get(3);
+    LimitRange lr = only(objs, LimitRange.class);
     assertThat(lr.getSpec().getLimits().get(0).getDefault()).isEqualTo(lr.getSpec().getLimits().get(0).getDefaultRequest());
   }
 
   @Test
   void theAutoscalerUsesThePivotPointAndThePlanAsFloor() {
-    HorizontalPodAutoscaler h = (HorizontalPodAutoscaler) build(new Pool("gold", "isolato-gold", null, List.of(acme))).get(8);
+    HorizontalPodAutoscaler h = only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), HorizontalPodAutoscaler.class);
     assertThat(h.getSpec().getMinReplicas()).isEqualTo(3);
     assertThat(h.getSpec().getMaxReplicas()).isEqualTo(4);
     assertThat(h.getSpec().getMetrics().get(0).getResource().getTarget().getAverageUtilization()).isEqualTo(65);
@@ -82,9 +90,61 @@ class PoolObjectsTest {
 
   @Test
   void aDedicatedPoolIsLabelledWithItsTenant() {
-    List<HasMetadata> objs = build(new Pool("gold", "isolato-gold-acme", "acme", List.of(acme)));
-    assertThat(objs.get(0).getMetadata().getName()).isEqualTo("isolato-gold-acme");
+    List<HasMetadata> objs = build(new Pool("gold", PoolNames.dedicatedNamespace("acme"), "acme", List.of(acme)));
+    assertThat(objs.get(0).getMetadata().getName()).isEqualTo("isolato-t-acme");
     assertThat(objs.get(0).getMetadata().getLabels()).containsEntry("isolato.dev/tenant", "acme")
         .containsEntry("isolato.dev/isolation", "dedicated");
+  }
+
+  @Test
+  void theNamespaceEnforcesPodSecurityRestricted() {
+    var ns = build(new Pool("gold", "isolato-c-gold", null, List.of(acme))).get(0);
+    assertThat(ns.getMetadata().getLabels()).containsEntry("pod-security.kubernetes.io/enforce", "restricted")
+        .containsEntry("pod-security.kubernetes.io/warn", "restricted")
+        .containsEntry("pod-security.kubernetes.io/audit", "restricted")
+        .containsEntry("app.kubernetes.io/managed-by", "isolato");
+  }
+
+  @Test
+  void podsRunNonRootReadOnlyWithoutCapabilitiesOrServiceAccountToken() {
+    var pod = only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class).getSpec().getTemplate().getSpec();
+    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    var sc = pod.getContainers().get(0).getSecurityContext();
+    assertThat(sc.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(sc.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+  }
+
+  @Test
+  void networkPoliciesDenyAllButTheServicePortFromIngressAndController() {
+    List<NetworkPolicy> policies = build(new Pool("gold", "isolato-c-gold", null, List.of(acme))).stream()
+        .filter(NetworkPolicy.class::isInstance).map(NetworkPolicy.class::cast).toList();
+    NetworkPolicy deny = policies.get(0);
+    assertThat(deny.getSpec().getPodSelector().getMatchLabels()).isNullOrEmpty();
+    assertThat(deny.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
+    assertThat(deny.getSpec().getIngress()).isNullOrEmpty();
+    assertThat(deny.getSpec().getEgress()).isNullOrEmpty();
+    NetworkPolicy allow = policies.get(1);
+    Deployment d = only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class);
+    assertThat(allow.getSpec().getPodSelector().getMatchLabels()).isEqualTo(d.getSpec().getSelector().getMatchLabels());
+    var rule = allow.getSpec().getIngress().get(0);
+    assertThat(rule.getPorts()).singleElement().satisfies(p -> assertThat(p.getPort().getIntVal()).isEqualTo(8080));
+    var from = rule.getFrom();
+    assertThat(from).hasSize(4);
+    assertThat(from.get(0).getNamespaceSelector().getMatchLabels()).containsExactly(Map.entry("isolato.dev/ingress", "true"));
+    assertThat(from.get(0).getPodSelector().getMatchLabels()).containsExactly(Map.entry("app", "gateway"));
+    assertThat(from.get(1).getIpBlock().getCidr()).isEqualTo("192.0.2.0/24");
+    assertThat(from.get(2).getNamespaceSelector().getMatchLabels()).containsExactly(Map.entry("kubernetes.io/metadata.name", "isolato-system"));
+    assertThat(from.get(3).getIpBlock().getCidr()).isEqualTo("10.250.0.1/32");
+  }
+
+  @Test
+  void theAdminSecretListsEveryTokenOneALineNewFirst() {
+    var secret = only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), io.fabric8.kubernetes.api.model.Secret.class);
+    String file = new String(java.util.Base64.getDecoder().decode(secret.getData().get("token")), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(file).isEqualTo("new-token\nold-token\n");
   }
 }

@@ -1,0 +1,134 @@
+package dev.isolato.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.isolato.tenancy.PoolTokens;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pool admin token rotation on a real kube-apiserver. The pool's "pod" is an HTTP server in
+ * this JVM behind a hand-made EndpointSlice (no kubelet here); like saas-bench it accepts the
+ * tokens of its token file, and the test plays the kubelet by re-reading the pool Secret into
+ * it when the test decides (the real kubelet takes up to a minute).
+ */
+class PoolTokenRotationIT extends ItBase {
+  static final String CLS = "rot";
+  static final String POOL = "isolato-c-" + CLS;
+  static final Duration WAIT = Duration.ofSeconds(60);
+  final AtomicReference<Set<String>> accepted = new AtomicReference<>(Set.of());
+  final AtomicInteger refused = new AtomicInteger();
+  HttpServer pod;
+
+  @AfterEach
+  void stopPod() {
+    if (pod != null) {
+      pod.stop(0);
+    }
+  }
+
+  @Test
+  @Order(200)
+  void aRotationListsBothTokensUntilThePodsAcceptTheNewOneAndStrandsNoTenant() throws Exception {
+    assertThat(api("POST", "/api/v1/slo-classes", classJson(CLS, 2, 50, false)).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-1", CLS, 5, "shared")).status()).isEqualTo(201);
+    await().atMost(WAIT).until(() -> kube.apps().deployments().inNamespace(POOL).withName("saas-bench").get() != null
+        && kube.secrets().inNamespace(POOL).withName("saas-bench-admin").get() != null);
+    List<String> before = poolTokens();
+    assertThat(before).hasSize(1);
+    startPod(before);
+    serving("rot-1");
+
+    // rotate: the documented trigger is this annotation on the master key Secret
+    kube.secrets().inNamespace(NS).withName("isolato-pool-admin-key")
+        .edit(s -> new SecretBuilder(s).editMetadata().addToAnnotations("isolato.dev/rotate", "now").endMetadata().build());
+    await().atMost(WAIT).untilAsserted(() -> {
+      Secret master = kube.secrets().inNamespace(NS).withName("isolato-pool-admin-key").get();
+      assertThat(master.getMetadata().getAnnotations()).doesNotContainKey("isolato.dev/rotate").containsKey("isolato.dev/rotated-at");
+      String current = decode(master.getData().get("current")).strip();
+      assertThat(poolTokens()).containsExactly(PoolTokens.token(current, POOL), before.get(0));
+    });
+    // the pod still holds the old file: a new tenant is served through the fallback token
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-2", CLS, 5, "shared")).status()).isEqualTo(201);
+    serving("rot-2");
+    assertThat(refused.get()).as("pushes with the new token were refused, then retried").isPositive();
+
+    // the kubelet refreshes the mounted Secret: the pod now accepts both, the controller confirms
+    accepted.set(Set.copyOf(poolTokens()));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(poolTokens()).hasSize(1).doesNotContain(before.get(0)));
+    accepted.set(Set.copyOf(poolTokens()));
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-3", CLS, 5, "shared")).status()).isEqualTo(201);
+    serving("rot-3");
+    for (String t : List.of("rot-1", "rot-2", "rot-3")) {
+      assertThat(api("DELETE", "/api/v1/tenants/" + t, null).status()).isEqualTo(202);
+    }
+  }
+
+  private void serving(String tenant) {
+    await().atMost(WAIT).until(() -> "Serving".equals(api("GET", "/api/v1/tenants/" + tenant, null).body().at("/status/phase").asText()));
+  }
+
+  private List<String> poolTokens() {
+    Secret s = kube.secrets().inNamespace(POOL).withName("saas-bench-admin").get();
+    return PoolTokens.parse(decode(s.getData().get("token")));
+  }
+
+  private static String decode(String b64) {
+    return new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8);
+  }
+
+  private static String hostAddress() throws Exception {
+    return java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+        .filter(i -> { try { return i.isUp() && !i.isLoopback(); } catch (java.net.SocketException e) { return false; } })
+        .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
+        .filter(a -> a instanceof java.net.Inet4Address && !a.isLinkLocalAddress())
+        .map(java.net.InetAddress::getHostAddress).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no non-loopback IPv4 address to serve the fake pod on"));
+  }
+
+  /** A pod that accepts the tokens of its file, reachable through the pool Service's EndpointSlice. */
+  private void startPod(List<String> tokens) throws Exception {
+    accepted.set(Set.copyOf(tokens));
+    // an EndpointSlice may not point at loopback: listen on a non-loopback address of this host
+    String ip = hostAddress();
+    pod = HttpServer.create(new InetSocketAddress(ip, 0), 0);
+    pod.createContext("/v1/admin/tenants", ex -> {
+      String auth = ex.getRequestHeaders().getFirst("Authorization");
+      ex.getRequestBody().readAllBytes();
+      boolean ok = auth != null && auth.startsWith("Bearer ") && accepted.get().contains(auth.substring(7));
+      if (!ok) {
+        refused.incrementAndGet();
+      }
+      byte[] body = (ok ? "{}" : "{\"title\":\"missing or wrong bearer token\"}").getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(ok ? 200 : 401, body.length);
+      ex.getResponseBody().write(body);
+      ex.close();
+    });
+    pod.start();
+    kube.resource(new EndpointSliceBuilder().withNewMetadata().withName("saas-bench-it").withNamespace(POOL)
+        .addToLabels("kubernetes.io/service-name", "saas-bench").endMetadata()
+        .withAddressType("IPv4")
+        .addNewEndpoint().withAddresses(ip).withNewConditions().withReady(true).endConditions().endEndpoint()
+        .addNewPort().withName("http").withProtocol("TCP").withPort(pod.getAddress().getPort()).endPort()
+        .build()).create();
+    kube.apps().deployments().inNamespace(POOL).withName("saas-bench").editStatus(d -> {
+      d.setStatus(new DeploymentStatusBuilder().withReplicas(1).withReadyReplicas(1).withAvailableReplicas(1).build());
+      return d;
+    });
+  }
+}

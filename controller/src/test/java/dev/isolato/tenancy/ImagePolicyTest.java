@@ -1,0 +1,34 @@
+package dev.isolato.tenancy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ImagePolicyTest {
+  @Test
+  void exactReferencesAndStarPrefixes() {
+    var p = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE, "registry.example.com/isolato/*"));
+    assertThat(p.allows(Workload.DEFAULT_IMAGE)).isTrue();
+    assertThat(p.allows("localhost/isolato/saas-bench:other")).isFalse();
+    assertThat(p.allows("registry.example.com/isolato/saas-bench:1")).isTrue();
+    assertThat(p.allows("registry.example.com/other")).isFalse();
+  }
+
+  @Test
+  void aClassWithoutImageRunsTheDefaultAndTheProblemNamesTheAllowlist() {
+    var p = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE));
+    SloClassSpec s = new SloClassSpec();
+    assertThat(p.problem(s)).isEmpty();
+    s.image = "docker.io/evil:latest";
+    assertThat(p.problem(s)).hasValueSatisfying(m -> assertThat(m).contains("docker.io/evil:latest", Workload.DEFAULT_IMAGE));
+  }
+
+  @Test
+  void peerSelectorsParseFromText() {
+    assertThat(NetworkPeers.selector("a=b, c.d/e=f")).containsExactly(java.util.Map.entry("a", "b"), java.util.Map.entry("c.d/e", "f"));
+    assertThat(NetworkPeers.selector("")).isEmpty();
+    assertThatThrownBy(() -> NetworkPeers.selector("a")).hasMessageContaining("key=value");
+  }
+}
