@@ -34,5 +34,5 @@ test-gatling-e2e: ## calibration loop on localkube: simulation -> REST -> SloCla
 	@gatling/test/e2e-calibration.sh
 
 # Parameters (REPLICAS=2, MIX=1:3, ...) and REPLACE=1 reach the runner as environment variables.
-experiment: ## run an experiment with `make run` up: make experiment NAME=gold-alone (no NAME: the list)
+experiment: openloop-build ## run an experiment with `make run` up: make experiment NAME=gold-alone (no NAME: the list)
 	@gatling/experiments/runner.sh run $(NAME)

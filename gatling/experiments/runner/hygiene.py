@@ -158,7 +158,7 @@ def assess(
         if w.get("unmeasured"):
             reasons.append(f"step {i}: not measured (shorter than the 1 s sampling)")
             continue
-        if w["sharedCpus"]:
+        if w["sharedCpus"] and pinning.get("pinned"):  # unpinned: said once above
             reasons.append(f"step {i}: CPUs {w['sharedCpus']} shared by the generator and the pods")
         if w["generatorCpuPct"] > max_generator_pct:
             reasons.append(
