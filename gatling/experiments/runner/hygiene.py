@@ -5,8 +5,10 @@ Pinning (cgroup v1, kubelet with the cgroupfs driver and cpuManagerPolicy none):
 pod tree /sys/fs/cgroup/cpuset/kubepods is narrowed to the pods' CPUs (deepest cgroups first:
 a cgroup v1 parent cannot be narrowed below a child), the generator runs under `taskset` on the
 others. Restoring widens what was changed (parents first), and the cgroups created meanwhile
-that inherited the narrowed set. The kubelet with the none policy does not write cpuset.cpus;
-the sampler re-reads it every second anyway, so a rewrite shows up as shared CPUs.
+that inherited the narrowed set. The kubelet v1.34 with the none policy writes the kubepods
+cpuset (all CPUs) once, when it starts (enforceNodeAllocatableCgroups), and never for QoS or
+pod cgroups; new pods' cgroups inherit their parent's set. So the narrowing holds until a
+kubelet restart, which the sampler (it re-reads the set every second) reports as shared CPUs.
 
 Thresholds (a run beyond any is `contaminated`, not stored as a cut-off):
 - the generator's CPU use above 70 % of its CPUs: its own queueing (timers, event loop, GC)

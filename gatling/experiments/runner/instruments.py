@@ -86,15 +86,16 @@ def openloop_command(
     first_index: int,
     run_id: str,
     out: Path,
+    arrivals: str = "even",
 ) -> list[str]:
-    """The open-loop generator driving `rates` (evenly spaced arrivals, the same requests per
-    step, tenants and warm-up as the Gatling ramp)."""
+    """The open-loop generator driving `rates` (the same requests per step, tenants and
+    warm-up as the Gatling ramp; even or Poisson arrivals)."""
     return [
         str(binary), "-url", url, "-class", ramp.slo_class, "-tenants", ",".join(ramp.tenants),
         "-rates", ",".join(text(r) for r in rates), "-first-index", str(first_index),
         "-requests", str(ramp.requests_per_step), "-warmup", f"{ramp.warmup_s}s",
         "-label", ramp.label, "-context", ramp.context, "-body", ramp.body,
-        "-run-id", run_id, "-out", str(out),
+        "-run-id", run_id, "-out", str(out), "-arrivals", arrivals,
     ]  # fmt: skip
 
 
@@ -117,12 +118,14 @@ def merge_probe(run: dict[str, Any], probe: Mapping[str, Any]) -> dict[str, Any]
 @dataclass(frozen=True)
 class Options:
     """How a run measures: INSTRUMENT, HYGIENE (pin the CPUs), CONTAMINATED (refuse or post a
-    contaminated run), REFINE (bisect near the knee), OPENLOOP (the generator's binary)."""
+    contaminated run), REFINE (bisect near the knee), ARRIVALS (the open-loop generator's:
+    even or poisson), OPENLOOP (its binary)."""
 
     instrument: str = "gatling"
     pin: bool = True
     post_contaminated: bool = False
     refine: bool = True
+    arrivals: str = "even"
     openloop: Path = Path("build/openloop")
 
     @property
@@ -143,5 +146,6 @@ class Options:
             pin=choice("HYGIENE", ("on", "off"), "on") == "on",
             post_contaminated=choice("CONTAMINATED", ("refuse", "post"), "refuse") == "post",
             refine=choice("REFINE", ("1", "0"), "1") == "1",
+            arrivals=choice("ARRIVALS", ("even", "poisson"), "even"),
             openloop=Path(environ.get("OPENLOOP") or repo_root / "build" / "openloop"),
         )

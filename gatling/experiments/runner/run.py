@@ -274,7 +274,7 @@ class Run:
     ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
         """One generator process, sampled: its runs by class and one hygiene window per step
         (one for the whole run when the steps are not known)."""
-        e = self.experiment
+        e, o = self.experiment, self.options
         work.mkdir(parents=True, exist_ok=True)
         if instrument == "gatling":
             simulation = e.simulation
@@ -292,7 +292,7 @@ class Run:
             out = work / f"{ramp.slo_class}.json"
             run_id = f"{self.run_id}-openloop"
             cmd = openloop_command(
-                self.options.openloop, ramp, url, rates, first_index, run_id, out
+                o.openloop, ramp, url, rates, first_index, run_id, out, o.arrivals
             )
         if pin["pinned"]:
             cmd = [*taskset_prefix(pin["generatorCpus"]), *cmd]

@@ -64,6 +64,7 @@ def test_the_openloop_command_drives_the_same_steps():
     assert args["-tenants"] == "gold-t1,gold-t2,gold-t3,gold-t4"
     assert args["-requests"] == "300" and args["-warmup"] == "5.0s"
     assert args["-context"] == "podCpu=400m,podMemory=256Mi,replicas=1"
+    assert args["-arrivals"] == "even"
 
 
 def test_a_gatling_probe_is_the_ramp_reduced_to_one_step():
@@ -92,7 +93,9 @@ def test_options_from_the_environment():
         True,
     )
     assert o.openloop == Path("/repo/build/openloop")
-    both = Options.from_env({"INSTRUMENT": "both", "HYGIENE": "off", "REFINE": "0"}, Path("/r"))
+    env = {"INSTRUMENT": "both", "HYGIENE": "off", "REFINE": "0", "ARRIVALS": "poisson"}
+    both = Options.from_env(env, Path("/r"))
+    assert both.arrivals == "poisson"
     assert both.instruments == ("openloop", "gatling")  # the referee first
     assert (both.pin, both.refine) == (False, False)
     with pytest.raises(InstrumentError, match="INSTRUMENT must be gatling or openloop or both"):
