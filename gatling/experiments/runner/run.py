@@ -284,6 +284,9 @@ class Run:
                 *simulation.args(urls),
                 f"-Disolato.runId={self.run_id}",
                 f"-Disolato.outputDir={work}",
+                # no HTML report: its CPU would land in the last step's window, which is laid
+                # back from the process's exit, and nothing here reads it
+                "-Dgatling.noReports=true",
             ]
             cmd = sim.command(self.repo_root, simulation.name, args)
         else:
