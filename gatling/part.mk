@@ -1,13 +1,22 @@
 # gatling: simulations that calibrate SLO classes, and the experiment runner (docs/gatling.md).
-.PHONY: gatling-build test-gatling-unit test-gatling-simulations test-python
-BUILD_TARGETS += gatling-build
-UNIT_TEST_TARGETS += test-gatling-unit test-gatling-simulations test-python
+.PHONY: gatling-build test-gatling-unit test-gatling-simulations test-python openloop-build test-openloop
+BUILD_TARGETS += gatling-build openloop-build
+UNIT_TEST_TARGETS += test-gatling-unit test-gatling-simulations test-python test-openloop
 
 gatling-build: ## compile the Gatling module (simulations included)
 	@$(MVN) -pl gatling test-compile
 
 test-gatling-unit: ## unit tests of the calibration statistics, JSON writer and load plans
 	@$(MVN) -pl gatling test
+
+# The independent open-loop generator (Go, stdlib only): the referee of the Gatling calibrations.
+OPENLOOP := build/openloop
+openloop-build: ## build the open-loop load generator into build/openloop
+	@cd gatling/openloop && go build -trimpath -o $(CURDIR)/$(OPENLOOP) .
+
+test-openloop: ## go vet + go test of the open-loop generator (httptest services of known service time)
+	@cd gatling/openloop && test -z "$$(gofmt -l .)" || { echo "gofmt: $$(gofmt -l .)"; exit 1; } \
+	  && go vet ./... && go test -count=1 ./...
 
 test-gatling-simulations: ## real short Gatling runs of every simulation against a loopback stub service
 	@gatling/test/simulations-local.sh
@@ -25,5 +34,5 @@ test-gatling-e2e: ## calibration loop on localkube: simulation -> REST -> SloCla
 	@gatling/test/e2e-calibration.sh
 
 # Parameters (REPLICAS=2, MIX=1:3, ...) and REPLACE=1 reach the runner as environment variables.
-experiment: ## run an experiment with `make run` up: make experiment NAME=gold-alone (no NAME: the list)
+experiment: openloop-build ## run an experiment with `make run` up: make experiment NAME=gold-alone (no NAME: the list)
 	@gatling/experiments/runner.sh run $(NAME)

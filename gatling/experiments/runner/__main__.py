@@ -5,7 +5,11 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
   ISOLATO_API_TOKEN_FILE, else what `make run` wrote in ISOLATO_RUN_DIR (/var/lib/isolato-run);
   KUBECONFIG (default: localkube's); READY_TIMEOUT (s, default 240); results in a new
   build/experiments/<results>/<runId>/, or the stored docs/results/<results>/ with REPLACE=1,
-  or RESULTS_DIR.
+  or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement hygiene"): INSTRUMENT=gatling|
+  openloop|both (the open-loop referee drives LinearRampCalibration ramps; both: side by side
+  and compared), HYGIENE=on|off (generator and pods on disjoint CPUs), CONTAMINATED=refuse|post,
+  REFINE=1|0 (bisect near the knee), ARRIVALS=even|poisson (open-loop), OPENLOOP (default
+  build/openloop).
 list: the definitions with their parameters and a line each.
 model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to
   one class and compares the predicted cut-off with the measured one.
@@ -27,6 +31,7 @@ from types import FrameType
 from .api import ApiError, ApiUnreachable, IsolatoApi
 from .cluster import ClusterError, Kubectl
 from .definition import Definition, DefinitionError, ParameterError, catalogue
+from .instruments import InstrumentError, Options
 from .model_accuracy import model_accuracy
 from .run import EXPERIMENTS_DIR, Run, RunError, log
 from .settings import SettingsError, api_settings, results_dir
@@ -81,7 +86,8 @@ def run(name: str, environ: Mapping[str, str]) -> int:
         settings = api_settings(environ)
         kube = Kubectl(_kubeconfig(environ))
         timeout = int(environ.get("READY_TIMEOUT") or 240)
-    except (ParameterError, SettingsError, ValueError) as e:
+        options = Options.from_env(environ, REPO_ROOT)
+    except (ParameterError, SettingsError, InstrumentError, ValueError) as e:
         print(f"[experiment] error: {e}", file=sys.stderr)
         return 2
     log(f"API {settings.url} ({settings.source})")
@@ -98,6 +104,7 @@ def run(name: str, environ: Mapping[str, str]) -> int:
             Path(work),
             run_id,
             timeout,
+            options,
         )
         try:
             r.execute()

@@ -14,17 +14,44 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import simulation as sim
 from .api import ApiError, IsolatoApi
-from .cluster import ClusterError, Kubectl
-from .definition import Calibrate, DeleteCreated, Experiment, Step, Verdict
+from .cluster import ClusterError, Kubectl, pool_selector
+from .compare import compare, lines
+from .definition import LATENCY, Calibrate, DeleteCreated, Experiment, Step, Verdict
+from .hygiene import (
+    CpusetPinning,
+    Sampler,
+    assess,
+    pod_cgroup_dirs,
+    step_windows,
+    taskset_prefix,
+    window,
+)
+from .instruments import (
+    RAMP,
+    Options,
+    Ramp,
+    merge_probe,
+    openloop_command,
+    probe_simulation,
+    ramp_of,
+)
+from .knee import RESOLUTION, bracket, next_probe, p95_ci
 from .verdict import holds, verdict
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent
+MAX_PROBES = 6  # bisection steps: 15 -> 5 % of 90 takes 2; 6 covers a bracket 64x the goal
+
+
+def run_file(slo_class: str, instrument: str) -> str:
+    """Where an instrument's run of a class is stored: <class>.json (Gatling, what the rest of
+    the tooling reads), <class>.openloop.json (the referee)."""
+    return f"{slo_class}.json" if instrument == "gatling" else f"{slo_class}.{instrument}.json"
 
 
 class RunError(Exception):
@@ -49,6 +76,7 @@ class Run:
     work_dir: Path
     run_id: str
     ready_timeout_s: int = 240
+    options: Options = field(default_factory=Options)
 
     @property
     def out_dir(self) -> Path:
@@ -74,25 +102,16 @@ class Run:
                 log(f"  already exists: {t.tenant_id}")
         self.steps("afterTenants")
         urls = self.wait_served()
-        args = [
-            *e.simulation.args(urls),
-            f"-Disolato.runId={self.run_id}",
-            f"-Disolato.outputDir={self.out_dir}",
-        ]
-        log(f"running {e.simulation.name} (bounded: planned duration + 15 s)")
         try:
-            status = sim.run(sim.command(self.repo_root, e.simulation.name, args))
+            classes = self.measure(urls)
         except KeyboardInterrupt:
             log("interrupted: the load is stopped")
-            self.save_runs()
+            self.save_partial()
             log(
                 f'partial results (complete steps only, "partial": true) kept in {self.results_dir}'
             )
             raise
-        if status != 0:
-            raise RunError(f"the simulation failed with exit status {status} (its output is above)")
-        runs = self.save_runs()
-        for slo_class in runs:
+        for slo_class in classes:
             self.report(slo_class)
         self.steps("finish")
         plot = subprocess.run(
@@ -132,33 +151,223 @@ class Run:
                 last = _probe(url)
         return urls
 
-    def save_runs(self) -> list[str]:
-        """Copies the simulation's run files into the results directory; their classes."""
+    # ------------------------------------------------------------------------ measuring
+
+    def measure(self, urls: dict[str, str]) -> list[str]:
+        """Runs the definition's load with each instrument, on pinned CPUs unless HYGIENE=off,
+        bisects near the knee (ramps, unless REFINE=0), and stores every run with its hygiene
+        block in the results directory; the classes measured. Restores the pinning whatever
+        happens."""
+        e, opts = self.experiment, self.options
+        ramp = None
+        if e.simulation.name == RAMP:
+            ramp = ramp_of(e.simulation)
+        elif "openloop" in opts.instruments:
+            raise RunError(f"INSTRUMENT={opts.instrument}: the open-loop generator drives {RAMP}")
+        if "openloop" in opts.instruments and not opts.openloop.is_file():
+            raise RunError(f"no open-loop generator at {opts.openloop} (make openloop-build)")
+        uids = [
+            p["metadata"]["uid"]
+            for c in e.classes
+            for p in self.kube.items("pods", pool_selector(c.name))
+        ]
+        cgroups = pod_cgroup_dirs(uids)
+        log(f"hygiene: {len(cgroups)} pod cgroups of the classes followed for CFS throttling")
+        pinning = CpusetPinning() if opts.pin else None
+        pin = pinning.apply() if pinning else {"pinned": False, "reason": "HYGIENE=off"}
+        if pin["pinned"]:
+            log(f"hygiene: generator on CPUs {pin['generatorCpus']}, pods on {pin['podCpus']}")
+            for change in pin["changed"]:
+                log(f"  cpuset {change}")
+        else:
+            log(f"hygiene: NOT pinned ({pin['reason']}): every run will be contaminated")
         self.results_dir.mkdir(parents=True, exist_ok=True)
-        classes = []
-        for f in sorted(self.out_dir.glob("*.json")):
-            shutil.copy2(f, self.results_dir / f.name)
-            classes.append(json.loads(f.read_text())["sloClass"])
+        classes: list[str] = []
+        try:
+            for instrument in opts.instruments:
+                runs = self.measure_with(instrument, urls, ramp, pin, cgroups)
+                for cls, run in runs.items():
+                    _write_json(self.results_dir / run_file(cls, instrument), run)
+                    log(f"{instrument} run of {cls}: {run['hygiene']['status']}")
+                    for reason in run["hygiene"]["reasons"]:
+                        log(f"  - {reason}")
+                    if cls not in classes:
+                        classes.append(cls)
+        finally:
+            if pinning:
+                for r in pinning.restore():
+                    log(f"hygiene: restored cpuset {r}")
         if not classes:
             log("no calibration results were written")
         return classes
 
+    def measure_with(
+        self,
+        instrument: str,
+        urls: dict[str, str],
+        ramp: Ramp | None,
+        pin: dict[str, Any],
+        cgroups: list[Path],
+    ) -> dict[str, dict[str, Any]]:
+        """One instrument's runs by class, with the knee's probes merged and the hygiene block."""
+        work = self.out_dir / instrument
+        rates = ramp.rates if ramp else None
+        runs, windows = self.generate(instrument, urls, ramp, rates, 0, work, pin, cgroups)
+        knee: dict[str, Any] | None = None
+        if ramp and self.options.refine and ramp.slo_class in runs:
+            run, probes = runs[ramp.slo_class], []
+            target = float(LATENCY["targetMs"])
+            while (b := bracket(run["steps"], target)) and (rate := next_probe(*b)) is not None:
+                if len(probes) == MAX_PROBES:
+                    log(f"knee: {MAX_PROBES} probes done, bracket still {b}")
+                    break
+                log(f"knee: probing {rate} req/s (last pass {b[0]}, first failure {b[1]})")
+                first = max(s["index"] for s in run["steps"]) + 1
+                probe_dir = work / f"probe-{len(probes) + 1}"
+                found, w = self.generate(
+                    instrument, urls, ramp, (rate,), first, probe_dir, pin, cgroups
+                )
+                probe = found.get(ramp.slo_class)
+                if probe is None or probe.get("partial"):
+                    log(f"knee: the probe at {rate} req/s did not complete; bisection stopped")
+                    break
+                run = merge_probe(run, probe)
+                windows += w
+                probes.append(rate)
+            runs[ramp.slo_class] = run
+            b = bracket(run["steps"], target)
+            knee = {
+                "probes": probes,
+                "bracket": list(b) if b else None,
+                "resolutionPct": round(100 * (b[1] - b[0]) / b[0], 1) if b else None,
+                "goalPct": 100 * RESOLUTION,
+            }
+        for run in runs.values():
+            verdict = assess(windows, pin)
+            steps = [
+                {
+                    "index": s["index"],
+                    "offeredRps": s["offeredRps"],
+                    "count": s["total"]["count"],
+                    "p95Ci": p95_ci(s["total"]),
+                    **(windows[i] if ramp and i < len(windows) else {}),
+                }
+                for i, s in enumerate(run["steps"])
+            ]
+            run["hygiene"] = {"instrument": instrument, **verdict, "pinning": pin, "steps": steps}
+            if not ramp:
+                run["hygiene"]["run"] = windows[0]
+            if knee and run["sloClass"] == ramp.slo_class:  # type: ignore[union-attr]
+                run["hygiene"]["knee"] = knee
+        return runs
+
+    def generate(
+        self,
+        instrument: str,
+        urls: dict[str, str],
+        ramp: Ramp | None,
+        rates: tuple[float, ...] | None,
+        first_index: int,
+        work: Path,
+        pin: dict[str, Any],
+        cgroups: list[Path],
+    ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+        """One generator process, sampled: its runs by class and one hygiene window per step
+        (one for the whole run when the steps are not known)."""
+        e, o = self.experiment, self.options
+        work.mkdir(parents=True, exist_ok=True)
+        if instrument == "gatling":
+            simulation = e.simulation
+            if ramp and rates != ramp.rates:
+                simulation = probe_simulation(simulation, rates[0])  # type: ignore[index]
+            args = [
+                *simulation.args(urls),
+                f"-Disolato.runId={self.run_id}",
+                f"-Disolato.outputDir={work}",
+                # no HTML report: its CPU would land in the last step's window, which is laid
+                # back from the process's exit, and nothing here reads it
+                "-Dgatling.noReports=true",
+            ]
+            cmd = sim.command(self.repo_root, simulation.name, args)
+        else:
+            assert ramp is not None and rates is not None
+            url = urls[e.simulation.service_urls[ramp.url_property]]
+            out = work / f"{ramp.slo_class}.json"
+            run_id = f"{self.run_id}-openloop"
+            cmd = openloop_command(
+                o.openloop, ramp, url, rates, first_index, run_id, out, o.arrivals
+            )
+        if pin["pinned"]:
+            cmd = [*taskset_prefix(pin["generatorCpus"]), *cmd]
+        sampler = Sampler(lambda: cgroups)
+        log(f"running {instrument}: {' '.join(cmd[:6])} ...")
+        try:
+            status = sim.run(cmd, on_start=sampler.start)
+        finally:
+            end = sampler.stop()
+        if status != 0:
+            raise RunError(f"{instrument} failed with exit status {status} (its output is above)")
+        runs = {}
+        for f in sorted(work.glob("*.json")):
+            run = json.loads(f.read_text())
+            runs[run["sloClass"]] = run
+        if ramp and rates:
+            windows = step_windows(sampler.samples, end, ramp.durations(rates))
+        else:
+            windows = [window(sampler.samples[0], sampler.samples[-1])]
+        return runs, windows
+
+    def save_partial(self) -> None:
+        """After an interrupt: the complete steps each generator wrote ("partial": true)."""
+        self.results_dir.mkdir(parents=True, exist_ok=True)
+        for instrument in ("gatling", "openloop"):
+            for f in sorted((self.out_dir / instrument).glob("*.json")):
+                cls = json.loads(f.read_text())["sloClass"]
+                shutil.copy2(f, self.results_dir / run_file(cls, instrument))
+
     def report(self, slo_class: str) -> None:
-        """Posts the class's run (unless the definition says calibrate: false), stores and
-        prints the class's status."""
-        calibrate = self.experiment.calibrate
-        if calibrate:
-            log(f"posting the calibration of {slo_class} to /api/v1/calibrations")
-            run = json.loads((self.results_dir / f"{slo_class}.json").read_text())
+        """Posts the class's runs (the referee's first; not a contaminated one unless
+        CONTAMINATED=post; none if the definition says calibrate: false), stores and prints the
+        class's status and, with both instruments, their comparison."""
+        cutoffs: dict[str, float | None] = {}
+        runs: dict[str, dict[str, Any]] = {}
+        for instrument in self.options.instruments:
+            f = self.results_dir / run_file(slo_class, instrument)
+            if not f.exists():
+                continue
+            runs[instrument] = run = json.loads(f.read_text())
+            cutoffs[instrument] = None
+            if not self.experiment.calibrate:
+                continue
+            hygiene = run.get("hygiene", {})
+            if hygiene.get("status") == "contaminated" and not self.options.post_contaminated:
+                log(f"NOT posting {f.name}: contaminated (CONTAMINATED=post posts it anyway)")
+                continue
+            log(f"posting {f.name} to /api/v1/calibrations")
             try:
                 answer = self.api.call("POST", "/api/v1/calibrations", run)
             except ApiError as e:
-                raise RunError(f"the calibration of {slo_class} was rejected: {e}") from None
-            (self.results_dir / f"{slo_class}.response.json").write_bytes(answer)
+                raise RunError(f"the calibration {f.name} was rejected: {e}") from None
+            f.with_name(f.name.removesuffix(".json") + ".response.json").write_bytes(answer)
+            cutoff = json.loads(answer).get("cutoff") or {}
+            cutoffs[instrument] = (
+                cutoff.get("cutoffRps") if cutoff.get("status") == "found" else None
+            )
         status = self.api.call("GET", f"/api/v1/slo-classes/{slo_class}")
         (self.results_dir / f"{slo_class}.status.json").write_bytes(status)
-        if calibrate:
+        if self.experiment.calibrate:
             print("\n".join(summary(slo_class, json.loads(status))))
+        if len(runs) == 2:
+            ramp = ramp_of(self.experiment.simulation)
+            c = compare(
+                runs["gatling"],
+                cutoffs["gatling"],
+                runs["openloop"],
+                cutoffs["openloop"],
+                ramp.step,
+            )
+            _write_json(self.results_dir / f"{slo_class}.comparison.json", c)
+            print("\n".join(lines(c)))
 
     # ------------------------------------------------------------------------ steps
 

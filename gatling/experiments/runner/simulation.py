@@ -12,7 +12,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 SIM_PACKAGE = "dev.isolato.gatling.simulations"
@@ -49,12 +49,15 @@ def stop_group(pgid: int, grace_s: float = STOP_GRACE_S) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def run(cmd: Sequence[str]) -> int:
-    """Runs cmd in a new session (its own process group) and returns its exit status. An
-    interrupt (KeyboardInterrupt, or SIGTERM turned into one by the caller) stops the group
-    and is raised again once it has ended."""
+def run(cmd: Sequence[str], on_start: Callable[[int], None] | None = None) -> int:
+    """Runs cmd in a new session (its own process group) and returns its exit status;
+    on_start gets its pid (the hygiene sampler follows its process tree). An interrupt
+    (KeyboardInterrupt, or SIGTERM turned into one by the caller) stops the group and is raised
+    again once it has ended."""
     proc = subprocess.Popen(list(cmd), start_new_session=True)
     try:
+        if on_start:
+            on_start(proc.pid)
         return proc.wait()
     except BaseException:
         stop_group(proc.pid)

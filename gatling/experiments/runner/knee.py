@@ -1,0 +1,101 @@
+"""Finer ramps near the knee (issue 13, item 3): a confidence interval for a step's p95 and the
+bisection between the last passing and the first failing step.
+
+Pure functions. The bisection only steers which rates to probe; the cut-off itself stays the
+controller's (CutoffDetector over the merged coarse + fine steps, posted once).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+RESOLUTION = 0.05  # the cut-off's resolution goal: <= 5 % of its value
+MAX_ERROR_RATE = 0.01  # the controller's default error threshold (docs/calibration-format.md)
+_KNOWN = (("p50", 0.50), ("p90", 0.90), ("p95", 0.95), ("p99", 0.99))
+
+
+def _binom_cdf(k: int, n: int, p: float) -> float:
+    """P(B <= k) for B ~ Binomial(n, p), summed in log space (n up to a few 10^4)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    lp, lq = math.log(p), math.log1p(-p)
+    total = 0.0
+    for i in range(k + 1):
+        total += math.exp(
+            math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
+        )
+    return min(total, 1.0)
+
+
+def quantile_ci_ranks(n: int, q: float = 0.95, confidence: float = 0.95) -> tuple[int, int]:
+    """Distribution-free CI of the q-quantile from n samples: 1-based ranks (l, u) with
+    P(X_(l) <= x_q <= X_(u)) >= confidence, since the number B of samples below x_q is
+    Binomial(n, q) and the quantile lies in [X_(l), X_(u)] when l <= B < u. Equal tails; a
+    rank beyond the sample (n too small) is clamped to 1 or n, the interval then covers less."""
+    if n < 1 or not 0 < q < 1 or not 0 < confidence < 1:
+        raise ValueError(f"need n >= 1, 0 < q < 1, 0 < confidence < 1, not {n}, {q}, {confidence}")
+    tail = (1 - confidence) / 2
+    low = 0
+    while low + 1 <= n and _binom_cdf(low, n, q) <= tail:
+        low += 1  # P(B <= low-1) <= tail: rank `low` is still a lower bound
+    high = n
+    while high - 1 >= 1 and 1 - _binom_cdf(high - 2, n, q) <= tail:
+        high -= 1  # P(B >= high-1) <= tail: rank high-1 is still an upper bound
+    return max(low, 1), high
+
+
+def p95_ci(summary: Mapping[str, Any], confidence: float = 0.95) -> dict[str, Any]:
+    """The p95's confidence interval of one step summary. The format keeps p50/p90/p95/p99/max,
+    not the samples, so the interval in ms is bracketed conservatively: the largest known
+    percentile at or below the lower rank, the smallest at or above the upper one."""
+    n = int(summary["count"])
+    low, high = quantile_ci_ranks(n, 0.95, confidence)
+    low_level, high_level = low / n, high / n
+    below = [summary[k] for k, level in _KNOWN if level <= low_level and summary.get(k) is not None]
+    above = [
+        summary[k] for k, level in _KNOWN if level >= high_level and summary.get(k) is not None
+    ]
+    return {
+        "confidence": confidence,
+        "count": n,
+        "p95": summary.get("p95"),
+        "ranks": [low, high],
+        "percentiles": [round(100 * low_level, 2), round(100 * high_level, 2)],
+        "lowMs": max(below) if below else 0.0,
+        "highMs": min(above) if above else summary.get("max"),
+    }
+
+
+def passes(step: Mapping[str, Any], target_ms: float) -> bool:
+    """The steering test of a probe: p95 within the target and errors within 1 %."""
+    total = step["total"]
+    return total["p95"] <= target_ms and total["errors"] <= MAX_ERROR_RATE * total["count"]
+
+
+def bracket(steps: Sequence[Mapping[str, Any]], target_ms: float) -> tuple[float, float] | None:
+    """(last passing rate, first failing rate above it), by offered rate; None when no step
+    fails or the lowest one already does (nothing to bisect)."""
+    ordered = sorted(steps, key=lambda s: s["offeredRps"])
+    last_pass = None
+    for s in ordered:
+        if passes(s, target_ms):
+            last_pass = s["offeredRps"]
+        elif last_pass is not None:
+            return last_pass, s["offeredRps"]
+        else:
+            return None
+    return None
+
+
+def next_probe(passing: float, failing: float, resolution: float = RESOLUTION) -> float | None:
+    """The rate to probe next (the midpoint, to 0.1 req/s), or None once failing - passing is
+    within `resolution` of the passing rate."""
+    if failing <= passing:
+        raise ValueError(f"the failing rate {failing} must lie above the passing one {passing}")
+    if failing - passing <= resolution * passing:
+        return None
+    return round((passing + failing) / 2, 1)

@@ -1,0 +1,144 @@
+from pathlib import Path
+
+from runner.hygiene import (
+    CpusetPinning,
+    Sample,
+    assess,
+    format_cpulist,
+    parse_cpu_stat,
+    parse_cpulist,
+    parse_pid_stat,
+    parse_proc_stat,
+    pod_cgroup_dirs,
+    split_cpus,
+    step_windows,
+    window,
+)
+
+PROC_STAT = """cpu  300 0 60 500 5 0 1 30 0 0
+cpu0 100 0 20 300 2 0 1 10 0 0
+cpu1 200 0 40 200 3 0 0 20 0 0
+intr 12345
+"""
+
+
+def test_cpulists_round_trip():
+    assert parse_cpulist("0-1,3\n") == {0, 1, 3}
+    assert parse_cpulist("") == frozenset()
+    assert format_cpulist({3, 0, 1, 5, 6}) == "0-1,3,5-6"
+
+
+def test_proc_parsers():
+    assert parse_proc_stat(PROC_STAT) == {0: (10, 433), 1: (20, 463)}
+    line = "4242 (java (main)) S 1 4242 4242 0 -1 4194560 10 0 0 0 1500 250 0 0 20 0 30 0"
+    assert parse_pid_stat(line) == 1750
+    stat = "nr_periods 100\nnr_throttled 25\nthrottled_time 5000000\nnr_bursts 0\n"
+    assert parse_cpu_stat(stat) == {
+        "nr_periods": 100,
+        "nr_throttled": 25,
+        "throttled_time": 5000000,
+    }
+
+
+def sample(t, ticks, steal1, total1, periods=0, throttled=0, pods="1", gen="0"):
+    return Sample(
+        t,
+        ticks,
+        {0: (0, 100 * t), 1: (steal1, total1)},
+        {"nr_periods": periods, "nr_throttled": throttled, "throttled_time": throttled * 1_000_000},
+        parse_cpulist(pods),
+        parse_cpulist(gen),
+    )
+
+
+def test_window_in_percent_of_the_time_and_cpus():
+    w = window(sample(0, 0, 0, 0), sample(2, 120, 10, 200, periods=20, throttled=5))
+    assert w == {
+        "seconds": 2,
+        "generatorCpuPct": 60.0,  # 1.2 s of CPU in 2 s on one CPU
+        "stealPct": 5.0,
+        "throttledPeriodsPct": 25.0,
+        "throttledMs": 5.0,
+        "sharedCpus": "",
+    }
+    shared = window(sample(0, 0, 0, 0, pods="0-1"), sample(1, 0, 0, 100, pods="0-1"))
+    assert shared["sharedCpus"] == "0"
+
+
+def test_steps_are_windows_back_to_back_ending_at_the_generators_exit():
+    samples = [sample(t, 50 * t, 0, 100 * t) for t in range(10)]
+    ws = step_windows(samples, end=9.0, durations=[3.0, 3.0])
+    assert [w["seconds"] for w in ws] == [3, 3]
+    assert ws[0]["generatorCpuPct"] == 50.0
+    assert step_windows(samples[:1], end=0.0, durations=[0.4])[0]["unmeasured"]
+
+
+def test_assess_names_every_reason():
+    pinned = {"pinned": True}
+    clean = {"generatorCpuPct": 70.0, "stealPct": 5.0, "sharedCpus": ""}
+    assert assess([clean], pinned)["status"] == "clean"
+    busy = {**clean, "generatorCpuPct": 85.0, "stealPct": 7.5}
+    v = assess([clean, busy], {"pinned": False, "reason": "no cgroup v1 cpuset"})
+    assert v["status"] == "contaminated"
+    assert v["reasons"] == [
+        "the generator shares CPUs with the pods (no cgroup v1 cpuset)",
+        "step 1: the generator used 85.0 % of its CPUs (> 70.0 %)",
+        "step 1: steal 7.5 % on the pods' CPUs (> 5.0 %)",
+    ]
+    assert "CPUs 1 shared" in assess([{**clean, "sharedCpus": "1"}], pinned)["reasons"][0]
+    assert v["thresholds"] == {"generatorCpuPct": 70.0, "stealPct": 5.0}
+
+
+def test_split_cpus_gives_the_first_to_the_generator():
+    assert split_cpus(frozenset({0, 1})) == ({0}, {1})
+    assert split_cpus(frozenset({0})) is None
+
+
+def tree(root: Path, cpus: dict[str, str]) -> None:
+    for rel, value in cpus.items():
+        d = root / rel
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "cpuset.cpus").write_text(value + "\n")
+
+
+def cpus_of(root: Path, rel: str) -> str:
+    return (root / rel / "cpuset.cpus").read_text().strip()
+
+
+def test_pinning_narrows_the_kubepods_tree_deepest_first_and_restores_it(tmp_path):
+    (tmp_path / "cpuset.effective_cpus").write_text("0-1\n")
+    tree(tmp_path, {"kubepods": "0-1", "kubepods/burstable": "0-1", "kubepods/burstable/podA": "0"})
+    p = CpusetPinning(tmp_path)
+    done = p.apply()
+    assert done["pinned"] and done["generatorCpus"] == "0" and done["podCpus"] == "1"
+    assert [cpus_of(tmp_path, r) for r in ("kubepods", "kubepods/burstable")] == ["1", "1"]
+    assert cpus_of(tmp_path, "kubepods/burstable/podA") == "1"  # {0} & {1} empty: the pods' set
+    assert done["changed"][0] == "kubepods: 0-1 -> 1"  # listed parents first
+    created = {"kubepods/besteffort": "1", "kubepods/besteffort/podB": "1", "libpod_parent": "0-1"}
+    tree(tmp_path, created)  # created meanwhile, podB inheriting the narrowed set
+    restored = p.restore()
+    assert cpus_of(tmp_path, "kubepods") == "0-1"
+    assert cpus_of(tmp_path, "kubepods/burstable/podA") == "0"
+    assert cpus_of(tmp_path, "kubepods/besteffort/podB") == "0-1"  # inherited, widened
+    assert any("podB: 0-1 (inherited" in r for r in restored)
+    assert cpus_of(tmp_path, "libpod_parent") == "0-1"  # outside kubepods: never touched
+    assert p.restore() == []  # idempotent
+
+
+def test_pinning_reports_why_it_could_not_pin(tmp_path):
+    assert not CpusetPinning(tmp_path).apply()["pinned"]
+    (tmp_path / "cpuset.effective_cpus").write_text("0\n")
+    tree(tmp_path, {"kubepods": "0"})
+    v = CpusetPinning(tmp_path).apply()
+    assert v == {"pinned": False, "reason": "one CPU only (0)"}
+
+
+def test_pod_cgroups_of_every_qos_class(tmp_path):
+    for d in ("kubepods/podg", "kubepods/burstable/podb", "kubepods/besteffort/pode"):
+        (tmp_path / d).mkdir(parents=True)
+    dirs = pod_cgroup_dirs(["g", "b", "e", "gone"], tmp_path)
+    assert [d.relative_to(tmp_path).as_posix() for d in dirs] == [
+        "kubepods/podg",
+        "kubepods/burstable/podb",
+        "kubepods/besteffort/pode",
+    ]

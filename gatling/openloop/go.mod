@@ -1,0 +1,3 @@
+module isolato.dev/openloop
+
+go 1.26

@@ -1,0 +1,205 @@
+// Command openloop is Isolato's independent open-loop load generator: the referee of the
+// Gatling calibrations (docs/gatling.md, "Open-loop cross-check"). Requests leave at a fixed
+// rate per step, evenly spaced or Poisson, whether or not earlier ones were answered, and each
+// latency counts from the request's intended send time. It writes the calibration run format
+// of docs/calibration-format.md, as the Gatling simulations do.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "openloop: %v\n", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("openloop", flag.ContinueOnError)
+	baseURL := fs.String("url", "", "base URL of the class Service (required)")
+	sloClass := fs.String("class", "", "SLO class the run calibrates (required)")
+	tenants := fs.String("tenants", "", "tenant ids, comma-separated, served in turn (required)")
+	rates := fs.String("rates", "", "offered req/s of each step, comma-separated (or -start/-step/-steps)")
+	startRate := fs.Float64("start", 0, "rate of the first step")
+	rateStep := fs.Float64("step", 0, "rate increment per step (default -start)")
+	steps := fs.Int("steps", 10, "number of steps with -start")
+	maxRate := fs.Float64("max", 0, "last rate with -start (instead of -steps)")
+	firstIndex := fs.Int("first-index", 0, "index of the first step")
+	requests := fs.Int("requests", 1600, "requests per step")
+	arrivals := fs.String("arrivals", "even", "even or poisson")
+	seed := fs.Uint64("seed", 1, "seed of the Poisson arrivals")
+	body := fs.String("body", "{}", "request body (JSON)")
+	warmup := fs.Duration("warmup", 5*time.Second, "unrecorded requests at the first rate before step 0")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout (an error)")
+	maxInFlight := fs.Int("max-inflight", 2000, "concurrent requests at most (later ones wait and count the wait)")
+	maxDuration := fs.Duration("max-duration", 0, "bound of the whole run (default: planned + 30 s)")
+	runID := fs.String("run-id", "", "runId (default openloop-<class>-<UTC time>)")
+	label := fs.String("label", "alone", "context label")
+	ctxPairs := fs.String("context", "", "more context: key=value,... (numbers kept as numbers)")
+	out := fs.String("out", "", "file the calibration JSON is written to (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	plan := Plan{BaseURL: strings.TrimRight(*baseURL, "/"), Body: *body, FirstIndex: *firstIndex,
+		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight}
+	var err error
+	if plan.Rates, err = stepRates(*rates, *startRate, *rateStep, *steps, *maxRate); err != nil {
+		return err
+	}
+	switch {
+	case *baseURL == "" || !strings.HasPrefix(*baseURL, "http"):
+		return fmt.Errorf("-url must be an http(s) URL, not %q", *baseURL)
+	case strings.TrimSpace(*sloClass) == "":
+		return errors.New("-class is required")
+	case *out == "":
+		return errors.New("-out is required")
+	case *requests < 1:
+		return fmt.Errorf("-requests must be >= 1, not %d", *requests)
+	case *arrivals != "even" && *arrivals != "poisson":
+		return fmt.Errorf("-arrivals must be even or poisson, not %q", *arrivals)
+	case *warmup < 0 || *timeout <= 0 || *maxInFlight < 0 || *maxDuration < 0:
+		return errors.New("-warmup, -max-inflight, -max-duration must be >= 0 and -timeout > 0")
+	}
+	plan.Poisson = *arrivals == "poisson"
+	for _, t := range strings.Split(*tenants, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			plan.Tenants = append(plan.Tenants, t)
+		}
+	}
+	if len(plan.Tenants) == 0 {
+		return errors.New("-tenants: at least one tenant id is required")
+	}
+	runContext, err := parseContext(*label, *ctxPairs)
+	if err != nil {
+		return err
+	}
+	plan.MaxDuration = *maxDuration
+	if plan.MaxDuration == 0 {
+		plan.MaxDuration = plannedDuration(plan) + 30*time.Second
+	}
+	if *runID == "" {
+		*runID = "openloop-" + *sloClass + "-" + time.Now().UTC().Format("20060102T150405Z")
+	}
+	fmt.Fprintf(os.Stderr, "openloop: %s, class %s at %s: %d steps of %d requests (%s arrivals), planned %s, bounded %s\n",
+		*runID, *sloClass, plan.BaseURL, len(plan.Rates), plan.RequestsPerStep, *arrivals,
+		plannedDuration(plan).Round(time.Second), plan.MaxDuration)
+	result := Execute(plan, *runID, *sloClass, runContext)
+	if len(result.Steps) == 0 {
+		return fmt.Errorf("no step completed within %s", plan.MaxDuration)
+	}
+	return writeRun(result, *out)
+}
+
+// stepRates is the explicit list, or start + i*step for i < steps (or up to max).
+func stepRates(list string, start, step float64, steps int, maxRate float64) ([]float64, error) {
+	if list != "" {
+		var out []float64
+		for _, f := range strings.Split(list, ",") {
+			r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || r <= 0 {
+				return nil, fmt.Errorf("-rates: %q is not a rate > 0", f)
+			}
+			out = append(out, r)
+		}
+		return out, nil
+	}
+	if start <= 0 {
+		return nil, errors.New("-rates or -start (> 0) is required")
+	}
+	if step == 0 {
+		step = start
+	}
+	if step < 0 {
+		return nil, fmt.Errorf("-step must be > 0, not %g", step)
+	}
+	if maxRate > 0 {
+		steps = int((maxRate-start)/step+1e-9) + 1
+	}
+	if steps < 1 {
+		return nil, fmt.Errorf("-steps must be >= 1 (or -max >= -start), not %d", steps)
+	}
+	out := make([]float64, steps)
+	for i := range out {
+		out[i] = start + float64(i)*step
+	}
+	return out, nil
+}
+
+func plannedDuration(p Plan) time.Duration {
+	total := p.Warmup
+	for _, r := range p.Rates {
+		total += time.Duration(stepSeconds(p, r) * float64(time.Second))
+	}
+	return total
+}
+
+var number = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
+// parseContext reads Gatling's `context` syntax: label first, then key=value pairs; values that
+// are numbers stay numbers (replicas=1 is the integer the format requires).
+func parseContext(label, pairs string) (map[string]any, error) {
+	if strings.TrimSpace(label) == "" {
+		return nil, errors.New("-label must not be blank")
+	}
+	ctx := map[string]any{"label": label}
+	for _, kv := range strings.Split(pairs, ",") {
+		if strings.TrimSpace(kv) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("-context: %q is not key=value", kv)
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if number.MatchString(v) {
+			n, _ := strconv.ParseFloat(v, 64)
+			if n == float64(int64(n)) && !strings.Contains(v, ".") {
+				ctx[k] = int64(n)
+			} else {
+				ctx[k] = n
+			}
+		} else {
+			ctx[k] = v
+		}
+	}
+	if _, ok := ctx["replicas"]; !ok {
+		ctx["replicas"] = int64(1)
+	}
+	return ctx, nil
+}
+
+// writeRun writes the run atomically (temp file + rename): a reader never sees half a file.
+func writeRun(r Run, path string) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".calibration-*.json.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// serialServer answers one request at a time after `service`: a single-threaded service with a
+// known service time (capacity 1/service). failTenant's requests get 500.
+func serialServer(t *testing.T, service time.Duration, failTenant string) *httptest.Server {
+	var mu sync.Mutex
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" {
+			http.Error(w, "want a JSON POST", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		time.Sleep(service)
+		mu.Unlock()
+		if failTenant != "" && strings.Contains(r.URL.Path, "/tenants/"+failTenant+"/") {
+			http.Error(w, "boom", http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func plan(url string, rates ...float64) Plan {
+	return Plan{BaseURL: url, Tenants: []string{"t1", "t2"}, Body: "{}", Rates: rates,
+		RequestsPerStep: 40, Timeout: 5 * time.Second, MaxDuration: 30 * time.Second}
+}
+
+func TestSummarizeIsNearestRankInMillisLikeTheGatlingWriter(t *testing.T) {
+	var lat []time.Duration
+	for _, i := range rand.Perm(100) {
+		lat = append(lat, time.Duration(i+1)*time.Millisecond)
+	}
+	s := summarize(lat, 3)
+	if s.Count != 100 || s.Errors != 3 || *s.P50 != 50 || *s.P90 != 90 || *s.P95 != 95 || *s.P99 != 99 || *s.Max != 100 {
+		t.Fatalf("got %+v p50=%v p95=%v", s, *s.P50, *s.P95)
+	}
+	if got := summarize([]time.Duration{1500 * time.Microsecond}, 0); *got.P95 != 1.5 {
+		t.Fatalf("1.5 ms read as %v", *got.P95)
+	}
+	if empty := summarize(nil, 0); empty.P95 != nil || empty.Count != 0 {
+		t.Fatalf("no samples must give null percentiles, got %+v", empty)
+	}
+}
+
+func TestEvenAndPoissonArrivalsKeepTheRate(t *testing.T) {
+	even := offsets(5, 10, false, nil)
+	for i, o := range even {
+		if o != time.Duration(i)*100*time.Millisecond {
+			t.Fatalf("even offset %d = %v", i, o)
+		}
+	}
+	p := offsets(20001, 50, true, rand.New(rand.NewPCG(7, 9)))
+	mean := p[20000].Seconds() / 20000
+	if math.Abs(mean-0.02) > 0.001 {
+		t.Fatalf("Poisson mean inter-arrival %v s, want 0.02", mean)
+	}
+}
+
+func TestLowLoadMeasuresTheServiceTime(t *testing.T) {
+	s := serialServer(t, 10*time.Millisecond, "")
+	run := Execute(plan(s.URL, 20), "r", "gold", map[string]any{"label": "alone", "replicas": 1})
+	if run.Partial || len(run.Steps) != 1 {
+		t.Fatalf("want one complete step, got %+v", run)
+	}
+	st := run.Steps[0]
+	if st.Total.Count != 40 || st.Total.Errors != 0 || st.Tenants["t1"].Count != 20 || st.Tenants["t2"].Count != 20 {
+		t.Fatalf("counts: %+v", st)
+	}
+	if *st.Total.P50 < 10 || *st.Total.P95 > 60 {
+		t.Fatalf("20 req/s on a 10 ms service: p50 %v ms, p95 %v ms", *st.Total.P50, *st.Total.P95)
+	}
+	if st.AchievedRps < 18 || st.AchievedRps > 20.01 || st.DurationSeconds != 2 {
+		t.Fatalf("achieved %v req/s over %v s", st.AchievedRps, st.DurationSeconds)
+	}
+}
+
+// The point of the generator: a request that cannot leave on time (here: one connection, a
+// 10 ms service, 200 req/s offered) counts its latency from its schedule. Request i is due at
+// 5i ms and answered at about 10(i+1) ms, so its latency is about 5i+10 ms (p50 ≈ 110 ms,
+// max ≈ 205 ms), although each request takes only 10 ms once sent. A closed-loop generator
+// timing from the actual send would report ≈ 10 ms: coordinated omission.
+func TestOverloadCountsLatencyFromTheIntendedSendTime(t *testing.T) {
+	s := serialServer(t, 10*time.Millisecond, "")
+	p := plan(s.URL, 200)
+	p.MaxInFlight = 1
+	run := Execute(p, "r", "gold", map[string]any{"label": "alone", "replicas": 1})
+	st := run.Steps[0]
+	if *st.Total.P50 < 80 || *st.Total.Max < 170 {
+		t.Fatalf("latency must grow with the backlog: p50 %v ms, max %v ms", *st.Total.P50, *st.Total.Max)
+	}
+	if st.AchievedRps > 110 {
+		t.Fatalf("a 10 ms serial service achieves at most 100 req/s, reported %v", st.AchievedRps)
+	}
+}
+
+func TestErrorsAreCountedPerTenant(t *testing.T) {
+	s := serialServer(t, time.Millisecond, "t2")
+	run := Execute(plan(s.URL, 40), "r", "gold", map[string]any{"label": "alone", "replicas": 1})
+	st := run.Steps[0]
+	if st.Total.Errors != 20 || st.Tenants["t2"].Errors != 20 || st.Tenants["t1"].Errors != 0 {
+		t.Fatalf("errors: total %d, t1 %d, t2 %d", st.Total.Errors, st.Tenants["t1"].Errors, st.Tenants["t2"].Errors)
+	}
+	if st.AchievedRps > 20.01 {
+		t.Fatalf("achieved counts only 2xx answers: %v", st.AchievedRps)
+	}
+}
+
+func TestTheRunIsBoundedAndDropsUnfinishedSteps(t *testing.T) {
+	s := serialServer(t, time.Millisecond, "")
+	p := plan(s.URL, 40, 40, 40) // 1 s per step
+	p.MaxDuration = 1500 * time.Millisecond
+	began := time.Now()
+	run := Execute(p, "r", "gold", map[string]any{"label": "alone", "replicas": 1})
+	if took := time.Since(began); took > 2500*time.Millisecond {
+		t.Fatalf("bound 1.5 s, took %v", took)
+	}
+	if !run.Partial || len(run.Steps) != 1 || run.Steps[0].Index != 0 {
+		t.Fatalf("want the first step only, partial: %+v", run)
+	}
+}
+
+// The output has exactly the fields of the format's single definition,
+// docs/schemas/calibration-run.schema.json (no extra, every required one).
+func TestOutputFollowsTheCalibrationSchema(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/schemas/calibration-run.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	s := serialServer(t, time.Millisecond, "")
+	p := plan(s.URL, 40)
+	p.FirstIndex = 7
+	ctx, err := parseContext("alone", "podCpu=400m,replicas=2,weight=1.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "gold.json")
+	if err := writeRun(Execute(p, "r1", "gold", ctx), out); err != nil {
+		t.Fatal(err)
+	}
+	written, _ := os.ReadFile(out)
+	var doc map[string]any
+	if err := json.Unmarshal(written, &doc); err != nil {
+		t.Fatal(err)
+	}
+	conforms(t, "$", doc, schema)
+	steps := doc["steps"].([]any)
+	step := steps[0].(map[string]any)
+	conforms(t, "steps[0]", step, schema["properties"].(map[string]any)["steps"].(map[string]any)["items"].(map[string]any))
+	summary := schema["$defs"].(map[string]any)["summary"].(map[string]any)
+	conforms(t, "steps[0].total", step["total"].(map[string]any), summary)
+	if step["index"].(float64) != 7 || doc["context"].(map[string]any)["replicas"].(float64) != 2 {
+		t.Fatalf("index or replicas lost: %s", written)
+	}
+	if !strings.Contains(string(written), `"replicas": 2,`) {
+		t.Fatalf("replicas must be an integer: %s", written)
+	}
+}
+
+func conforms(t *testing.T, path string, doc map[string]any, schema map[string]any) {
+	t.Helper()
+	props := schema["properties"].(map[string]any)
+	for k := range doc {
+		if _, ok := props[k]; !ok {
+			t.Errorf("%s.%s is not in the schema", path, k)
+		}
+	}
+	for _, r := range schema["required"].([]any) {
+		if _, ok := doc[r.(string)]; !ok {
+			t.Errorf("%s.%s is required by the schema", path, r)
+		}
+	}
+}
+
+func TestFlagsAreChecked(t *testing.T) {
+	for _, args := range [][]string{
+		{"-class", "gold", "-tenants", "t1", "-out", "x", "-start", "10"},                   // no url
+		{"-url", "http://x", "-tenants", "t1", "-out", "x", "-start", "10"},                 // no class
+		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x"},                  // no rates
+		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x", "-rates", "5,0"}, // rate 0
+		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x", "-start", "5", "-arrivals", "burst"},
+		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x", "-start", "5", "-context", "novalue"},
+	} {
+		if err := run(args); err == nil {
+			t.Errorf("accepted %v", args)
+		}
+	}
+	r, err := stepRates("", 15, 15, 0, 60)
+	if err != nil || len(r) != 4 || r[3] != 60 {
+		t.Fatalf("15..60 by 15: %v %v", r, err)
+	}
+}
