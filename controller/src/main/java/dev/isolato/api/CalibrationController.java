@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
+import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.CalibrationRun;
 import dev.isolato.slo.CalibrationValidator;
@@ -45,7 +47,7 @@ public class CalibrationController {
   private final SloClasses classes;
   private final SloEngine engine;
 
-  public CalibrationController(KubernetesClient client, SloClasses classes, SloEngine engine) {
+  public CalibrationController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, SloClasses classes, SloEngine engine) {
     this.client = client;
     this.classes = classes;
     this.engine = engine;

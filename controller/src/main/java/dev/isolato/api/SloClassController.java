@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
+import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.tenancy.SloClass;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -32,7 +34,7 @@ public class SloClassController {
   private final KubernetesClient client;
   private final SloClasses classes;
 
-  public SloClassController(KubernetesClient client, SloClasses classes) {
+  public SloClassController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, SloClasses classes) {
     this.client = client;
     this.classes = classes;
   }

@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
+import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.Pools;
@@ -17,7 +19,7 @@ public class SloClasses {
   private final KubernetesClient client;
   private final String tenantNamespace;
 
-  public SloClasses(KubernetesClient client, IsolatoProperties props) {
+  public SloClasses(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props) {
     this.client = client;
     this.tenantNamespace = props.namespace();
   }

@@ -1,7 +1,9 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
+import org.springframework.beans.factory.annotation.Qualifier;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.config.IsolatoProperties;
-import dev.isolato.tenancy.Pools;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantSpec;
@@ -39,13 +41,16 @@ public class TenantController {
   private final KubernetesClient client;
   private final String namespace;
 
-  private final SloClasses classes;
-  private final TenantIndex index;
+  /** Compares a stored spec with a requested one field by field. */
+  private static final ObjectMapper SAME = new ObjectMapper();
 
-  public TenantController(KubernetesClient client, IsolatoProperties props, SloClasses classes, TenantIndex index) {
+  private final SloClasses classes;
+  private final Admissions admissions;
+
+  public TenantController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props, SloClasses classes, Admissions admissions) {
     this.client = client;
     this.classes = classes;
-    this.index = index;
+    this.admissions = admissions;
     this.namespace = props.namespace();
   }
 
@@ -53,7 +58,10 @@ public class TenantController {
     return client.resources(Tenant.class);
   }
 
-  @Operation(summary = "Onboard a tenant into an SLO class")
+  @Operation(summary = "Onboard a tenant into an SLO class",
+      description = "Idempotent: repeating the same body for an existing tenant answers 200 with it; "
+          + "another body for the same tenantId is 409. 422 when the class does not exist, does not allow "
+          + "dedicated tenants, or cannot take the committed rate (remainingRps, capacityRps).")
   @PostMapping
   public ResponseEntity<TenantResponse> create(@RequestBody TenantRequest req) {
     List<FieldError> errors = Validation.tenant(req);
@@ -61,7 +69,11 @@ public class TenantController {
       throw ApiException.invalid(errors);
     }
     TenantSpec spec = toSpec(req);
-    admit(req.tenantId(), spec);
+    Tenant existing = tenants().inNamespace(namespace).withName(req.tenantId()).get();
+    if (existing != null) {
+      return repeated(existing, spec);
+    }
+    SloClass cls = admissible(spec);
     Tenant t = new Tenant();
     t.setMetadata(new ObjectMetaBuilder().withName(req.tenantId()).withNamespace(namespace)
         .addToFinalizers(Tenant.FINALIZER)
@@ -69,16 +81,29 @@ public class TenantController {
     t.setSpec(spec);
     Tenant created;
     try {
-      created = tenants().inNamespace(namespace).resource(t).create();
+      created = admissions.admit(cls, req.tenantId(), spec, () -> tenants().inNamespace(namespace).resource(t).create());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
-        throw new ApiException(HttpStatus.CONFLICT, "Tenant exists", "tenant '" + req.tenantId() + "' already exists",
-            Map.of("field", "tenantId"));
+        return repeated(find(req.tenantId()), spec);
       }
       throw e;
     }
     return ResponseEntity.created(URI.create("/api/v1/tenants/" + req.tenantId()))
         .eTag(Etags.of(created.getMetadata().getResourceVersion())).body(TenantResponse.of(created));
+  }
+
+  /** A POST for a tenant that exists: 200 when it asks for exactly what is stored, else 409. */
+  private ResponseEntity<TenantResponse> repeated(Tenant existing, TenantSpec spec) {
+    String id = existing.getMetadata().getName();
+    if (existing.getMetadata().getDeletionTimestamp() != null) {
+      throw new ApiException(HttpStatus.CONFLICT, "Tenant being offboarded",
+          "tenant '" + id + "' is being offboarded; onboard it again once GET answers 404", Map.of("field", "tenantId"));
+    }
+    if (!SAME.valueToTree(existing.getSpec()).equals(SAME.valueToTree(spec))) {
+      throw new ApiException(HttpStatus.CONFLICT, "Tenant exists",
+          "tenant '" + id + "' already exists with other settings; change them with PUT", Map.of("field", "tenantId"));
+    }
+    return ResponseEntity.ok().eTag(Etags.of(existing.getMetadata().getResourceVersion())).body(TenantResponse.of(existing));
   }
 
   @Operation(summary = "Get a tenant and its onboarding status")
@@ -127,14 +152,14 @@ public class TenantController {
     if (spec.isolation != current.getSpec().isolation) {
       throw ApiException.invalid(List.of(new FieldError("isolation", "cannot change; delete and onboard the tenant again")));
     }
-    admit(tenantId, spec);
+    SloClass cls = admissible(spec);
     current.setSpec(spec);
     current.setStatus(null);
     if (wanted != null) {
       current.getMetadata().setResourceVersion(wanted);
     }
     try {
-      Tenant updated = tenants().inNamespace(namespace).resource(current).update();
+      Tenant updated = admissions.admit(cls, tenantId, spec, () -> tenants().inNamespace(namespace).resource(current).update());
       return ResponseEntity.ok().eTag(Etags.of(updated.getMetadata().getResourceVersion())).body(TenantResponse.of(updated));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
@@ -150,6 +175,7 @@ public class TenantController {
     if (tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
       throw ApiException.notFound("tenant", tenantId);
     }
+    admissions.forget(tenantId);
     return ResponseEntity.accepted().build();
   }
 
@@ -161,30 +187,14 @@ public class TenantController {
     return t;
   }
 
-  /** 422 for an unknown class, a forbidden isolation or a rate the class cannot take. */
-  private void admit(String tenantId, TenantSpec spec) {
+  /** The tenant's class; 422 when it does not exist or does not offer the asked isolation. */
+  private SloClass admissible(TenantSpec spec) {
     SloClass cls = classes.referenced(spec.sloClass, "sloClass");
     if (spec.isolation == TenantSpec.Isolation.dedicated && !cls.getSpec().allowDedicated) {
       throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Dedicated isolation not offered",
           "class '" + spec.sloClass + "' does not allow dedicated tenants", Map.of("field", "isolation"));
     }
-    double ceiling = Capacity.ceilingRps(cls.getSpec().maxReplicas, cls.getSpec().perPodCutoffRps);
-    double others = 0;
-    if (spec.isolation == TenantSpec.Isolation.shared) {
-      others = index.all().stream()
-          .filter(t -> spec.sloClass.equals(t.getSpec().sloClass) && !Pools.isDedicated(t)
-              && !t.getMetadata().getName().equals(tenantId) && t.getMetadata().getDeletionTimestamp() == null)
-          .mapToDouble(t -> t.getSpec().committedRps).sum();
-    }
-    double left = Capacity.remainingRps(ceiling, others);
-    if (spec.committedRps > left) {
-      Map<String, Object> props = new java.util.LinkedHashMap<>(ProblemAdvice.remaining(left, ceiling));
-      props.put("field", "committedRps");
-      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Capacity exceeded",
-          String.format("class '%s' can admit %.1f more req/s (capacity %.1f = %d pods × %.1f req/s within its quota), asked for %.1f",
-              spec.sloClass, left, ceiling, cls.getSpec().maxReplicas, cls.getSpec().perPodCutoffRps, spec.committedRps),
-          props);
-    }
+    return cls;
   }
 
   static TenantSpec toSpec(TenantRequest r) {
