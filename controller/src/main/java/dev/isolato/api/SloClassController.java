@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.net.URI;
 import java.util.List;
@@ -40,6 +43,9 @@ public class SloClassController {
   }
 
   @Operation(summary = "Create an SLO class")
+  @ApiResponse(responseCode = "201", description = "created; Location and ETag name the class",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = SloClassBody.class)))
+  @ApiResponse(responseCode = "409", description = "a class of this name exists")
   @PostMapping
   public ResponseEntity<SloClassBody> create(@RequestBody SloClassBody body) {
     validate(body.name(), body);
@@ -61,6 +67,8 @@ public class SloClassController {
   }
 
   @Operation(summary = "Get an SLO class with its measured capacity and current plan")
+  @ApiResponse(responseCode = "200", description = "the class; ETag: its version")
+  @ApiResponse(responseCode = "404", description = "no such class")
   @GetMapping("/{name}")
   public ResponseEntity<SloClassBody> get(@PathVariable String name) {
     SloClass c = classes.find(name);
@@ -82,6 +90,9 @@ public class SloClassController {
   }
 
   @Operation(summary = "Replace an SLO class's spec (If-Match: its ETag)")
+  @ApiResponse(responseCode = "200", description = "updated; ETag: its new version")
+  @ApiResponse(responseCode = "404", description = "no such class")
+  @ApiResponse(responseCode = "412", description = "If-Match names an older version")
   @PutMapping("/{name}")
   public ResponseEntity<SloClassBody> update(@PathVariable String name, @RequestBody SloClassBody body,
       @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
@@ -110,6 +121,9 @@ public class SloClassController {
   }
 
   @Operation(summary = "Delete an SLO class that has no tenants (its pools go with it)")
+  @ApiResponse(responseCode = "202", description = "deletion started; its pools go with it")
+  @ApiResponse(responseCode = "404", description = "no such class")
+  @ApiResponse(responseCode = "409", description = "the class still has tenants")
   @DeleteMapping("/{name}")
   public ResponseEntity<Void> delete(@PathVariable String name) {
     classes.find(name);

@@ -15,6 +15,9 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.net.URI;
 import java.util.List;
@@ -62,6 +65,10 @@ public class TenantController {
       description = "Idempotent: repeating the same body for an existing tenant answers 200 with it; "
           + "another body for the same tenantId is 409. 422 when the class does not exist, does not allow "
           + "dedicated tenants, or cannot take the committed rate (remainingRps, capacityRps).")
+  @ApiResponse(responseCode = "201", description = "onboarded; Location and ETag name the tenant", content = @Content(mediaType = "application/json", schema = @Schema(implementation = TenantResponse.class)))
+  @ApiResponse(responseCode = "200", description = "the tenant exists with exactly these settings (a repeated POST)", content = @Content(mediaType = "application/json", schema = @Schema(implementation = TenantResponse.class)))
+  @ApiResponse(responseCode = "409", description = "the tenant exists with other settings, or is being offboarded")
+  @ApiResponse(responseCode = "422", description = "unknown sloClass, dedicated isolation not offered, or capacity exceeded")
   @PostMapping
   public ResponseEntity<TenantResponse> create(@RequestBody TenantRequest req) {
     List<FieldError> errors = Validation.tenant(req);
@@ -107,6 +114,8 @@ public class TenantController {
   }
 
   @Operation(summary = "Get a tenant and its onboarding status")
+  @ApiResponse(responseCode = "200", description = "the tenant; ETag: its version")
+  @ApiResponse(responseCode = "404", description = "no such tenant")
   @GetMapping("/{tenantId}")
   public ResponseEntity<TenantResponse> get(@PathVariable String tenantId) {
     Tenant t = find(tenantId);
@@ -128,6 +137,10 @@ public class TenantController {
   }
 
   @Operation(summary = "Change a tenant's rate, burst or profile (If-Match: its ETag)")
+  @ApiResponse(responseCode = "200", description = "updated; ETag: its new version")
+  @ApiResponse(responseCode = "404", description = "no such tenant")
+  @ApiResponse(responseCode = "412", description = "If-Match names an older version")
+  @ApiResponse(responseCode = "422", description = "unknown sloClass, or capacity exceeded")
   @PutMapping("/{tenantId}")
   public ResponseEntity<TenantResponse> update(@PathVariable String tenantId, @RequestBody TenantRequest req,
       @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
@@ -170,6 +183,8 @@ public class TenantController {
   }
 
   @Operation(summary = "Offboard a tenant: it leaves every table, a dedicated namespace is removed")
+  @ApiResponse(responseCode = "202", description = "offboarding started")
+  @ApiResponse(responseCode = "404", description = "no such tenant")
   @DeleteMapping("/{tenantId}")
   public ResponseEntity<Void> delete(@PathVariable String tenantId) {
     if (tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
