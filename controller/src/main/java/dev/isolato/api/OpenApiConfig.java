@@ -15,6 +15,9 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import dev.isolato.tenancy.SpecLimits;
+import io.swagger.v3.oas.models.parameters.Parameter;
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springdoc.core.customizers.OpenApiCustomizer;
@@ -56,15 +59,34 @@ public class OpenApiConfig {
     };
   }
 
+  /** The bounds the handlers enforce on names and page sizes. */
+  private static void constrain(Parameter p) {
+    switch (p.getName()) {
+      case "tenantId", "name", "sloClass" -> {
+        p.getSchema().pattern(SpecLimits.DNS1123_LABEL).minLength(1).maxLength(Validation.MAX_NAME);
+        p.required(true);
+      }
+      case "limit" -> p.getSchema().minimum(BigDecimal.ONE).maximum(BigDecimal.valueOf(Pages.MAX_LIMIT));
+      default -> { }
+    }
+  }
+
   private static void describe(PathItem.HttpMethod method, Operation op, Content problem) {
     ApiResponses responses = op.getResponses();
     boolean input = op.getRequestBody() != null || (op.getParameters() != null && !op.getParameters().isEmpty());
     Map<String, String> common = new TreeMap<>(Map.of(
         "401", "no or an unknown bearer token",
         "403", "the token lacks the permission this call needs",
+        "502", "the Kubernetes API server refused the controller's own credentials (its RBAC)",
         "503", "the Kubernetes API server did not answer in time; retry after Retry-After seconds"));
     if (input) {
       common.put("400", "invalid request: errors[] names each invalid field");
+    }
+    if (op.getRequestBody() != null) {
+      common.put("415", "the body is not application/json");
+    }
+    if (op.getParameters() != null) {
+      op.getParameters().forEach(OpenApiConfig::constrain);
     }
     common.forEach((code, why) -> {
       if (!responses.containsKey(code)) {

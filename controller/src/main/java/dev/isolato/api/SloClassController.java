@@ -3,7 +3,6 @@ package dev.isolato.api;
 import dev.isolato.config.KubernetesConfig;
 import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.tenancy.SloClass;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -75,18 +74,14 @@ public class SloClassController {
     return ResponseEntity.ok().eTag(Etags.of(c.getMetadata().getResourceVersion())).body(SloClassBody.of(c));
   }
 
+  @ApiResponse(responseCode = "200", description = "one page; continueToken fetches the next")
+  @ApiResponse(responseCode = "422", description = "continue is not a token of this list, or has expired")
   @Operation(summary = "List SLO classes, a page at a time (limit, continue)")
   @GetMapping
   public SloClassBody.Page list(@RequestParam(defaultValue = "100") int limit,
       @RequestParam(name = "continue", required = false) String continueToken) {
-    if (limit < 1 || limit > 1000) {
-      throw ApiException.invalid(List.of(new FieldError("limit", "must be between 1 and 1000, was " + limit)));
-    }
-    var page = client.resources(SloClass.class)
-        .list(new ListOptionsBuilder().withLimit((long) limit).withContinue(continueToken).build());
-    String next = page.getMetadata().getContinue();
-    return new SloClassBody.Page(page.getItems().stream().map(SloClassBody::of).toList(),
-        next == null || next.isEmpty() ? null : next);
+    var page = Pages.fetch(limit, continueToken, o -> client.resources(SloClass.class).list(o));
+    return new SloClassBody.Page(page.getItems().stream().map(SloClassBody::of).toList(), Pages.next(page));
   }
 
   @Operation(summary = "Replace an SLO class's spec (If-Match: its ETag)")

@@ -26,7 +26,7 @@ public class SloClasses {
 
   /** The class named in a URL path; 404 when it does not exist. */
   public SloClass find(String name) {
-    SloClass c = client.resources(SloClass.class).withName(name).get();
+    SloClass c = get(name);
     if (c == null) {
       throw ApiException.notFound("SLO class", name);
     }
@@ -35,12 +35,17 @@ public class SloClasses {
 
   /** The class named by {@code field} of a request body; 422 when it does not exist. */
   public SloClass referenced(String name, String field) {
-    SloClass c = client.resources(SloClass.class).withName(name).get();
+    SloClass c = get(name);
     if (c == null) {
       throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Unknown SLO class",
           field + " '" + name + "' does not exist", Map.of("field", field));
     }
     return c;
+  }
+
+  /** The class, or null; a name no object can have is not looked up. */
+  private SloClass get(String name) {
+    return Validation.possibleName(name) ? client.resources(SloClass.class).withName(name).get() : null;
   }
 
   /** Every tenant (live or terminating) of the class. */

@@ -7,7 +7,6 @@ import dev.isolato.config.IsolatoProperties;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantSpec;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -122,18 +121,14 @@ public class TenantController {
     return ResponseEntity.ok().eTag(Etags.of(t.getMetadata().getResourceVersion())).body(TenantResponse.of(t));
   }
 
+  @ApiResponse(responseCode = "200", description = "one page; continueToken fetches the next")
+  @ApiResponse(responseCode = "422", description = "continue is not a token of this list, or has expired")
   @Operation(summary = "List tenants, a page at a time (limit, continue)")
   @GetMapping
   public TenantResponse.Page list(@RequestParam(defaultValue = "100") int limit,
       @RequestParam(name = "continue", required = false) String continueToken) {
-    if (limit < 1 || limit > 1000) {
-      throw ApiException.invalid(List.of(new FieldError("limit", "must be between 1 and 1000, was " + limit)));
-    }
-    var page = tenants().inNamespace(namespace)
-        .list(new ListOptionsBuilder().withLimit((long) limit).withContinue(continueToken).build());
-    String next = page.getMetadata().getContinue();
-    return new TenantResponse.Page(page.getItems().stream().map(TenantResponse::of).toList(),
-        next == null || next.isEmpty() ? null : next);
+    var page = Pages.fetch(limit, continueToken, o -> tenants().inNamespace(namespace).list(o));
+    return new TenantResponse.Page(page.getItems().stream().map(TenantResponse::of).toList(), Pages.next(page));
   }
 
   @Operation(summary = "Change a tenant's rate, burst or profile (If-Match: its ETag)")
@@ -187,7 +182,7 @@ public class TenantController {
   @ApiResponse(responseCode = "404", description = "no such tenant")
   @DeleteMapping("/{tenantId}")
   public ResponseEntity<Void> delete(@PathVariable String tenantId) {
-    if (tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
+    if (!Validation.possibleName(tenantId) || tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
       throw ApiException.notFound("tenant", tenantId);
     }
     admissions.forget(tenantId);
@@ -195,7 +190,7 @@ public class TenantController {
   }
 
   private Tenant find(String tenantId) {
-    Tenant t = tenants().inNamespace(namespace).withName(tenantId).get();
+    Tenant t = Validation.possibleName(tenantId) ? tenants().inNamespace(namespace).withName(tenantId).get() : null;
     if (t == null) {
       throw ApiException.notFound("tenant", tenantId);
     }

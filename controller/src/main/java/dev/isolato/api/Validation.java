@@ -21,7 +21,15 @@ public final class Validation {
   public static final int MAX_TENANT_ID = 34;
   static final Set<String> ISOLATIONS = Set.of("shared", "dedicated");
 
+  /** Longest name of a path or query parameter naming a class or tenant. */
+  public static final int MAX_NAME = 63;
+
   private Validation() {}
+
+  /** Whether an object of the API can have this name; others are not looked up (404). */
+  public static boolean possibleName(String name) {
+    return name != null && !name.isEmpty() && name.length() <= MAX_NAME && LABEL.matcher(name).matches();
+  }
 
   public static List<FieldError> tenant(TenantRequest r) {
     List<FieldError> e = new ArrayList<>();
