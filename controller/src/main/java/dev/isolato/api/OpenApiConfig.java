@@ -15,6 +15,7 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import dev.isolato.tenancy.CalibrationStatus;
 import dev.isolato.tenancy.SpecLimits;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import java.math.BigDecimal;
@@ -49,6 +50,10 @@ public class OpenApiConfig {
   OpenApiCustomizer problemResponses() {
     return api -> {
       ModelConverters.getInstance().readAll(Problem.class).forEach(api.getComponents()::addSchemas);
+      Schema<?> run = api.getComponents().getSchemas().get("CalibrationRun");
+      if (run != null) {
+        ((Schema<?>) run.getProperties().get("steps")).maxItems(CalibrationStatus.MAX_STEPS);
+      }
       Content problem = new Content().addMediaType(PROBLEM_JSON,
           new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
       api.getPaths().forEach((path, item) -> {

@@ -56,22 +56,25 @@ public class SchemaConstraints implements ModelConverter {
     if (property.get$ref() != null) {
       return;
     }
+    // OpenAPI 3.1 (JSON Schema 2020-12): an exclusive bound is a number of its own
     Min min = f.getAnnotation(Min.class);
-    if (min != null) {
+    if (min != null && min.inclusive()) {
       property.setMinimum(number(min.value()));
-      property.setExclusiveMinimum(min.inclusive() ? null : true);
+    } else if (min != null) {
+      property.setExclusiveMinimumValue(number(min.value()));
     }
     Max max = f.getAnnotation(Max.class);
-    if (max != null) {
+    if (max != null && max.inclusive()) {
       property.setMaximum(number(max.value()));
-      property.setExclusiveMaximum(max.inclusive() ? null : true);
+    } else if (max != null) {
+      property.setExclusiveMaximumValue(number(max.value()));
     }
     Pattern pattern = f.getAnnotation(Pattern.class);
     if (pattern != null) {
       property.setPattern(pattern.value());
     }
     Size size = f.getAnnotation(Size.class);
-    if (size != null && "array".equals(property.getType())) {
+    if (size != null && property.getItems() != null) {
       property.setMinItems(size.min() > 0 ? (int) size.min() : null);
       property.setMaxItems(size.max() < Long.MAX_VALUE ? (int) size.max() : null);
     } else if (size != null) {

@@ -3,6 +3,7 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.isolato.tenancy.CalibrationStatus;
 import dev.isolato.tenancy.SpecLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,5 +70,13 @@ class OpenApiIT extends ItBase {
     assertThat(schemas.at("/LatencyTarget/properties/percentile/maximum").asDouble()).isEqualTo(SpecLimits.MAX_PERCENTILE);
     assertThat(schemas.at("/PodResources/properties/cpu/pattern").asText()).isEqualTo(SpecLimits.POSITIVE_QUANTITY);
     assertThat(schemas.at("/SloClassBody/properties/status/readOnly").asBoolean()).isTrue();
+    JsonNode run = schemas.get("CalibrationRun");
+    assertThat(run.get("required")).extracting(JsonNode::asText).contains("schemaVersion", "runId", "sloClass", "context", "steps");
+    assertThat(run.at("/properties/steps/minItems").asInt()).isEqualTo(1);
+    assertThat(run.at("/properties/steps/maxItems").asInt()).isEqualTo(CalibrationStatus.MAX_STEPS);
+    assertThat(schemas.at("/CalibrationStep/properties/offeredRps/exclusiveMinimum").isNumber()).isTrue();
+    assertThat(schemas.at("/CalibrationStep/properties/offeredRps/exclusiveMinimum").asDouble()).isZero();
+    assertThat(schemas.at("/CalibrationContext/properties/replicas/minimum").asInt()).isEqualTo(1);
+    assertThat(schemas.at("/SimulateRequest/properties/tenants/maxItems").asInt()).isEqualTo(10_000);
   }
 }
