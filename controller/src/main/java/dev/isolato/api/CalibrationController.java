@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
+import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.CalibrationRun;
 import dev.isolato.slo.CalibrationValidator;
@@ -14,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -45,7 +48,7 @@ public class CalibrationController {
   private final SloClasses classes;
   private final SloEngine engine;
 
-  public CalibrationController(KubernetesClient client, SloClasses classes, SloEngine engine) {
+  public CalibrationController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, SloClasses classes, SloEngine engine) {
     this.client = client;
     this.classes = classes;
     this.engine = engine;
@@ -55,11 +58,13 @@ public class CalibrationController {
       + "of the same context at every replica count; the class is planned again with them",
       description = "400 lists every invalid field by JSON path (steps[3].offeredRps); 422 when sloClass does not "
           + "exist or its target cannot be calibrated (percentile other than 50/90/95/99).")
-  @ApiResponse(responseCode = "201", description = "stored; Location: /api/v1/slo-classes/{class}/calibration")
+  @ApiResponse(responseCode = "201", description = "stored; Location: /api/v1/slo-classes/{class}/calibration",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = CalibrationResponse.class)))
   @ApiResponse(responseCode = "400", description = "invalid run: errors[] name each field by JSON path",
       content = @Content(mediaType = "application/problem+json"))
   @ApiResponse(responseCode = "422", description = "unknown sloClass, or its target cannot be calibrated",
       content = @Content(mediaType = "application/problem+json"))
+  @ApiResponse(responseCode = "409", description = "the class changed during three attempts to store the run; retry")
   @PostMapping("/api/v1/calibrations")
   public ResponseEntity<CalibrationResponse> ingest(@RequestBody CalibrationRun run) {
     List<FieldError> errors = new ArrayList<>(EngineErrors.toApi(CalibrationValidator.validate(run)));
@@ -110,12 +115,16 @@ public class CalibrationController {
   }
 
   @Operation(summary = "What calibration stored for a class: cut-offs, model, fit, stored runs")
+  @ApiResponse(responseCode = "200", description = "the calibration state")
+  @ApiResponse(responseCode = "404", description = "no such class")
   @GetMapping("/api/v1/slo-classes/{name}/calibration")
   public CalibrationView get(@PathVariable String name) {
     return CalibrationView.of(classes.find(name));
   }
 
   @Operation(summary = "Same as GET /api/v1/slo-classes/{sloClass}/calibration")
+  @ApiResponse(responseCode = "200", description = "the calibration state")
+  @ApiResponse(responseCode = "404", description = "no such class")
   @GetMapping("/api/v1/calibrations")
   public CalibrationView byClass(@Parameter(description = "class name") @RequestParam(required = false) String sloClass) {
     if (sloClass == null || sloClass.isBlank()) {

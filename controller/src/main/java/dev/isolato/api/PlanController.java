@@ -7,6 +7,7 @@ import dev.isolato.tenancy.ClassPlans;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.SloClass;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -31,6 +32,9 @@ public class PlanController {
 
   @Operation(summary = "The class's current plan for its shared pool, with the explanation, the linear baseline "
       + "and the model's predicted latency (computed now from the spec, the tenants and the stored fit)")
+  @ApiResponse(responseCode = "200", description = "the plan")
+  @ApiResponse(responseCode = "404", description = "no such class")
+  @ApiResponse(responseCode = "422", description = "the class's own values cannot be planned")
   @GetMapping("/api/v1/slo-classes/{name}/plan")
   public PlanView plan(@PathVariable String name) {
     SloClass cls = classes.find(name);

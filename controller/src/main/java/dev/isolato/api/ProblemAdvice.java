@@ -53,9 +53,15 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     if (status.is5xxServerError()) {
       log.warn("Kubernetes API call failed", e);
     }
-    String detail = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+    boolean unreachable = e.getCode() <= 0;
+    String detail = unreachable
+        ? "the Kubernetes API server did not answer (" + rootCause(e) + "); nothing was changed by this call, retry later"
+        : e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
     ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
-    p.setTitle("Kubernetes API server: " + (e.getCode() == 0 ? "unreachable" : "HTTP " + e.getCode()));
+    p.setTitle("Kubernetes API server: " + (unreachable ? "unreachable" : "HTTP " + e.getCode()));
+    if (unreachable) {
+      return ResponseEntity.status(status).header(HttpHeaders.RETRY_AFTER, "1").body(p);
+    }
     return ResponseEntity.status(status).body(p);
   }
 
@@ -77,6 +83,14 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     p.setTitle("Invalid request");
     p.setProperty("errors", errors);
     return ResponseEntity.badRequest().body(p);
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable c = e;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c.getMessage() == null ? c.getClass().getSimpleName() : c.getClass().getSimpleName() + ": " + c.getMessage();
   }
 
   static Map<String, Object> remaining(double remainingRps, double capacityRps) {

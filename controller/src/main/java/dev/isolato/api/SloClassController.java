@@ -1,12 +1,16 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
 import dev.isolato.tenancy.PoolNames;
+import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.tenancy.SloClass;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.net.URI;
 import java.util.List;
@@ -33,12 +37,15 @@ public class SloClassController {
   private final KubernetesClient client;
   private final SloClasses classes;
 
-  public SloClassController(KubernetesClient client, SloClasses classes) {
+  public SloClassController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, SloClasses classes) {
     this.client = client;
     this.classes = classes;
   }
 
   @Operation(summary = "Create an SLO class")
+  @ApiResponse(responseCode = "201", description = "created; Location and ETag name the class",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = SloClassBody.class)))
+  @ApiResponse(responseCode = "409", description = "a class of this name exists")
   @PostMapping
   public ResponseEntity<SloClassBody> create(@RequestBody SloClassBody body) {
     validate(body.name(), body);
@@ -62,27 +69,28 @@ public class SloClassController {
   }
 
   @Operation(summary = "Get an SLO class with its measured capacity and current plan")
+  @ApiResponse(responseCode = "200", description = "the class; ETag: its version")
+  @ApiResponse(responseCode = "404", description = "no such class")
   @GetMapping("/{name}")
   public ResponseEntity<SloClassBody> get(@PathVariable String name) {
     SloClass c = classes.find(name);
     return ResponseEntity.ok().eTag(Etags.of(c.getMetadata().getResourceVersion())).body(SloClassBody.of(c));
   }
 
+  @ApiResponse(responseCode = "200", description = "one page; continueToken fetches the next")
+  @ApiResponse(responseCode = "422", description = "continue is not a token of this list, or has expired")
   @Operation(summary = "List SLO classes, a page at a time (limit, continue)")
   @GetMapping
   public SloClassBody.Page list(@RequestParam(defaultValue = "100") int limit,
       @RequestParam(name = "continue", required = false) String continueToken) {
-    if (limit < 1 || limit > 1000) {
-      throw ApiException.invalid(List.of(new FieldError("limit", "must be between 1 and 1000, was " + limit)));
-    }
-    var page = client.resources(SloClass.class)
-        .list(new ListOptionsBuilder().withLimit((long) limit).withContinue(continueToken).build());
-    String next = page.getMetadata().getContinue();
-    return new SloClassBody.Page(page.getItems().stream().map(SloClassBody::of).toList(),
-        next == null || next.isEmpty() ? null : next);
+    var page = Pages.fetch(limit, continueToken, o -> client.resources(SloClass.class).list(o));
+    return new SloClassBody.Page(page.getItems().stream().map(SloClassBody::of).toList(), Pages.next(page));
   }
 
   @Operation(summary = "Replace an SLO class's spec (If-Match: its ETag)")
+  @ApiResponse(responseCode = "200", description = "updated; ETag: its new version")
+  @ApiResponse(responseCode = "404", description = "no such class")
+  @ApiResponse(responseCode = "412", description = "If-Match names an older version")
   @PutMapping("/{name}")
   public ResponseEntity<SloClassBody> update(@PathVariable String name, @RequestBody SloClassBody body,
       @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
@@ -112,6 +120,9 @@ public class SloClassController {
   }
 
   @Operation(summary = "Delete an SLO class that has no tenants (its pools go with it)")
+  @ApiResponse(responseCode = "202", description = "deletion started; its pools go with it")
+  @ApiResponse(responseCode = "404", description = "no such class")
+  @ApiResponse(responseCode = "409", description = "the class still has tenants")
   @DeleteMapping("/{name}")
   public ResponseEntity<Void> delete(@PathVariable String name) {
     classes.find(name);

@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
+import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.Pool;
@@ -22,7 +24,7 @@ public class SloClasses {
   private final String tenantNamespace;
   private final ImagePolicy images;
 
-  public SloClasses(KubernetesClient client, IsolatoProperties props) {
+  public SloClasses(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props) {
     this.client = client;
     this.tenantNamespace = props.namespace();
     this.images = props.imagePolicy();
@@ -51,7 +53,7 @@ public class SloClasses {
 
   /** The class named in a URL path; 404 when it does not exist. */
   public SloClass find(String name) {
-    SloClass c = client.resources(SloClass.class).withName(name).get();
+    SloClass c = get(name);
     if (c == null) {
       throw ApiException.notFound("SLO class", name);
     }
@@ -60,7 +62,7 @@ public class SloClasses {
 
   /** The class named by {@code field} of a request body; 422 when it does not exist or is being deleted. */
   public SloClass referenced(String name, String field) {
-    SloClass c = client.resources(SloClass.class).withName(name).get();
+    SloClass c = get(name);
     if (c == null) {
       throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Unknown SLO class",
           field + " '" + name + "' does not exist", Map.of("field", field));
@@ -70,6 +72,11 @@ public class SloClasses {
           field + " '" + name + "' is being deleted and admits no new tenant", Map.of("field", field));
     }
     return c;
+  }
+
+  /** The class, or null; a name no object can have is not looked up. */
+  private SloClass get(String name) {
+    return Validation.possibleName(name) ? client.resources(SloClass.class).withName(name).get() : null;
   }
 
   /** Every tenant (live or terminating) of the class. */

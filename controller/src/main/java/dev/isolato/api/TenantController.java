@@ -1,12 +1,13 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
+import org.springframework.beans.factory.annotation.Qualifier;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.tenancy.PoolNames;
-import dev.isolato.tenancy.Pools;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantSpec;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -14,6 +15,9 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.net.URI;
 import java.util.List;
@@ -40,13 +44,16 @@ public class TenantController {
   private final KubernetesClient client;
   private final String namespace;
 
-  private final SloClasses classes;
-  private final TenantIndex index;
+  /** Compares a stored spec with a requested one field by field. */
+  private static final ObjectMapper SAME = new ObjectMapper();
 
-  public TenantController(KubernetesClient client, IsolatoProperties props, SloClasses classes, TenantIndex index) {
+  private final SloClasses classes;
+  private final Admissions admissions;
+
+  public TenantController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props, SloClasses classes, Admissions admissions) {
     this.client = client;
     this.classes = classes;
-    this.index = index;
+    this.admissions = admissions;
     this.namespace = props.namespace();
   }
 
@@ -54,7 +61,14 @@ public class TenantController {
     return client.resources(Tenant.class);
   }
 
-  @Operation(summary = "Onboard a tenant into an SLO class")
+  @Operation(summary = "Onboard a tenant into an SLO class",
+      description = "Idempotent: repeating the same body for an existing tenant answers 200 with it; "
+          + "another body for the same tenantId is 409. 422 when the class does not exist, does not allow "
+          + "dedicated tenants, or cannot take the committed rate (remainingRps, capacityRps).")
+  @ApiResponse(responseCode = "201", description = "onboarded; Location and ETag name the tenant", content = @Content(mediaType = "application/json", schema = @Schema(implementation = TenantResponse.class)))
+  @ApiResponse(responseCode = "200", description = "the tenant exists with exactly these settings (a repeated POST)", content = @Content(mediaType = "application/json", schema = @Schema(implementation = TenantResponse.class)))
+  @ApiResponse(responseCode = "409", description = "the tenant exists with other settings, or is being offboarded")
+  @ApiResponse(responseCode = "422", description = "unknown sloClass, dedicated isolation not offered, or capacity exceeded")
   @PostMapping
   public ResponseEntity<TenantResponse> create(@RequestBody TenantRequest req) {
     List<FieldError> errors = Validation.tenant(req);
@@ -62,7 +76,11 @@ public class TenantController {
       throw ApiException.invalid(errors);
     }
     TenantSpec spec = toSpec(req);
-    admit(req.tenantId(), spec);
+    Tenant existing = tenants().inNamespace(namespace).withName(req.tenantId()).get();
+    if (existing != null) {
+      return repeated(existing, spec);
+    }
+    SloClass cls = admissible(spec);
     if (spec.isolation == TenantSpec.Isolation.dedicated) {
       classes.requireFreeNamespace(PoolNames.dedicatedNamespace(req.tenantId()), "tenantId");
     }
@@ -73,11 +91,10 @@ public class TenantController {
     t.setSpec(spec);
     Tenant created;
     try {
-      created = tenants().inNamespace(namespace).resource(t).create();
+      created = admissions.admit(cls, req.tenantId(), spec, () -> tenants().inNamespace(namespace).resource(t).create());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
-        throw new ApiException(HttpStatus.CONFLICT, "Tenant exists", "tenant '" + req.tenantId() + "' already exists",
-            Map.of("field", "tenantId"));
+        return repeated(find(req.tenantId()), spec);
       }
       throw e;
     }
@@ -85,28 +102,44 @@ public class TenantController {
         .eTag(Etags.of(created.getMetadata().getResourceVersion())).body(TenantResponse.of(created));
   }
 
+  /** A POST for a tenant that exists: 200 when it asks for exactly what is stored, else 409. */
+  private ResponseEntity<TenantResponse> repeated(Tenant existing, TenantSpec spec) {
+    String id = existing.getMetadata().getName();
+    if (existing.getMetadata().getDeletionTimestamp() != null) {
+      throw new ApiException(HttpStatus.CONFLICT, "Tenant being offboarded",
+          "tenant '" + id + "' is being offboarded; onboard it again once GET answers 404", Map.of("field", "tenantId"));
+    }
+    if (!SAME.valueToTree(existing.getSpec()).equals(SAME.valueToTree(spec))) {
+      throw new ApiException(HttpStatus.CONFLICT, "Tenant exists",
+          "tenant '" + id + "' already exists with other settings; change them with PUT", Map.of("field", "tenantId"));
+    }
+    return ResponseEntity.ok().eTag(Etags.of(existing.getMetadata().getResourceVersion())).body(TenantResponse.of(existing));
+  }
+
   @Operation(summary = "Get a tenant and its onboarding status")
+  @ApiResponse(responseCode = "200", description = "the tenant; ETag: its version")
+  @ApiResponse(responseCode = "404", description = "no such tenant")
   @GetMapping("/{tenantId}")
   public ResponseEntity<TenantResponse> get(@PathVariable String tenantId) {
     Tenant t = find(tenantId);
     return ResponseEntity.ok().eTag(Etags.of(t.getMetadata().getResourceVersion())).body(TenantResponse.of(t));
   }
 
+  @ApiResponse(responseCode = "200", description = "one page; continueToken fetches the next")
+  @ApiResponse(responseCode = "422", description = "continue is not a token of this list, or has expired")
   @Operation(summary = "List tenants, a page at a time (limit, continue)")
   @GetMapping
   public TenantResponse.Page list(@RequestParam(defaultValue = "100") int limit,
       @RequestParam(name = "continue", required = false) String continueToken) {
-    if (limit < 1 || limit > 1000) {
-      throw ApiException.invalid(List.of(new FieldError("limit", "must be between 1 and 1000, was " + limit)));
-    }
-    var page = tenants().inNamespace(namespace)
-        .list(new ListOptionsBuilder().withLimit((long) limit).withContinue(continueToken).build());
-    String next = page.getMetadata().getContinue();
-    return new TenantResponse.Page(page.getItems().stream().map(TenantResponse::of).toList(),
-        next == null || next.isEmpty() ? null : next);
+    var page = Pages.fetch(limit, continueToken, o -> tenants().inNamespace(namespace).list(o));
+    return new TenantResponse.Page(page.getItems().stream().map(TenantResponse::of).toList(), Pages.next(page));
   }
 
   @Operation(summary = "Change a tenant's rate, burst or profile (If-Match: its ETag)")
+  @ApiResponse(responseCode = "200", description = "updated; ETag: its new version")
+  @ApiResponse(responseCode = "404", description = "no such tenant")
+  @ApiResponse(responseCode = "412", description = "If-Match names an older version")
+  @ApiResponse(responseCode = "422", description = "unknown sloClass, or capacity exceeded")
   @PutMapping("/{tenantId}")
   public ResponseEntity<TenantResponse> update(@PathVariable String tenantId, @RequestBody TenantRequest req,
       @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
@@ -131,14 +164,14 @@ public class TenantController {
     if (spec.isolation != current.getSpec().isolation) {
       throw ApiException.invalid(List.of(new FieldError("isolation", "cannot change; delete and onboard the tenant again")));
     }
-    admit(tenantId, spec);
+    SloClass cls = admissible(spec);
     current.setSpec(spec);
     current.setStatus(null);
     if (wanted != null) {
       current.getMetadata().setResourceVersion(wanted);
     }
     try {
-      Tenant updated = tenants().inNamespace(namespace).resource(current).update();
+      Tenant updated = admissions.admit(cls, tenantId, spec, () -> tenants().inNamespace(namespace).resource(current).update());
       return ResponseEntity.ok().eTag(Etags.of(updated.getMetadata().getResourceVersion())).body(TenantResponse.of(updated));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
@@ -149,46 +182,33 @@ public class TenantController {
   }
 
   @Operation(summary = "Offboard a tenant: it leaves every table, a dedicated namespace is removed")
+  @ApiResponse(responseCode = "202", description = "offboarding started")
+  @ApiResponse(responseCode = "404", description = "no such tenant")
   @DeleteMapping("/{tenantId}")
   public ResponseEntity<Void> delete(@PathVariable String tenantId) {
-    if (tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
+    if (!Validation.possibleName(tenantId) || tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
       throw ApiException.notFound("tenant", tenantId);
     }
+    admissions.forget(tenantId);
     return ResponseEntity.accepted().build();
   }
 
   private Tenant find(String tenantId) {
-    Tenant t = tenants().inNamespace(namespace).withName(tenantId).get();
+    Tenant t = Validation.possibleName(tenantId) ? tenants().inNamespace(namespace).withName(tenantId).get() : null;
     if (t == null) {
       throw ApiException.notFound("tenant", tenantId);
     }
     return t;
   }
 
-  /** 422 for an unknown class, a forbidden isolation or a rate the class cannot take. */
-  private void admit(String tenantId, TenantSpec spec) {
+  /** The tenant's class; 422 when it does not exist or does not offer the asked isolation. */
+  private SloClass admissible(TenantSpec spec) {
     SloClass cls = classes.referenced(spec.sloClass, "sloClass");
     if (spec.isolation == TenantSpec.Isolation.dedicated && !cls.getSpec().allowDedicated) {
       throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Dedicated isolation not offered",
           "class '" + spec.sloClass + "' does not allow dedicated tenants", Map.of("field", "isolation"));
     }
-    double ceiling = Capacity.ceilingRps(cls.getSpec().maxReplicas, cls.getSpec().perPodCutoffRps);
-    double others = 0;
-    if (spec.isolation == TenantSpec.Isolation.shared) {
-      others = index.all().stream()
-          .filter(t -> spec.sloClass.equals(t.getSpec().sloClass) && !Pools.isDedicated(t)
-              && !t.getMetadata().getName().equals(tenantId) && t.getMetadata().getDeletionTimestamp() == null)
-          .mapToDouble(t -> t.getSpec().committedRps).sum();
-    }
-    double left = Capacity.remainingRps(ceiling, others);
-    if (spec.committedRps > left) {
-      Map<String, Object> props = new java.util.LinkedHashMap<>(ProblemAdvice.remaining(left, ceiling));
-      props.put("field", "committedRps");
-      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Capacity exceeded",
-          String.format("class '%s' can admit %.1f more req/s (capacity %.1f = %d pods × %.1f req/s within its quota), asked for %.1f",
-              spec.sloClass, left, ceiling, cls.getSpec().maxReplicas, cls.getSpec().perPodCutoffRps, spec.committedRps),
-          props);
-    }
+    return cls;
   }
 
   static TenantSpec toSpec(TenantRequest r) {

@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.config.KubernetesConfig;
+import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,7 +23,7 @@ public class TenantIndex implements DisposableBean {
   private final String namespace;
   private volatile SharedIndexInformer<Tenant> informer;
 
-  public TenantIndex(KubernetesClient client, IsolatoProperties props) {
+  public TenantIndex(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props) {
     this.client = client;
     this.namespace = props.namespace();
   }

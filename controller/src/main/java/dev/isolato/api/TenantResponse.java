@@ -26,5 +26,6 @@ public record TenantResponse(
   }
 
   /** One page of a list; pass {@code continueToken} back as {@code continue} for the next. */
+  @io.swagger.v3.oas.annotations.media.Schema(name = "TenantPage")
   public record Page(List<TenantResponse> items, String continueToken) {}
 }

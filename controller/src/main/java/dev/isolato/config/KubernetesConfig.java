@@ -15,11 +15,22 @@ import java.nio.file.Path;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
 /** The Kubernetes client and the pieces the reconciler and the API share. */
 @Configuration
 @EnableConfigurationProperties(IsolatoProperties.class)
 public class KubernetesConfig {
+  /**
+   * The client of the REST API's handlers: each API-server call is bounded (the request timeout
+   * includes connecting), so that a request answers 503 within 5 s when the API server is down or hangs instead of
+   * waiting on fabric8's defaults (10 retries with exponential back-off, which also wait out a
+   * 429). No retry: the REST caller retries on 503 (Retry-After). The reconciler and the
+   * bootstrap keep the patient default client (JOSDK retries, watches reconnect).
+   */
+  public static final String API_CLIENT = "apiKubernetesClient";
+  static final int CONNECT_TIMEOUT_MS = 2_000;
+  static final int REQUEST_TIMEOUT_MS = 3_500;
 
   @Bean
   ApiCallCounter apiCallCounter(MeterRegistry registry) {
@@ -27,12 +38,25 @@ public class KubernetesConfig {
   }
 
   @Bean(destroyMethod = "close")
+  @Primary
   KubernetesClient kubernetesClient(IsolatoProperties props, ApiCallCounter counter) {
-    Config config = props.kubeconfig() == null || props.kubeconfig().isBlank()
-        ? Config.autoConfigure(null) : fromFile(Path.of(props.kubeconfig()));
+    return client(config(props), counter);
+  }
+
+  @Bean(name = API_CLIENT, destroyMethod = "close")
+  KubernetesClient apiKubernetesClient(IsolatoProperties props, ApiCallCounter counter) {
+    return client(bounded(config(props)), counter);
+  }
+
+  private static KubernetesClient client(Config config, ApiCallCounter counter) {
     return new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(ApiCallCounter.NAME, counter))
         .build();
+  }
+
+  private static Config config(IsolatoProperties props) {
+    return props.kubeconfig() == null || props.kubeconfig().isBlank()
+        ? Config.autoConfigure(null) : fromFile(Path.of(props.kubeconfig()));
   }
 
   /** The SLO engine (stateless): calibration ingest and fit, plans, simulations. */
@@ -55,6 +79,14 @@ public class KubernetesConfig {
   @Bean
   TablePusher tablePusher(KubernetesClient client) {
     return new TablePusher(client);
+  }
+
+  /** {@code config} with the REST handlers' timeouts and no retry. */
+  public static Config bounded(Config config) {
+    config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
+    config.setRequestTimeout(REQUEST_TIMEOUT_MS);
+    config.setRequestRetryBackoffLimit(0);
+    return config;
   }
 
   private static Config fromFile(Path kubeconfig) {

@@ -1,5 +1,8 @@
 package dev.isolato.slo;
 
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
 import java.util.List;
 import java.util.Map;
 
@@ -14,10 +17,10 @@ import java.util.Map;
  * @param tenantMix tenants per class during the run
  */
 public record CalibrationContext(
-    String label,
+    @Required @Pattern(CalibrationRun.NOT_BLANK) String label,
     String podCpu,
     String podMemory,
-    int replicas,
+    @Required @Min(1) int replicas,
     List<String> colocated,
     Map<String, Integer> tenantMix) {
 

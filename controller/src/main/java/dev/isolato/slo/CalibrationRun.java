@@ -1,5 +1,10 @@
 package dev.isolato.slo;
 
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import java.util.List;
 
 /**
@@ -9,14 +14,16 @@ import java.util.List;
  * @param partial true when the run was interrupted; the steps present are complete
  */
 public record CalibrationRun(
-    int schemaVersion,
-    String runId,
-    String sloClass,
+    @Required @Min(SCHEMA_VERSION) @Max(SCHEMA_VERSION) int schemaVersion,
+    @Required @Pattern(NOT_BLANK) String runId,
+    @Required @Pattern(NOT_BLANK) String sloClass,
     boolean partial,
-    CalibrationContext context,
-    List<CalibrationStep> steps) {
+    @Required CalibrationContext context,
+    @Required @Size(min = 1) List<CalibrationStep> steps) {
 
   public static final int SCHEMA_VERSION = 1;
+  /** A text with something other than white space (unanchored, as JSON Schema patterns are). */
+  public static final String NOT_BLANK = "\\S";
 
   public CalibrationRun {
     steps = steps == null ? null : List.copyOf(steps);

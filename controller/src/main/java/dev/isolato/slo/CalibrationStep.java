@@ -1,5 +1,7 @@
 package dev.isolato.slo;
 
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
 import java.util.Map;
 
 /**
@@ -9,11 +11,11 @@ import java.util.Map;
  * @param tenants per tenant id; may be empty when only totals were measured
  */
 public record CalibrationStep(
-    int index,
-    double offeredRps,
-    double achievedRps,
-    double durationSeconds,
-    LatencySummary total,
+    @Required @Min(0) int index,
+    @Required @Min(value = 0, inclusive = false) double offeredRps,
+    @Required @Min(0) double achievedRps,
+    @Required @Min(value = 0, inclusive = false) double durationSeconds,
+    @Required LatencySummary total,
     Map<String, LatencySummary> tenants) {
 
   public CalibrationStep {

@@ -1,10 +1,19 @@
 package dev.isolato.slo;
 
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
 /**
  * Request count, error count and latency percentiles (milliseconds) of one calibration step,
  * for all tenants together or for one tenant.
  */
-public record LatencySummary(long count, long errors, double p50, double p90, double p95, double p99, double max) {
+public record LatencySummary(
+    @Required @Min(0) long count,
+    @Required @Min(0) long errors,
+    @Required @Min(0) double p50,
+    @Required @Min(0) double p90,
+    @Required @Min(0) double p95,
+    @Required @Min(0) double p99,
+    @Required @Min(0) double max) {
 
   /** The percentiles a calibration run reports; a class target must use one of them. */
   public static final double[] SUPPORTED_PERCENTILES = {50, 90, 95, 99};

@@ -21,13 +21,13 @@ public final class PoolNames {
   /** A namespace name is a DNS-1123 label: at most 63 characters. */
   public static final int MAX_NAMESPACE = 63;
   /** {@code isolato-c-<class>} must be a namespace name (the class name is also a label value). */
-  public static final int MAX_CLASS_NAME = MAX_NAMESPACE - SHARED_PREFIX.length();
+  public static final int MAX_CLASS_NAME = 53; // = MAX_NAMESPACE - SHARED_PREFIX.length(), a constant for annotations
   /** {@code isolato-t-<tenant>} must be a namespace name (the id is also a label value). */
-  public static final int MAX_TENANT_ID = MAX_NAMESPACE - DEDICATED_PREFIX.length();
+  public static final int MAX_TENANT_ID = 53; // = MAX_NAMESPACE - DEDICATED_PREFIX.length()
   /** Class names refused even though they no longer collide: they read as system namespaces. */
   static final Set<String> RESERVED_CLASSES = Set.of("system", "default", "isolato", "kube");
   static final String RESERVED_CLASS_PREFIX = "kube-";
-  private static final Pattern DNS1123_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+  private static final Pattern DNS1123_LABEL = Pattern.compile(SpecLimits.DNS1123_LABEL);
 
   private PoolNames() {}
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.Required;
 
 /** What a provider declares for an SLO class. Quantities use Kubernetes notation. */
@@ -17,28 +19,36 @@ public class SloClassSpec {
   public PodResources resources = new PodResources();
 
   @Default("0")
+  @Min(-SpecLimits.MAX_PRIORITY)
+  @Max(SpecLimits.MAX_PRIORITY)
   @JsonPropertyDescription("Value of the class's PriorityClass; higher classes preempt lower ones.")
   public int priority;
 
   @Min(1)
+  @Max(SpecLimits.MAX_REPLICAS)
   @Default("1")
   public int minReplicas = 1;
 
   @Min(1)
+  @Max(SpecLimits.MAX_REPLICAS)
   @Default("4")
+  @JsonPropertyDescription("Upper replica bound; at least minReplicas.")
   public int maxReplicas = 4;
 
-  @Min(1)
-  @Max(100)
+  @Min(SpecLimits.MIN_PIVOT_PERCENT)
+  @Max(SpecLimits.MAX_PIVOT_PERCENT)
   @Default("70")
   @JsonPropertyDescription("HPA pivot point p: target average CPU utilisation in percent.")
   public int pivotPercent = 70;
 
-  @Min(0.001)
+  @Min(SpecLimits.MIN_RPS)
+  @Max(SpecLimits.MAX_RPS)
   @Required
   @JsonPropertyDescription("Declared cut-off point of one pod (req/s) until a calibration measures it.")
   public double perPodCutoffRps;
 
+  @Pattern(SpecLimits.IMAGE)
+  @Size(max = SpecLimits.MAX_IMAGE_LENGTH)
   @JsonPropertyDescription("Workload image; default localhost/isolato/saas-bench:dev.")
   public String image;
 
@@ -60,12 +70,13 @@ public class SloClassSpec {
 
   /** Latency percentile and its target. */
   public static class LatencyTarget {
-    @Min(1)
-    @Max(99.999)
+    @Min(SpecLimits.MIN_PERCENTILE)
+    @Max(SpecLimits.MAX_PERCENTILE)
     @Default("95")
     public double percentile = 95;
 
-    @Min(0.001)
+    @Min(SpecLimits.MIN_TARGET_MS)
+    @Max(SpecLimits.MAX_TARGET_MS)
     @Required
     public double targetMs;
   }
@@ -73,9 +84,11 @@ public class SloClassSpec {
   /** Pod CPU and memory as Kubernetes quantities. */
   public static class PodResources {
     @Required
+    @Pattern(SpecLimits.POSITIVE_QUANTITY)
     public String cpu;
 
     @Required
+    @Pattern(SpecLimits.POSITIVE_QUANTITY)
     public String memory;
   }
 }

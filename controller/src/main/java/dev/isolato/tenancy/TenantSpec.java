@@ -2,6 +2,7 @@ package dev.isolato.tenancy;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
@@ -9,16 +10,18 @@ import io.fabric8.generator.annotation.Required;
 /** What a provider declares for one tenant. */
 public class TenantSpec {
   @Required
-  @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+  @Pattern(SpecLimits.DNS1123_LABEL)
   @JsonPropertyDescription("Name of the tenant's SloClass.")
   public String sloClass;
 
   @Required
-  @Min(0.001)
+  @Min(SpecLimits.MIN_RPS)
+  @Max(SpecLimits.MAX_RPS)
   @JsonPropertyDescription("Committed maximum request rate (req/s).")
   public double committedRps;
 
-  @Min(1)
+  @Min(SpecLimits.MIN_BURST)
+  @Max(SpecLimits.MAX_RPS)
   @JsonPropertyDescription("Token-bucket depth (requests); default: one second of committed rate.")
   public Double burst;
 
@@ -38,14 +41,17 @@ public class TenantSpec {
   /** Stress work per request in saas-bench units (docs/saas-bench.md). */
   public static class WorkloadProfile {
     @Min(0)
+    @Max(SpecLimits.MAX_PROFILE_CPU)
     @JsonPropertyDescription("CPU rounds of 10,000 xorshift steps.")
     public int cpu;
 
     @Min(0)
+    @Max(SpecLimits.MAX_PROFILE_MEMORY)
     @JsonPropertyDescription("KiB allocated, written and read back.")
     public int memory;
 
     @Min(0)
+    @Max(SpecLimits.MAX_PROFILE_IO)
     @JsonPropertyDescription("4 KiB blocks written.")
     public int io;
 

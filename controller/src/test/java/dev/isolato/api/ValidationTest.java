@@ -78,13 +78,6 @@ class ValidationTest {
   }
 
   @Test
-  void capacityLeftIsTheCeilingMinusOtherTenants() {
-    assertThat(Capacity.ceilingRps(4, 25)).isEqualTo(100);
-    assertThat(Capacity.remainingRps(100, 70)).isEqualTo(30);
-    assertThat(Capacity.remainingRps(100, 130)).isZero();
-  }
-
-  @Test
   void ifMatchAcceptsStrongAndWeakEtags() {
     assertThat(Etags.resourceVersion("\"42\"")).isEqualTo("42");
     assertThat(Etags.resourceVersion("W/\"42\"")).isEqualTo("42");

@@ -32,4 +32,10 @@ class PoolNamesTest {
     assertThat(PoolNames.tenantIdProblem("b".repeat(54))).isPresent();
     assertThat(PoolNames.tenantIdProblem("a.b")).hasValueSatisfying(m -> assertThat(m).contains("DNS-1123"));
   }
+
+  @Test
+  void nameBoundsLeaveRoomForThePrefixesInA63CharacterNamespace() {
+    assertThat(PoolNames.MAX_CLASS_NAME).isEqualTo(PoolNames.MAX_NAMESPACE - PoolNames.SHARED_PREFIX.length());
+    assertThat(PoolNames.MAX_TENANT_ID).isEqualTo(PoolNames.MAX_NAMESPACE - PoolNames.DEDICATED_PREFIX.length());
+  }
 }
