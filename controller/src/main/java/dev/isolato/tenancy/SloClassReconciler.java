@@ -133,6 +133,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       }
       releaseDeleted(name, tenants);
       metrics.tenantPhases(name, tenants.stream().collect(Collectors.groupingBy(TenancyReconcile::phaseOf, TreeMap::new, Collectors.counting())));
+      metrics.classFacts(cls);
       metrics.reconciled(sample, name, true);
       UpdateControl<SloClass> control = classStatus(cls, sharedPlan, tenants, now);
       return pending ? control.rescheduleAfter(PENDING_RECHECK) : control;
@@ -297,6 +298,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       }
     }
     metrics.tenantPhases(cls.getMetadata().getName(), Map.of());
+    metrics.classRemoved(cls.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }
 }
