@@ -2,10 +2,12 @@
 # End-to-end on localkube: the controller jar on the host, saas-bench pods in the cluster.
 # 1) a gold and a bronze tenant are served through their class Service (200), an unknown
 #    tenant gets 404; 2) the controller is killed (SIGKILL) in the middle of onboarding 20
-#    tenants and restarted: all 20 end up served, none twice.
+#    tenants and restarted: all 20 end up served, none twice. Between them, localkube's Prometheus
+#    is checked to scrape the gold pods and record t-gold's rate and p95.
 set -euo pipefail
 LOG_TAG=e2e
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/prometheus.sh"
 GOLD=e2e-gold BRONZE=e2e-bronze
 cleanup() { stop_controller; }
 trap cleanup EXIT
@@ -51,6 +53,7 @@ for pair in "t-gold $GOLD" "t-bronze $BRONZE"; do
   [ "$code" = 404 ] || die "unknown tenant through $2 Service: HTTP $code"
   log "$1 via $ip: 200, unknown tenant: 404"
 done
+assert_prometheus_records "$GOLD" t-gold
 
 log "onboarding 20 tenants, SIGKILL the controller after 8, restart"
 post_retrying() { # ID: retries while the controller is down; 409 means an earlier try got through
