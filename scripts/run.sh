@@ -71,12 +71,14 @@ log "ensuring the gold and bronze classes"
 out=$("$LK_BIN_DIR/kubectl" create -f "$ROOT/controller/config/default-classes.yaml" 2>&1) \
   || ! grep -v 'AlreadyExists' <<< "$out" | grep -q . || die "creating the default classes failed: $out"
 
+PROM=$("$LK" config | awk '$1 == "prometheus.port" { p = $3 } $1 == "prometheus.enabled" && $3 != "true" { off = 1 } END { print off ? "off (localkube config set prometheus.enabled true)" : "http://127.0.0.1:" p }')
 cat <<INFO
 
 Isolato is running on localkube.
   REST API:  $API/api/v1   (OpenAPI $API/v3/api-docs, UI $API/swagger-ui.html)
   token:     $RUN_DIR/api-token   (provider admin; who can call what: docs/security.md)
   metrics:   $METRICS   (management port, no token)
+  prometheus: $PROM   (rules: docs/operations.md#rules)
   cluster:   export KUBECONFIG=$KUBECONFIG
              export PATH=$LK_BIN_DIR:\$PATH   # kubectl $LK_K8S_VERSION
 

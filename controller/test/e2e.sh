@@ -3,10 +3,12 @@
 # 1) a gold and a bronze tenant are served through their class Service (200), an unknown
 #    tenant gets 404; 2) the controller is killed (SIGKILL) in the middle of onboarding 20
 #    tenants and restarted: all 20 end up served, none twice. In between, the pool admin key is
-#    rotated while tenants are onboarded.
+#    rotated while tenants are onboarded, and localkube's Prometheus is checked to scrape the gold
+#    pods and record t-gold's rate and p95.
 set -euo pipefail
 LOG_TAG=e2e
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/prometheus.sh"
 GOLD=e2e-gold BRONZE=e2e-bronze
 cleanup() { stop_controller; }
 trap cleanup EXIT
@@ -52,6 +54,7 @@ for pair in "t-gold $GOLD" "t-bronze $BRONZE"; do
   [ "$code" = 404 ] || die "unknown tenant through $2 Service: HTTP $code"
   log "$1 via $ip: 200, unknown tenant: 404"
 done
+assert_prometheus_records "$GOLD" t-gold
 
 # Pool admin token rotation (docs/operations.md): onboarding keeps working while the pods
 # still hold the previous token file, and each pool's Secret drops the previous token once its

@@ -28,6 +28,7 @@ lk_up() {
   running=$(lk_running_components); [ -n "$running" ] && n_running=$(wc -l <<< "$running")
   if [ "$n_running" -eq "${#LK_COMPONENTS[@]}" ]; then
     lk_apply_changes
+    lk_apply_optional
     return 0
   fi
   if [ "$n_running" -gt 0 ] || ls "$LK_PIDS"/*.pid >/dev/null 2>&1 || ip link show cni0 >/dev/null 2>&1; then
@@ -49,6 +50,7 @@ lk_up() {
   lk_wait_for "node Ready" 120 lk_node_ready || lk_die "the node did not become Ready; see $LK_LOGS/kubelet.log"
   lk_step "waiting for a probe pod to run"
   lk_probe_pod
+  lk_apply_optional
   lk_step "cluster is up. export KUBECONFIG=$LK_KUBECONFIGS/admin.kubeconfig"
 }
 
@@ -124,7 +126,7 @@ lk_down() {
   [ -n "$quiet" ] || lk_step "stopping the cluster"
   local netns
   local c
-  for c in metrics-server kube-proxy kubelet; do lk_stop_process "$c"; done
+  for c in "${LK_OPTIONAL_COMPONENTS[@]}" metrics-server kube-proxy kubelet; do lk_stop_process "$c"; done
   netns=$(lk_sandbox_netns)
   [ -n "$quiet" ] || lk_step "removing pod containers"
   lk_remove_containers
@@ -193,7 +195,7 @@ lk_network_down() {
 lk_status() {
   local c pid any=0
   printf '%-24s %-8s %s\n' COMPONENT PID STATE
-  for c in "${LK_COMPONENTS[@]}"; do
+  for c in "${LK_COMPONENTS[@]}" "${LK_OPTIONAL_COMPONENTS[@]}"; do
     if pid=$(lk_pid_of "$c"); then
       any=1
       if lk_health "$c" >/dev/null 2>&1; then state=healthy; else state=unhealthy; fi

@@ -22,6 +22,7 @@ lk_component_ports() {
     kubelet) echo "$ip:10250 127.0.0.1:10248" ;;
     kube-proxy) echo "127.0.0.1:10249 127.0.0.1:10256" ;;
     metrics-server) echo "$ip:4443" ;;
+    prometheus) echo "127.0.0.1:$(lk_conf prometheus.port)" ;;
   esac
 }
 
@@ -107,6 +108,8 @@ lk_args() { # component -> its command line, one argument per line
         "--kubelet-certificate-authority=$LK_PKI/ca.crt" --kubelet-preferred-address-types=InternalIP \
         "--kubelet-client-certificate=$LK_PKI/metrics-server.crt" "--kubelet-client-key=$LK_PKI/metrics-server.key"
       lk_conf_flags metrics-server ;;
+    prometheus) lk_prometheus_args ;;
+    prometheus-discovery) lk_prometheus_discovery_args ;;
   esac
 }
 
@@ -196,6 +199,8 @@ lk_prepare() {
     containerd) mkdir -p "$LK_HOME/containerd" "$LK_RUN"; lk_render_containerd_config > "$LK_HOME/containerd/config.toml" ;;
     kubelet) mkdir -p "$LK_HOME/kubelet/root"; lk_render_kubelet_config > "$LK_HOME/kubelet/config.yaml" ;;
     etcd) lk_prepare_etcd_dir ;;
+    prometheus) lk_prometheus_prepare ;;
+    prometheus-discovery) lk_prometheus_discovery_prepare ;;
   esac
   lk_args "$c"
 }
@@ -207,6 +212,7 @@ lk_fingerprint() {
     containerd) lk_render_containerd_config ;;
     kubelet) lk_render_kubelet_config ;;
     etcd) echo "storage=$(lk_conf etcd.storage)" ;;
+    prometheus) lk_prometheus_config; cat "$LK_PROMETHEUS_RULES" ;;
   esac
 }
 
@@ -231,6 +237,8 @@ lk_health() {
     kubelet) curl -sf --max-time 2 http://127.0.0.1:10248/healthz ;;
     kube-proxy) curl -sf --max-time 2 http://127.0.0.1:10256/healthz ;;
     metrics-server) curl -sfk --max-time 2 "https://$ip:4443/livez" ;;
+    prometheus) curl -sf --max-time 2 "$(lk_prometheus_url)/-/ready" ;;
+    prometheus-discovery) lk_prometheus_discovery_health ;;
   esac
 }
 

@@ -203,6 +203,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       }
       releaseDeleted(cls, tenants);
       metrics.tenantPhases(name, tenants.stream().collect(Collectors.groupingBy(TenancyReconcile::phaseOf, TreeMap::new, Collectors.counting())));
+      metrics.classFacts(cls);
       metrics.reconciled(sample, name, true);
       return new Run(classStatus(cls, sharedPlan, tenants, outcomes, deletionWaitsFor, now), PoolOutcome.recheck(outcomes));
     } catch (RuntimeException e) {
@@ -490,6 +491,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     }
     releaseDeleted(cls, tenants);
     metrics.tenantPhases(cls.getMetadata().getName(), Map.of());
+    metrics.classRemoved(cls.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }
 }

@@ -61,7 +61,7 @@ class OpenApiIT extends ItBase {
     assertThat(tenant.at("/properties/committedRps/minimum").asDouble()).isEqualTo(SpecLimits.MIN_RPS);
     assertThat(tenant.at("/properties/committedRps/maximum").asDouble()).isEqualTo(SpecLimits.MAX_RPS);
     assertThat(tenant.at("/properties/tenantId/pattern").asText()).isEqualTo(SpecLimits.DNS1123_LABEL);
-    assertThat(tenant.at("/properties/tenantId/maxLength").asInt()).isEqualTo(34);
+    assertThat(tenant.at("/properties/tenantId/maxLength").asInt()).isEqualTo(dev.isolato.tenancy.PoolNames.MAX_TENANT_ID);
     assertThat(schemas.at("/Profile/properties/cpu/maximum").asInt()).isEqualTo(SpecLimits.MAX_PROFILE_CPU);
     JsonNode spec = schemas.get("SloClassSpec");
     assertThat(spec.get("required")).extracting(JsonNode::asText).contains("latency", "resources", "perPodCutoffRps");
