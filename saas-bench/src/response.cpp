@@ -36,28 +36,4 @@ Response problem(unsigned status, std::string_view detail, std::string_view fiel
   return r;
 }
 
-void serialize(const Response& r, bool keep_alive, std::string& out) {
-  out.clear();
-  out += "HTTP/1.1 ";
-  out += std::to_string(r.status);
-  out += ' ';
-  out += reason_phrase(r.status);
-  out += "\r\nContent-Type: ";
-  out += r.content_type;
-  out += "\r\nContent-Length: ";
-  out += std::to_string(r.body.size());
-  if (r.retry_after_s) {
-    out += "\r\nRetry-After: ";
-    out += std::to_string(*r.retry_after_s);
-  }
-  if (!r.allow.empty()) {
-    out += "\r\nAllow: ";
-    out += r.allow;
-  }
-  if (r.www_authenticate) out += "\r\nWWW-Authenticate: Bearer";
-  if (!keep_alive) out += "\r\nConnection: close";
-  out += "\r\n\r\n";
-  out += r.body;
-}
-
 }  // namespace saasbench

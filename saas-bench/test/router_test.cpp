@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/beast/http/write.hpp>
+
 #include <set>
+#include <sstream>
+
+#include "http_session.hpp"
 
 using namespace saasbench;
 
@@ -126,12 +131,24 @@ TEST_F(RouterTest, AdminPutReplacesTableOrRejectsItWhole) {
 TEST(Response, SerializesHeaders) {
   Response r = problem(429, "slow down");
   r.retry_after_s = 3;
-  std::string out;
-  serialize(r, false, out);
+  const auto body_size = r.body.size();
+  std::ostringstream wire;
+  wire << to_message(std::move(r), false);
+  const std::string out = wire.str();
   EXPECT_TRUE(out.starts_with("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/problem+json\r\n"));
   EXPECT_NE(out.find("\r\nRetry-After: 3\r\n"), std::string::npos);
-  EXPECT_NE(out.find("\r\nConnection: close\r\n\r\n{"), std::string::npos);
-  EXPECT_NE(out.find("Content-Length: " + std::to_string(r.body.size()) + "\r\n"), std::string::npos);
+  EXPECT_NE(out.find("\r\nConnection: close\r\n"), std::string::npos);
+  EXPECT_NE(out.find("\r\n\r\n{\"type\""), std::string::npos);
+  EXPECT_NE(out.find("Content-Length: " + std::to_string(body_size) + "\r\n"), std::string::npos);
+
+  Response denied = problem(401, "no");
+  denied.www_authenticate = true;
+  denied.allow = "GET, PUT";
+  std::ostringstream kept;
+  kept << to_message(denied, true);
+  EXPECT_NE(kept.str().find("\r\nWWW-Authenticate: Bearer\r\n"), std::string::npos);
+  EXPECT_NE(kept.str().find("\r\nAllow: GET, PUT\r\n"), std::string::npos);
+  EXPECT_EQ(kept.str().find("Connection"), std::string::npos) << "HTTP/1.1 keeps alive by default";
 }
 
 TEST_F(RouterTest, MetricsSeriesFollowTheTableThroughTenantChurn) {
