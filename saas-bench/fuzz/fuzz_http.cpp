@@ -26,7 +26,8 @@ struct World {
   Metrics metrics;
   AdminAuth auth{{"fuzz-token"}};
   Router router{registry, metrics, auth, RouterOptions{4, 4096, 1, 1}};
-  stress::ScratchFiles files{std::filesystem::temp_directory_path() / ("saasbench-fuzz-" + std::to_string(::getpid())), 1};
+  stress::ScratchFiles files{std::filesystem::temp_directory_path() / ("saasbench-fuzz-" + std::to_string(::getpid())),
+                             1};
   World() { reset(); }
   void reset() {
     auto t = parse_tenant_table(R"({"version":"fuzz","tenants":{

@@ -16,14 +16,10 @@ namespace {
 class ReusePort {
  public:
   explicit ReusePort(bool on) : value_(on ? 1 : 0) {}
-  template <typename Protocol>
-  int level(const Protocol&) const { return SOL_SOCKET; }
-  template <typename Protocol>
-  int name(const Protocol&) const { return SO_REUSEPORT; }
-  template <typename Protocol>
-  const int* data(const Protocol&) const { return &value_; }
-  template <typename Protocol>
-  std::size_t size(const Protocol&) const { return sizeof value_; }
+  template <typename Protocol> int level(const Protocol&) const { return SOL_SOCKET; }
+  template <typename Protocol> int name(const Protocol&) const { return SO_REUSEPORT; }
+  template <typename Protocol> const int* data(const Protocol&) const { return &value_; }
+  template <typename Protocol> std::size_t size(const Protocol&) const { return sizeof value_; }
 
  private:
   int value_;
@@ -47,7 +43,13 @@ HttpServer::HttpServer(const ListenOptions& listen, SessionLimits limits, Router
   port_ = endpoint.port();
 }
 
-HttpServer::~HttpServer() { shutdown(std::chrono::milliseconds(0)); }
+HttpServer::~HttpServer() {
+  try {
+    shutdown(std::chrono::milliseconds(0));
+  } catch (const std::exception& e) {  // a failing lock or join: nothing left to do but say so
+    log_line("error", std::string("stopping the HTTP server: ") + e.what());
+  }
+}
 
 void HttpServer::start() {
   started_ = true;

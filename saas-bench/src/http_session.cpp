@@ -1,8 +1,8 @@
 #include "http_session.hpp"
 
 #include <boost/asio/post.hpp>
-#include <boost/beast/http/write.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
 
 namespace saasbench {
 namespace asio = boost::asio;
@@ -66,7 +66,7 @@ void HttpSession::run_job(StressJob job) {
   // Shared so that the pool's copyable std::function can carry it; the tracked executor keeps
   // the io_context from running out of work while the job is away.
   auto shared_job = std::make_shared<StressJob>(std::move(job));
-  auto home = asio::prefer(stream_.get_executor(), asio::execution::outstanding_work.tracked);
+  auto home = asio::prefer(stream_.get_executor(), asio::execution::outstanding_work_t::tracked);
   auto self = shared_from_this();
   const auto seed = static_cast<std::uint64_t>(shared_job->start.time_since_epoch().count());
   const bool queued = shared_.pool.submit([self, shared_job, home, seed](std::size_t worker) {

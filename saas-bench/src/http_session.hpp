@@ -20,9 +20,9 @@
 namespace saasbench {
 
 struct SessionLimits {
-  std::size_t max_header_bytes = 8192;     // larger: 431
-  std::size_t max_body_bytes = 1 << 20;    // larger: 413 (tenant requests have a lower limit)
-  std::chrono::milliseconds read_timeout{15000};   // whole request incl. keep-alive idle time
+  std::size_t max_header_bytes = 8192;            // larger: 431
+  std::size_t max_body_bytes = 1 << 20;           // larger: 413 (tenant requests have a lower limit)
+  std::chrono::milliseconds read_timeout{15000};  // whole request incl. keep-alive idle time
   std::chrono::milliseconds write_timeout{15000};
 };
 

@@ -24,10 +24,8 @@ std::string_view reason_phrase(unsigned status) {
 }
 
 Response problem(unsigned status, std::string_view detail, std::string_view field) {
-  boost::json::object o{{"type", "about:blank"},
-                        {"title", reason_phrase(status)},
-                        {"status", status},
-                        {"detail", detail}};
+  boost::json::object o{
+      {"type", "about:blank"}, {"title", reason_phrase(status)}, {"status", status}, {"detail", detail}};
   if (!field.empty()) o["field"] = field;
   Response r;
   r.status = status;

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <boost/beast/http/write.hpp>
-
 #include <set>
 #include <sstream>
 
@@ -19,10 +18,9 @@ struct RouterTest : ::testing::Test {
   Router router{registry, metrics, auth, RouterOptions{2, 16, 1, 1}};
 
   void SetUp() override {
-    registry.replace({"v1",
-                      {{"free", {{}, std::nullopt, 1}},
-                       {"busy", {{1, 0, 0, false}, std::nullopt, 1}},
-                       {"limited", {{}, 1.0, 1}}}});
+    registry.replace(
+        {"v1",
+         {{"free", {{}, std::nullopt, 1}}, {"busy", {{1, 0, 0, false}, std::nullopt, 1}}, {"limited", {{}, 1.0, 1}}}});
   }
   Response respond(std::string_view method, std::string_view target, std::string_view body = {},
                    std::string_view auth_header = {}) {
@@ -108,16 +106,16 @@ TEST_F(RouterTest, AdminDisabledWithoutToken) {
 }
 
 TEST_F(RouterTest, AdminPutReplacesTableOrRejectsItWhole) {
-  auto bad = respond("PUT", "/v1/admin/tenants",
-                     R"({"version":"v2","tenants":{"ok":{"profile":{}},"x":{"profile":{"io":99999999}}}})",
-                     "Bearer s3cret");
+  auto bad =
+      respond("PUT", "/v1/admin/tenants",
+              R"({"version":"v2","tenants":{"ok":{"profile":{}},"x":{"profile":{"io":99999999}}}})", "Bearer s3cret");
   EXPECT_EQ(bad.status, 400u);
   EXPECT_NE(bad.body.find(R"("field":"tenants.x.profile.io")"), std::string::npos) << bad.body;
   EXPECT_EQ(registry.current()->version(), "v1");
   EXPECT_EQ(registry.current()->find("ok"), nullptr);
 
-  auto good = respond("PUT", "/v1/admin/tenants", R"({"version":"v2","tenants":{"ok":{"profile":{}}}})",
-                      "Bearer s3cret");
+  auto good =
+      respond("PUT", "/v1/admin/tenants", R"({"version":"v2","tenants":{"ok":{"profile":{}}}})", "Bearer s3cret");
   EXPECT_EQ(good.status, 200u);
   EXPECT_EQ(good.body, R"({"version":"v2","tenants":1})");
   EXPECT_EQ(respond("POST", "/v1/tenants/ok/requests").status, 200u);
