@@ -2,9 +2,9 @@
 #   build/saas-bench       release build with gcc, static service binary (the image's)
 #   build/saas-bench-asan  the same sources and tests with clang + ASan/UBSan, plus libFuzzer
 .PHONY: saas-bench-build saas-bench-asan-build test-saas-bench-unit test-saas-bench-asan \
-        test-saas-bench-fuzz test-saas-bench-e2e saas-bench-image bench-saas-bench
+        test-saas-bench-fuzz test-saas-bench-lint test-saas-bench-e2e saas-bench-image bench-saas-bench
 BUILD_TARGETS += saas-bench-build
-UNIT_TEST_TARGETS += test-saas-bench-unit test-saas-bench-asan test-saas-bench-fuzz
+UNIT_TEST_TARGETS += test-saas-bench-unit test-saas-bench-asan test-saas-bench-fuzz test-saas-bench-lint
 E2E_TEST_TARGETS += test-saas-bench-e2e
 
 SAAS_BENCH_BUILD := $(CURDIR)/build/saas-bench
@@ -37,6 +37,9 @@ test-saas-bench-fuzz: saas-bench-asan-build ## libFuzzer: HTTP request path and 
 
 saas-bench-image: saas-bench-build ## stage the FROM-scratch image context; prints its directory
 	@saas-bench/image/stage.sh $(SAAS_BENCH_BIN) $(CURDIR)/build/saas-bench-image
+
+test-saas-bench-lint: saas-bench-build ## clang-format and clang-tidy on saas-bench (any finding fails)
+	@SAAS_BENCH_JOBS=$(SAAS_BENCH_JOBS) saas-bench/test/lint.sh $(SAAS_BENCH_BUILD)
 
 test-saas-bench-e2e: saas-bench-build ## saas-bench as a pod behind a Service on localkube
 	@saas-bench/test/e2e.sh $(SAAS_BENCH_BIN)

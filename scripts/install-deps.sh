@@ -11,7 +11,7 @@ PKGS=(
   etcd-server containerd runc containernetworking-plugins iptables conntrack iproute2 podman
   busybox-static
   # build toolchains: C++ service, Java services, Go for Kubernetes
-  build-essential cmake ninja-build libboost1.81-all-dev libgtest-dev clang libclang-rt-14-dev
+  build-essential cmake ninja-build libboost1.81-all-dev libgtest-dev clang libclang-rt-14-dev clang-format clang-tidy
   openjdk-17-jdk-headless
   # benchmarks and metrics
   wrk nginx-light hyperfine prometheus

@@ -16,14 +16,14 @@ NGINX_PORT=${BENCH_NGINX_PORT:-18481}
 SB_PORT=${BENCH_SB_PORT:-18482}
 tmp=$(mktemp -d)
 nginx_pid= sb_pid=
-log() { printf '[bench] %s\n' "$*" >&2; }
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 stop() {
   [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null || true
   [ -n "$sb_pid" ] && kill "$sb_pid" 2>/dev/null && wait "$sb_pid" 2>/dev/null || true
   nginx_pid= sb_pid=
 }
 trap 'stop; rm -rf "$tmp"' EXIT
-await_port() { for _ in $(seq 1 300); do curl -s -o /dev/null -X POST "http://127.0.0.1:$1$2" && return 0; sleep 0.02; done; return 1; }
 
 start_servers() {  # $1 = threads
   cat > "$tmp/nginx.conf" <<CONF
@@ -51,21 +51,6 @@ JSON
   await_port $NGINX_PORT / || { log "nginx did not start"; cat "$tmp/nginx-error.log" >&2; exit 1; }
   await_port $SB_PORT /v1/tenants/nowork/requests || { log "saas-bench did not start"; cat "$tmp/sb.log" >&2; exit 1; }
 }
-
-# wrk run → "rps p50_ms p99_ms non2xx"
-run_wrk() {  # $1 url-base $2 path $3 connections $4 delay_ms $5 seconds
-  local out
-  out=$(BENCH_PATH=$2 BENCH_DELAY_MS=$4 wrk -t1 -c"$3" -d"${5}s" --latency -s "$here/post.lua" "$1")
-  awk '
-    function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
-    /Requests\/sec:/ { rps = $2 }
-    /^ +50%/ { p50 = ms($2) }
-    /^ +99%/ { p99 = ms($2) }
-    /Non-2xx/ { bad = $NF }
-    END { printf "%.0f %.3f %.3f %d\n", rps, p50, p99, bad + 0 }' <<<"$out"
-}
-
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 results=()
 for threads in 1 2; do
@@ -108,7 +93,7 @@ done
 table="| server threads | nginx peak rps | saas-bench peak rps | ratio (goal ≥ 0.90) | rps at 50% load nginx / saas-bench | p50 ms nginx / saas-bench | p99 ms nginx / saas-bench | p99 ratio (goal ≤ 1.5) |
 |---|---|---|---|---|---|---|---|
 $(printf '%s\n' "${results[@]}")"
-report="### $(date -u +%Y-%m-%dT%H:%MZ) — $(uname -n), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+report="### $(date -u +%Y-%m-%dT%H:%MZ) — $(machine)
 
 wrk -t1 on the same machine (it shares the 2 cores with the server), POST, keep-alive, $CONNS connections
 for the peak, ${SECS}s × $REPS repetitions alternating nginx and saas-bench, medians. 50% load = half of
@@ -120,19 +105,4 @@ Paper-like profile (cpu 150, memory 12000, io 100) at low load (1 connection, 20
 $paper_rps requests/s, p50 $paper_p50 ms, p99 $paper_p99 ms. calibrate: $calib
 "
 printf '\n%s\n' "$report"
-doc="$root/docs/BENCHMARKS.md"
-[ -f "$doc" ] || printf '# Benchmarks\n' > "$doc"
-grep -q '^## saas-bench' "$doc" || printf '\n## saas-bench\n\nProduced by `make bench-saas-bench` (saas-bench/bench/bench.sh).\n' >> "$doc"
-# Insert at the end of the saas-bench section (other parts may have sections after it).
-REPORT="$report" python3 - "$doc" <<'PY'
-import os, sys
-path = sys.argv[1]
-lines = open(path).read().split("\n")
-start = next(i for i, l in enumerate(lines) if l.startswith("## saas-bench"))
-end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-while end > start + 1 and lines[end - 1] == "":
-    end -= 1
-lines[end:end] = [""] + os.environ["REPORT"].rstrip("\n").split("\n")
-open(path, "w").write("\n".join(lines).rstrip("\n") + "\n")
-PY
-log "appended to $doc"
+append_report "$report"

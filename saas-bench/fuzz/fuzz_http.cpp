@@ -6,10 +6,13 @@
 
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
+#include "http_session.hpp"
 #include "router.hpp"
 #include "stress.hpp"
 #include "tenant_json.hpp"
@@ -23,7 +26,8 @@ struct World {
   Metrics metrics;
   AdminAuth auth{{"fuzz-token"}};
   Router router{registry, metrics, auth, RouterOptions{4, 4096, 1, 1}};
-  stress::ScratchFiles files{std::filesystem::temp_directory_path() / ("saasbench-fuzz-" + std::to_string(::getpid())), 1};
+  stress::ScratchFiles files{std::filesystem::temp_directory_path() / ("saasbench-fuzz-" + std::to_string(::getpid())),
+                             1};
   World() { reset(); }
   void reset() {
     auto t = parse_tenant_table(R"({"version":"fuzz","tenants":{
@@ -38,7 +42,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static World world;  // one service per fuzzing process, as in a real server
   world.reset();       // inputs must not depend on each other's admin pushes
   std::string_view rest(reinterpret_cast<const char*>(data), size);
-  std::string out;
   for (int i = 0; i < 8 && !rest.empty(); ++i) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(8192);
@@ -63,7 +66,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       response = std::get<Response>(routed);
     }
     if (response.status < 200 || response.status > 599) std::abort();
-    serialize(response, req.keep_alive(), out);
+    std::ostringstream wire;  // Beast's serializer, as the session writes it
+    wire << to_message(std::move(response), req.keep_alive());
+    if (wire.str().empty()) std::abort();
     if (world.metrics.in_flight().load() != 0 && !std::holds_alternative<StressJob>(routed)) std::abort();
   }
   return 0;

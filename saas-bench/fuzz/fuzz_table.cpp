@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto parsed = parse_tenant_table(std::string_view(reinterpret_cast<const char*>(data), size));
   if (auto* table = std::get_if<TenantTableSpec>(&parsed)) {
     auto again = parse_tenant_table(to_json(*table));
-    if (!std::holds_alternative<TenantTableSpec>(again) || !same(std::get<TenantTableSpec>(again), *table)) std::abort();
+    if (!std::holds_alternative<TenantTableSpec>(again) || !same(std::get<TenantTableSpec>(again), *table))
+      std::abort();
   }
   return 0;
 }

@@ -52,8 +52,7 @@ namespace {
 bool same(std::string_view given, std::string_view token) {
   if (token.empty()) return false;
   unsigned char diff = given.size() == token.size() ? 0 : 1;
-  for (std::size_t i = 0; i < given.size(); ++i)
-    diff |= static_cast<unsigned char>(given[i] ^ token[i % token.size()]);
+  for (std::size_t i = 0; i < given.size(); ++i) diff |= static_cast<unsigned char>(given[i] ^ token[i % token.size()]);
   return diff == 0;
 }
 }  // namespace

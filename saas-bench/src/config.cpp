@@ -27,8 +27,7 @@ options:
 
 namespace {
 
-template <typename T>
-std::optional<T> number(const std::string& s, T min, T max) {
+template <typename T> std::optional<T> number(const std::string& s, T min, T max) {
   T v{};
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || p != s.data() + s.size() || v < min || v > max) return std::nullopt;
@@ -50,8 +49,10 @@ std::optional<ListenOptions> listen_address(const std::string& s, ListenOptions 
 std::variant<Config, std::string> parse_args(const std::vector<std::string>& args) {
   Config c;
   std::size_t i = 0;
-  if (i < args.size() && args[i] == "serve") ++i;
-  else if (i < args.size() && args[i] == "calibrate") c.command = Config::Command::calibrate, ++i;
+  if (i < args.size() && args[i] == "serve")
+    ++i;
+  else if (i < args.size() && args[i] == "calibrate")
+    c.command = Config::Command::calibrate, ++i;
   // Each option takes one value and stores it, or returns why the value is wrong.
   using Setter = std::function<std::optional<std::string>(const std::string&)>;
   auto ms = [](std::chrono::milliseconds& out) {
@@ -63,43 +64,51 @@ std::variant<Config, std::string> parse_args(const std::vector<std::string>& arg
     });
   };
   const std::map<std::string, Setter> options{
-      {"--listen", [&](const std::string& v) -> std::optional<std::string> {
+      {"--listen",
+       [&](const std::string& v) -> std::optional<std::string> {
          auto l = listen_address(v, c.listen);
          if (!l) return "must be ADDRESS:PORT";
          c.listen = *l;
          return std::nullopt;
        }},
-      {"--io-threads", [&](const std::string& v) -> std::optional<std::string> {
+      {"--io-threads",
+       [&](const std::string& v) -> std::optional<std::string> {
          auto n = number<std::size_t>(v, 1, 64);
          if (!n) return "must be between 1 and 64";
          c.listen.io_threads = *n;
          return std::nullopt;
        }},
-      {"--workers", [&](const std::string& v) -> std::optional<std::string> {
+      {"--workers",
+       [&](const std::string& v) -> std::optional<std::string> {
          auto n = number<unsigned>(v, 1, 256);
          if (!n) return "must be between 1 and 256";
          c.workers = *n;
          return std::nullopt;
        }},
-      {"--tenants", [&](const std::string& v) -> std::optional<std::string> {
+      {"--tenants",
+       [&](const std::string& v) -> std::optional<std::string> {
          c.tenants_file = v;
          return std::nullopt;
        }},
-      {"--admin-token-file", [&](const std::string& v) -> std::optional<std::string> {
+      {"--admin-token-file",
+       [&](const std::string& v) -> std::optional<std::string> {
          c.admin_token_file = v;
          return std::nullopt;
        }},
-      {"--data-dir", [&](const std::string& v) -> std::optional<std::string> {
+      {"--data-dir",
+       [&](const std::string& v) -> std::optional<std::string> {
          c.data_dir = v;
          return std::nullopt;
        }},
-      {"--max-in-flight", [&](const std::string& v) -> std::optional<std::string> {
+      {"--max-in-flight",
+       [&](const std::string& v) -> std::optional<std::string> {
          auto n = number<std::int64_t>(v, 1, 1'000'000);
          if (!n) return "must be between 1 and 1000000";
          c.max_in_flight = *n;
          return std::nullopt;
        }},
-      {"--max-body-bytes", [&](const std::string& v) -> std::optional<std::string> {
+      {"--max-body-bytes",
+       [&](const std::string& v) -> std::optional<std::string> {
          auto n = number<std::size_t>(v, 1024, 64 << 20);
          if (!n) return "must be between 1024 and 67108864";
          c.max_body_bytes = *n;

@@ -56,8 +56,8 @@ FileWatcher::Outcome FileWatcher::check_now() {
   struct ::stat st {};
   if (::stat(file_.c_str(), &st) != 0) {
     if (!reported_missing_) {  // once per disappearance, not once per poll
-      log_line("warn", handler_.what + " file " + file_.string() + " is missing; the active " + handler_.what +
-                           " stays");
+      log_line("warn",
+               handler_.what + " file " + file_.string() + " is missing; the active " + handler_.what + " stays");
       handler_.counted(false);
       reported_missing_ = true;
     }

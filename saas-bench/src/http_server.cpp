@@ -1,5 +1,7 @@
 #include "http_server.hpp"
 
+#include <sys/socket.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -8,7 +10,21 @@
 namespace saasbench {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
-using reuse_port = asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
+
+namespace {
+// SO_REUSEPORT as an Asio SettableSocketOption (Asio has no public type for it).
+class ReusePort {
+ public:
+  explicit ReusePort(bool on) : value_(on ? 1 : 0) {}
+  template <typename Protocol> int level(const Protocol&) const { return SOL_SOCKET; }
+  template <typename Protocol> int name(const Protocol&) const { return SO_REUSEPORT; }
+  template <typename Protocol> const int* data(const Protocol&) const { return &value_; }
+  template <typename Protocol> std::size_t size(const Protocol&) const { return sizeof value_; }
+
+ private:
+  int value_;
+};
+}  // namespace
 
 HttpServer::HttpServer(const ListenOptions& listen, SessionLimits limits, Router& router, WorkerPool& pool,
                        const stress::ScratchFiles& files)
@@ -18,7 +34,7 @@ HttpServer::HttpServer(const ListenOptions& listen, SessionLimits limits, Router
     auto loop = std::make_unique<Loop>();
     loop->acceptor.open(endpoint.protocol());
     loop->acceptor.set_option(tcp::acceptor::reuse_address(true));
-    loop->acceptor.set_option(reuse_port(true));
+    loop->acceptor.set_option(ReusePort(true));
     loop->acceptor.bind(endpoint);
     loop->acceptor.listen(asio::socket_base::max_listen_connections);
     endpoint = loop->acceptor.local_endpoint();  // the others join the port the first got
@@ -27,7 +43,13 @@ HttpServer::HttpServer(const ListenOptions& listen, SessionLimits limits, Router
   port_ = endpoint.port();
 }
 
-HttpServer::~HttpServer() { shutdown(std::chrono::milliseconds(0)); }
+HttpServer::~HttpServer() {
+  try {
+    shutdown(std::chrono::milliseconds(0));
+  } catch (const std::exception& e) {  // a failing lock or join: nothing left to do but say so
+    log_line("error", std::string("stopping the HTTP server: ") + e.what());
+  }
+}
 
 void HttpServer::start() {
   started_ = true;

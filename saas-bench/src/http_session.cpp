@@ -1,13 +1,25 @@
 #include "http_session.hpp"
 
 #include <boost/asio/post.hpp>
-#include <boost/asio/write.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
 
 namespace saasbench {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+
+HttpResponse to_message(Response r, bool keep_alive) {
+  HttpResponse m{static_cast<http::status>(r.status), 11};
+  m.set(http::field::content_type, r.content_type);
+  if (r.retry_after_s) m.set(http::field::retry_after, std::to_string(*r.retry_after_s));
+  if (!r.allow.empty()) m.set(http::field::allow, r.allow);
+  if (r.www_authenticate) m.set(http::field::www_authenticate, "Bearer");
+  m.body() = std::move(r.body);
+  m.prepare_payload();
+  m.keep_alive(keep_alive);
+  return m;
+}
 
 HttpSession::HttpSession(asio::ip::tcp::socket socket, SessionShared& shared)
     : stream_(std::move(socket)), shared_(shared) {}
@@ -54,7 +66,7 @@ void HttpSession::run_job(StressJob job) {
   // Shared so that the pool's copyable std::function can carry it; the tracked executor keeps
   // the io_context from running out of work while the job is away.
   auto shared_job = std::make_shared<StressJob>(std::move(job));
-  auto home = asio::prefer(stream_.get_executor(), asio::execution::outstanding_work.tracked);
+  auto home = asio::prefer(stream_.get_executor(), asio::execution::outstanding_work_t::tracked);
   auto self = shared_from_this();
   const auto seed = static_cast<std::uint64_t>(shared_job->start.time_since_epoch().count());
   const bool queued = shared_.pool.submit([self, shared_job, home, seed](std::size_t worker) {
@@ -71,11 +83,11 @@ void HttpSession::run_job(StressJob job) {
   if (!queued) write(problem(503, "shutting down"));
 }
 
-void HttpSession::write(const Response& r) {
+void HttpSession::write(Response r) {
   keep_alive_ = keep_alive_ && !shared_.draining.load(std::memory_order_relaxed);
-  serialize(r, keep_alive_, out_);
+  out_ = to_message(std::move(r), keep_alive_);
   stream_.expires_after(shared_.limits.write_timeout);
-  asio::async_write(stream_, asio::buffer(out_),
+  http::async_write(stream_, out_,
                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_write(ec); });
 }
 

@@ -5,6 +5,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/message.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <chrono>
@@ -19,9 +20,9 @@
 namespace saasbench {
 
 struct SessionLimits {
-  std::size_t max_header_bytes = 8192;     // larger: 431
-  std::size_t max_body_bytes = 1 << 20;    // larger: 413 (tenant requests have a lower limit)
-  std::chrono::milliseconds read_timeout{15000};   // whole request incl. keep-alive idle time
+  std::size_t max_header_bytes = 8192;            // larger: 431
+  std::size_t max_body_bytes = 1 << 20;           // larger: 413 (tenant requests have a lower limit)
+  std::chrono::milliseconds read_timeout{15000};  // whole request incl. keep-alive idle time
   std::chrono::milliseconds write_timeout{15000};
 };
 
@@ -33,6 +34,12 @@ struct SessionShared {
   SessionLimits limits;
   std::atomic<bool> draining{false};
 };
+
+using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
+
+// The HTTP/1.1 message for `r` (body moved in): Content-Type, Content-Length, the optional
+// headers, and Connection: close unless `keep_alive`.
+HttpResponse to_message(Response r, bool keep_alive);
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
@@ -47,14 +54,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void on_read(boost::beast::error_code ec);
   void dispatch();
   void run_job(StressJob job);
-  void write(const Response& r);
+  void write(Response r);
   void on_write(boost::beast::error_code ec);
   void close();
 
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
-  std::string out_;
+  HttpResponse out_;
   SessionShared& shared_;
   bool busy_ = false;
   bool keep_alive_ = true;

@@ -1,7 +1,7 @@
 // saas-bench: the multi-tenant CPU/memory/IO stress service. See docs/saas-bench.md.
 #include <pthread.h>
-#include <signal.h>
 
+#include <csignal>
 #include <iostream>
 
 #include "calibrate.hpp"
@@ -9,8 +9,10 @@
 #include "log.hpp"
 #include "service.hpp"
 
-int main(int argc, char** argv) {
-  using namespace saasbench;
+namespace {
+using namespace saasbench;
+
+int run(int argc, char** argv) {
   auto parsed = parse_args(std::vector<std::string>(argv + 1, argv + argc));
   if (auto* err = std::get_if<std::string>(&parsed)) {
     std::cerr << "saas-bench: " << *err << "\n" << usage();
@@ -21,27 +23,32 @@ int main(int argc, char** argv) {
     std::cout << usage();
     return 0;
   }
-  try {
-    if (config.command == Config::Command::calibrate) {
-      print(calibrate(config.data_dir), std::cout);
-      return 0;
-    }
-    // A peer closing early must be an error code, not a process-killing signal. SIGTERM and
-    // SIGINT are blocked in every thread (threads inherit the mask) and taken by sigwait.
-    ::signal(SIGPIPE, SIG_IGN);
-    sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGTERM);
-    sigaddset(&stop_signals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-    Service service(config);
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    log_line("info", std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + ", draining");
-    const bool clean = service.shutdown(config.grace);
-    log_line("info", clean ? "drained, exiting" : "grace period over, exiting with requests cut off");
+  if (config.command == Config::Command::calibrate) {
+    print(calibrate(config.data_dir), std::cout);
     return 0;
-  } catch (const std::exception& e) {
+  }
+  // A peer closing early must be an error code, not a process-killing signal. SIGTERM and
+  // SIGINT are blocked in every thread (threads inherit the mask) and taken by sigwait.
+  std::signal(SIGPIPE, SIG_IGN);
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  Service service(config);
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  log_line("info", std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + ", draining");
+  const bool clean = service.shutdown(config.grace);
+  log_line("info", clean ? "drained, exiting" : "grace period over, exiting with requests cut off");
+  return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // what makes serving impossible: address in use, token file, ...
     log_line("error", e.what());
     return 1;
   }

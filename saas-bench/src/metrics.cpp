@@ -9,7 +9,7 @@ namespace saasbench {
 
 void Histogram::observe(std::chrono::nanoseconds d) {
   const double s = std::chrono::duration<double>(d).count();
-  const auto it = std::lower_bound(kBoundsSeconds.begin(), kBoundsSeconds.end(), s);
+  const auto* const it = std::lower_bound(kBoundsSeconds.begin(), kBoundsSeconds.end(), s);
   buckets_[static_cast<std::size_t>(it - kBoundsSeconds.begin())].fetch_add(1, std::memory_order_relaxed);
   sum_ns_.fetch_add(static_cast<std::uint64_t>(std::max<std::int64_t>(0, d.count())), std::memory_order_relaxed);
 }
@@ -22,9 +22,7 @@ std::uint64_t Histogram::cumulative(std::size_t i) const {
 
 std::uint64_t Histogram::count() const { return cumulative(kBoundsSeconds.size()); }
 
-double Histogram::sum_seconds() const {
-  return static_cast<double>(sum_ns_.load(std::memory_order_relaxed)) / 1e9;
-}
+double Histogram::sum_seconds() const { return static_cast<double>(sum_ns_.load(std::memory_order_relaxed)) / 1e9; }
 
 void TenantMetrics::record(unsigned status, std::chrono::nanoseconds d) {
   const unsigned s = std::clamp(status, kMinStatus, kMaxStatus);
@@ -40,10 +38,14 @@ std::string escape_label(std::string_view v) {
   std::string out;
   out.reserve(v.size());
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -71,10 +73,9 @@ std::string Metrics::expose(const Gauges& g) const {
   for (const auto& [id, m] : series) {
     const std::string t = escape_label(id);
     for (std::size_t i = 0; i < Histogram::kBoundsSeconds.size(); ++i)
-      o << "saasbench_request_duration_seconds_bucket{tenant=\"" << t << "\",le=\""
-        << Histogram::kBoundsSeconds[i] << "\"} " << m->latency.cumulative(i) << '\n';
-    o << "saasbench_request_duration_seconds_bucket{tenant=\"" << t << "\",le=\"+Inf\"} "
-      << m->latency.count() << '\n'
+      o << "saasbench_request_duration_seconds_bucket{tenant=\"" << t << "\",le=\"" << Histogram::kBoundsSeconds[i]
+        << "\"} " << m->latency.cumulative(i) << '\n';
+    o << "saasbench_request_duration_seconds_bucket{tenant=\"" << t << R"(",le="+Inf"} )" << m->latency.count() << '\n'
       << "saasbench_request_duration_seconds_sum{tenant=\"" << t << "\"} " << m->latency.sum_seconds() << '\n'
       << "saasbench_request_duration_seconds_count{tenant=\"" << t << "\"} " << m->latency.count() << '\n';
   }
@@ -82,7 +83,8 @@ std::string Metrics::expose(const Gauges& g) const {
   header(o, "saasbench_rejected_total", "counter", "Requests rejected before any work, by reason.");
   static constexpr const char* kReasons[] = {"rate_limited", "overloaded", "unknown_tenant", "bad_request"};
   for (std::size_t i = 0; i < rejected_.size(); ++i)
-    o << "saasbench_rejected_total{reason=\"" << kReasons[i] << "\"} " << rejected_[i].load(std::memory_order_relaxed) << '\n';
+    o << "saasbench_rejected_total{reason=\"" << kReasons[i] << "\"} " << rejected_[i].load(std::memory_order_relaxed)
+      << '\n';
 
   header(o, "saasbench_in_flight_requests", "gauge", "Tenant requests admitted and not yet answered.");
   o << "saasbench_in_flight_requests " << in_flight_.load(std::memory_order_relaxed) << '\n';
@@ -96,7 +98,8 @@ std::string Metrics::expose(const Gauges& g) const {
   for (std::size_t s = 0; s < 2; ++s)
     for (std::size_t ok = 0; ok < 2; ++ok)
       o << "saasbench_tenant_table_updates_total{source=\"" << kSources[s] << "\",result=\""
-        << (ok ? "applied" : "rejected") << "\"} " << table_updates_[s * 2 + ok].load(std::memory_order_relaxed) << '\n';
+        << (ok ? "applied" : "rejected") << "\"} " << table_updates_[s * 2 + ok].load(std::memory_order_relaxed)
+        << '\n';
 
   header(o, "saasbench_admin_token_reloads_total", "counter",
          "Reloads of the admin token file by result (rejected: empty, unreadable or missing; old tokens stay).");

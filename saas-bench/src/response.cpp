@@ -24,40 +24,14 @@ std::string_view reason_phrase(unsigned status) {
 }
 
 Response problem(unsigned status, std::string_view detail, std::string_view field) {
-  boost::json::object o{{"type", "about:blank"},
-                        {"title", reason_phrase(status)},
-                        {"status", status},
-                        {"detail", detail}};
+  boost::json::object o{
+      {"type", "about:blank"}, {"title", reason_phrase(status)}, {"status", status}, {"detail", detail}};
   if (!field.empty()) o["field"] = field;
   Response r;
   r.status = status;
   r.content_type = "application/problem+json";
   r.body = boost::json::serialize(o);
   return r;
-}
-
-void serialize(const Response& r, bool keep_alive, std::string& out) {
-  out.clear();
-  out += "HTTP/1.1 ";
-  out += std::to_string(r.status);
-  out += ' ';
-  out += reason_phrase(r.status);
-  out += "\r\nContent-Type: ";
-  out += r.content_type;
-  out += "\r\nContent-Length: ";
-  out += std::to_string(r.body.size());
-  if (r.retry_after_s) {
-    out += "\r\nRetry-After: ";
-    out += std::to_string(*r.retry_after_s);
-  }
-  if (!r.allow.empty()) {
-    out += "\r\nAllow: ";
-    out += r.allow;
-  }
-  if (r.www_authenticate) out += "\r\nWWW-Authenticate: Bearer";
-  if (!keep_alive) out += "\r\nConnection: close";
-  out += "\r\n\r\n";
-  out += r.body;
 }
 
 }  // namespace saasbench

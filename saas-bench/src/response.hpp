@@ -1,5 +1,5 @@
-// HTTP responses, independent of the HTTP library: errors as RFC 9457 problem+json, and
-// the wire format (written by hand: cheaper than building a Beast message per response).
+// HTTP responses, independent of the HTTP library: errors as RFC 9457 problem+json. The
+// session turns them into Beast messages (to_message in http_session.hpp).
 #pragma once
 #include <optional>
 #include <string>
@@ -19,10 +19,5 @@ struct Response {
 // {"type":"about:blank","title":...,"status":...,"detail":...[,"field":...]}
 Response problem(unsigned status, std::string_view detail, std::string_view field = {});
 std::string_view reason_phrase(unsigned status);
-
-// Serialises `r` as an HTTP/1.1 response into `out` (cleared first, capacity kept): status
-// line, Content-Type, Content-Length, the optional headers, Connection: close unless
-// `keep_alive`, then the body.
-void serialize(const Response& r, bool keep_alive, std::string& out);
 
 }  // namespace saasbench

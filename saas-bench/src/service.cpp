@@ -36,8 +36,8 @@ Service::Service(const Config& config)
   }
   server_->start();
   log_line("info", "listening on " + config.listen.address + ":" + std::to_string(server_->port()) + " with " +
-                       std::to_string(config.listen.io_threads) + " io threads and " +
-                       std::to_string(pool_.size()) + " workers");
+                       std::to_string(config.listen.io_threads) + " io threads and " + std::to_string(pool_.size()) +
+                       " workers");
 }
 
 Service::~Service() { shutdown(std::chrono::milliseconds(0)); }

@@ -1,5 +1,6 @@
 // The whole service wired together, in the order things must start and stop: tenant table,
-// metrics, router, worker pool, HTTP server, file watchers (tenant table, admin tokens). Used by main and by the HTTP tests.
+// metrics, router, worker pool, HTTP server, file watchers (tenant table, admin tokens). Used by main and by the HTTP
+// tests.
 #pragma once
 #include <chrono>
 #include <memory>
@@ -19,8 +20,8 @@ namespace saasbench {
 class Service {
  public:
   // Binds, loads the table file (a bad file leaves the table empty and is logged) and the
-  // token file, serves, and reloads both files when they change. Throws on what makes serving impossible (address in use, unreadable token file,
-  // data directory not writable).
+  // token file, serves, and reloads both files when they change. Throws on what makes serving impossible (address in
+  // use, unreadable token file, data directory not writable).
   explicit Service(const Config& config);
   ~Service();  // shutdown(0) if not done
   Service(const Service&) = delete;

@@ -71,8 +71,7 @@ void io(const ScratchFile& file, std::uint32_t units, std::uint64_t value, bool 
     const ssize_t n = ::pwrite(file.fd(), block.data(), kIoBlockBytes, off);
     if (n != static_cast<ssize_t>(kIoBlockBytes)) throw_errno("pwrite " + file.path().string());
   }
-  if (fsync && units > 0 && ::fdatasync(file.fd()) != 0)
-    throw_errno("fdatasync " + file.path().string());
+  if (fsync && units > 0 && ::fdatasync(file.fd()) != 0) throw_errno("fdatasync " + file.path().string());
 }
 
 std::uint64_t run(const Profile& p, const ScratchFile& file, std::uint64_t seed) {

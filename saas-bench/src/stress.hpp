@@ -15,9 +15,9 @@ inline constexpr std::size_t kMemoryUnitBytes = 1024;
 inline constexpr std::uint64_t kCpuStepsPerUnit = 10'000;
 inline constexpr std::size_t kIoBlockBytes = 4096;
 
-// memory (checksum = seed when units is 0): `units` KiB of fresh anonymous memory (its own mmap, so every request pays the page
-// faults, whatever malloc's thresholds), every byte written, one word per 64-byte line read
-// back; unmapped when the block goes out of scope. The checksum keeps the work from being elided.
+// memory (checksum = seed when units is 0): `units` KiB of fresh anonymous memory (its own mmap, so every request pays
+// the page faults, whatever malloc's thresholds), every byte written, one word per 64-byte line read back; unmapped
+// when the block goes out of scope. The checksum keeps the work from being elided.
 class MemoryBlock {
  public:
   MemoryBlock(std::uint32_t units, std::uint64_t seed);  // throws std::bad_alloc

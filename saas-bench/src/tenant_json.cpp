@@ -9,9 +9,7 @@ namespace json = boost::json;
 
 bool valid_tenant_id(std::string_view id) {
   if (id.empty() || id.size() > limits::kMaxIdLength) return false;
-  auto alnum = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  };
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
   if (!alnum(id.front())) return false;
   for (char c : id)
     if (!alnum(c) && c != '-' && c != '_' && c != '.') return false;
@@ -34,28 +32,28 @@ const json::object& as_object(const json::value& v, const std::string& field) {
   return v.get_object();
 }
 
-void only_known_fields(const json::object& o, const std::string& at,
-                       std::initializer_list<std::string_view> known) {
+void only_known_fields(const json::object& o, const std::string& at, std::initializer_list<std::string_view> known) {
   for (const auto& kv : o) {
     bool ok = false;
     for (auto k : known) ok = ok || kv.key() == k;
-    if (!ok) reject(at.empty() ? std::string(kv.key()) : at + "." + std::string(kv.key()),
-                    "unknown field");
+    if (!ok) reject(at.empty() ? std::string(kv.key()) : at + "." + std::string(kv.key()), "unknown field");
   }
 }
 
-std::uint32_t bounded_uint(const json::object& o, std::string_view key, const std::string& at,
-                           std::uint32_t max) {
+std::uint32_t bounded_uint(const json::object& o, std::string_view key, const std::string& at, std::uint32_t max) {
   const auto* v = o.if_contains(key);
   if (v == nullptr) return 0;
   const std::string field = at + "." + std::string(key);
   std::int64_t n = 0;
-  if (v->is_int64()) n = v->get_int64();
-  else if (v->is_uint64() && v->get_uint64() <= max) n = static_cast<std::int64_t>(v->get_uint64());
-  else if (v->is_uint64()) n = -1;
-  else reject(field, "must be an integer");
-  if (n < 0 || n > static_cast<std::int64_t>(max))
-    reject(field, "must be between 0 and " + std::to_string(max));
+  if (v->is_int64())
+    n = v->get_int64();
+  else if (v->is_uint64() && v->get_uint64() <= max)
+    n = static_cast<std::int64_t>(v->get_uint64());
+  else if (v->is_uint64())
+    n = -1;
+  else
+    reject(field, "must be an integer");
+  if (n < 0 || n > static_cast<std::int64_t>(max)) reject(field, "must be between 0 and " + std::to_string(max));
   return static_cast<std::uint32_t>(n);
 }
 
@@ -111,13 +109,11 @@ TenantTableSpec parse_table(const json::value& root) {
   const auto* tenants = o.if_contains("tenants");
   if (tenants == nullptr) reject("tenants", "is required");
   const auto& to = as_object(*tenants, "tenants");
-  if (to.size() > limits::kMaxTenants)
-    reject("tenants", "at most " + std::to_string(limits::kMaxTenants) + " tenants");
+  if (to.size() > limits::kMaxTenants) reject("tenants", "at most " + std::to_string(limits::kMaxTenants) + " tenants");
   for (const auto& kv : to) {
     const std::string id(kv.key());
     const std::string at = "tenants." + id;
-    if (!valid_tenant_id(id))
-      reject(at, "tenant id must match [A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+    if (!valid_tenant_id(id)) reject(at, "tenant id must match [A-Za-z0-9][A-Za-z0-9._-]{0,62}");
     table.tenants.emplace(id, parse_tenant(kv.value(), at));
   }
   return table;
@@ -147,10 +143,8 @@ static json::value number_value(double d) {
 std::string to_json(const TenantTableSpec& table) {
   json::object tenants;
   for (const auto& [id, t] : table.tenants) {
-    json::object profile{{"cpu", t.profile.cpu},
-                         {"memory", t.profile.memory},
-                         {"io", t.profile.io},
-                         {"fsync", t.profile.fsync}};
+    json::object profile{
+        {"cpu", t.profile.cpu}, {"memory", t.profile.memory}, {"io", t.profile.io}, {"fsync", t.profile.fsync}};
     json::object o{{"profile", std::move(profile)}, {"burst", number_value(t.burst)}};
     if (t.rate_rps) o["rateRps"] = number_value(*t.rate_rps);
     tenants[id] = std::move(o);

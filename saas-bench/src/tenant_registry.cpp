@@ -2,11 +2,10 @@
 
 namespace saasbench {
 
-TenantState::TenantState(std::string id, TenantSpec spec, std::optional<double> initial_tokens,
-                         Clock::time_point now, std::shared_ptr<TenantMetrics> metrics)
+TenantState::TenantState(std::string id, TenantSpec spec, std::optional<double> initial_tokens, Clock::time_point now,
+                         std::shared_ptr<TenantMetrics> metrics)
     : id_(std::move(id)), spec_(spec), metrics_(std::move(metrics)) {
-  if (spec_.rate_rps)
-    bucket_.emplace(*spec_.rate_rps, spec_.burst, initial_tokens.value_or(spec_.burst), now);
+  if (spec_.rate_rps) bucket_.emplace(*spec_.rate_rps, spec_.burst, initial_tokens.value_or(spec_.burst), now);
 }
 
 TokenBucket::Decision TenantState::admit(Clock::time_point now) {
@@ -21,8 +20,7 @@ std::optional<double> TenantState::tokens(Clock::time_point now) const {
   return bucket_->tokens(now);
 }
 
-TenantTable::TenantTable(TenantTableSpec spec,
-                         std::map<std::string, std::shared_ptr<TenantState>, std::less<>> tenants)
+TenantTable::TenantTable(TenantTableSpec spec, std::map<std::string, std::shared_ptr<TenantState>, std::less<>> tenants)
     : spec_(std::move(spec)), tenants_(std::move(tenants)) {}
 
 std::shared_ptr<TenantState> TenantTable::find(std::string_view id) const {

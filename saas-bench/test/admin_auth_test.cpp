@@ -9,7 +9,8 @@ using namespace saasbench;
 namespace fs = std::filesystem;
 
 TEST(AdminTokens, OnePerLineBlankLinesAndSurroundingSpaceIgnored) {
-  EXPECT_EQ(parse_tokens("  old-token \r\n\n\t\nnew-token\n  \n"), (std::vector<std::string>{"old-token", "new-token"}));
+  EXPECT_EQ(parse_tokens("  old-token \r\n\n\t\nnew-token\n  \n"),
+            (std::vector<std::string>{"old-token", "new-token"}));
   EXPECT_EQ(parse_tokens("single"), (std::vector<std::string>{"single"}));
   EXPECT_EQ(parse_tokens("with inner space\n"), (std::vector<std::string>{"with inner space"}));
   EXPECT_TRUE(parse_tokens(" \n\r\n\t").empty());
@@ -60,7 +61,7 @@ struct TokenFileTest : ::testing::Test {
     if (!fs::is_symlink(file)) fs::create_symlink("..data/token", file);
     if (generation > 1) fs::remove_all(dir / ("..gen" + std::to_string(generation - 1)));
   }
-  std::string reloads(const char* result) {
+  std::string reloads(const char* result) const {
     const auto text = metrics.expose({});
     const std::string key = std::string("saasbench_admin_token_reloads_total{result=\"") + result + "\"} ";
     const auto at = text.find(key);

@@ -5,12 +5,12 @@
 using namespace saasbench;
 
 namespace {
-Config ok(std::vector<std::string> args) {
+Config ok(const std::vector<std::string>& args) {
   auto r = parse_args(args);
   EXPECT_TRUE(std::holds_alternative<Config>(r)) << std::get<std::string>(r);
   return std::holds_alternative<Config>(r) ? std::get<Config>(r) : Config{};
 }
-std::string error(std::vector<std::string> args) {
+std::string error(const std::vector<std::string>& args) {
   auto r = parse_args(args);
   EXPECT_TRUE(std::holds_alternative<std::string>(r));
   return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : "";
@@ -27,9 +27,10 @@ TEST(Config, Defaults) {
 }
 
 TEST(Config, ParsesOptions) {
-  const Config c = ok({"serve", "--listen", "127.0.0.1:0", "--io-threads", "2", "--workers", "3", "--tenants",
-                       "/t.json", "--admin-token-file", "/tok", "--data-dir", "/d", "--max-in-flight", "9",
-                       "--grace-ms", "500", "--read-timeout-ms", "100", "--file-poll-ms", "50"});
+  const Config c =
+      ok({"serve",   "--listen",           "127.0.0.1:0", "--io-threads",   "2",  "--workers",       "3", "--tenants",
+          "/t.json", "--admin-token-file", "/tok",        "--data-dir",     "/d", "--max-in-flight", "9", "--grace-ms",
+          "500",     "--read-timeout-ms",  "100",         "--file-poll-ms", "50"});
   EXPECT_EQ(c.listen.address, "127.0.0.1");
   EXPECT_EQ(c.listen.port, 0);
   EXPECT_EQ(c.listen.io_threads, 2u);

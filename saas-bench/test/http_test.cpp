@@ -59,8 +59,7 @@ class Client {
 };
 
 // Awaits a condition by polling (bounded), the way awaitility does.
-template <typename F>
-bool eventually(F condition, std::chrono::milliseconds timeout = 5s) {
+template <typename F> bool eventually(F condition, std::chrono::milliseconds timeout = 5s) {
   const auto end = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < end) {
     if (condition()) return true;
@@ -184,7 +183,8 @@ TEST_F(HttpTest, AdminPushReplacesTableAndGetShowsIt) {
   ASSERT_EQ(put.result_int(), 200) << put.body();
   EXPECT_EQ(c.request("POST", "/v1/tenants/new/requests").result_int(), 200);
   EXPECT_EQ(c.request("POST", "/v1/tenants/free/requests").result_int(), 404);
-  auto bad = c.request("PUT", "/v1/admin/tenants", R"({"version":"v3","tenants":{"x":{"profile":{"cpu":"a lot"}}}})", auth);
+  auto bad =
+      c.request("PUT", "/v1/admin/tenants", R"({"version":"v3","tenants":{"x":{"profile":{"cpu":"a lot"}}}})", auth);
   EXPECT_EQ(bad.result_int(), 400);
   EXPECT_EQ(bad[http::field::content_type], "application/problem+json");
   auto got = c.request("GET", "/v1/admin/tenants", {}, auth);

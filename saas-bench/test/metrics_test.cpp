@@ -43,8 +43,7 @@ TEST(Metrics, ExposesPrometheusText) {
                            "saasbench_requests_total{tenant=\"_unknown\",code=\"404\"} 1\n",
                            "saasbench_request_duration_seconds_bucket{tenant=\"t1\",le=\"0.003\"} 2\n",
                            "saasbench_request_duration_seconds_count{tenant=\"t1\"} 2\n",
-                           "saasbench_rejected_total{reason=\"rate_limited\"} 1\n",
-                           "saasbench_in_flight_requests 2\n",
+                           "saasbench_rejected_total{reason=\"rate_limited\"} 1\n", "saasbench_in_flight_requests 2\n",
                            "saasbench_tenant_table_info{version=\"v\\\"1\"} 1\n",
                            "saasbench_tenant_table_updates_total{source=\"admin\",result=\"applied\"} 1\n",
                            "saasbench_worker_threads 2\n", "# TYPE process_cpu_seconds_total counter\n"})
@@ -54,8 +53,7 @@ TEST(Metrics, ExposesPrometheusText) {
 TEST(Metrics, EscapesLabels) { EXPECT_EQ(escape_label("a\\b\"c\nd"), "a\\\\b\\\"c\\nd"); }
 
 TEST(ProcessStats, ParsesProcStat) {
-  const std::string stat =
-      "42 (saas bench) S 1 42 42 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 3 0 1000 123456 77 rest";
+  const std::string stat = "42 (saas bench) S 1 42 42 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 3 0 1000 123456 77 rest";
   const auto s = parse_proc_stat(stat, 100, 4096);
   EXPECT_DOUBLE_EQ(s.cpu_seconds, 3.0);
   EXPECT_EQ(s.resident_bytes, 77u * 4096);

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/beast/http/write.hpp>
 #include <set>
+#include <sstream>
+
+#include "http_session.hpp"
 
 using namespace saasbench;
 
@@ -14,10 +18,9 @@ struct RouterTest : ::testing::Test {
   Router router{registry, metrics, auth, RouterOptions{2, 16, 1, 1}};
 
   void SetUp() override {
-    registry.replace({"v1",
-                      {{"free", {{}, std::nullopt, 1}},
-                       {"busy", {{1, 0, 0, false}, std::nullopt, 1}},
-                       {"limited", {{}, 1.0, 1}}}});
+    registry.replace(
+        {"v1",
+         {{"free", {{}, std::nullopt, 1}}, {"busy", {{1, 0, 0, false}, std::nullopt, 1}}, {"limited", {{}, 1.0, 1}}}});
   }
   Response respond(std::string_view method, std::string_view target, std::string_view body = {},
                    std::string_view auth_header = {}) {
@@ -103,16 +106,16 @@ TEST_F(RouterTest, AdminDisabledWithoutToken) {
 }
 
 TEST_F(RouterTest, AdminPutReplacesTableOrRejectsItWhole) {
-  auto bad = respond("PUT", "/v1/admin/tenants",
-                     R"({"version":"v2","tenants":{"ok":{"profile":{}},"x":{"profile":{"io":99999999}}}})",
-                     "Bearer s3cret");
+  auto bad =
+      respond("PUT", "/v1/admin/tenants",
+              R"({"version":"v2","tenants":{"ok":{"profile":{}},"x":{"profile":{"io":99999999}}}})", "Bearer s3cret");
   EXPECT_EQ(bad.status, 400u);
   EXPECT_NE(bad.body.find(R"("field":"tenants.x.profile.io")"), std::string::npos) << bad.body;
   EXPECT_EQ(registry.current()->version(), "v1");
   EXPECT_EQ(registry.current()->find("ok"), nullptr);
 
-  auto good = respond("PUT", "/v1/admin/tenants", R"({"version":"v2","tenants":{"ok":{"profile":{}}}})",
-                      "Bearer s3cret");
+  auto good =
+      respond("PUT", "/v1/admin/tenants", R"({"version":"v2","tenants":{"ok":{"profile":{}}}})", "Bearer s3cret");
   EXPECT_EQ(good.status, 200u);
   EXPECT_EQ(good.body, R"({"version":"v2","tenants":1})");
   EXPECT_EQ(respond("POST", "/v1/tenants/ok/requests").status, 200u);
@@ -126,12 +129,24 @@ TEST_F(RouterTest, AdminPutReplacesTableOrRejectsItWhole) {
 TEST(Response, SerializesHeaders) {
   Response r = problem(429, "slow down");
   r.retry_after_s = 3;
-  std::string out;
-  serialize(r, false, out);
+  const auto body_size = r.body.size();
+  std::ostringstream wire;
+  wire << to_message(std::move(r), false);
+  const std::string out = wire.str();
   EXPECT_TRUE(out.starts_with("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/problem+json\r\n"));
   EXPECT_NE(out.find("\r\nRetry-After: 3\r\n"), std::string::npos);
-  EXPECT_NE(out.find("\r\nConnection: close\r\n\r\n{"), std::string::npos);
-  EXPECT_NE(out.find("Content-Length: " + std::to_string(r.body.size()) + "\r\n"), std::string::npos);
+  EXPECT_NE(out.find("\r\nConnection: close\r\n"), std::string::npos);
+  EXPECT_NE(out.find("\r\n\r\n{\"type\""), std::string::npos);
+  EXPECT_NE(out.find("Content-Length: " + std::to_string(body_size) + "\r\n"), std::string::npos);
+
+  Response denied = problem(401, "no");
+  denied.www_authenticate = true;
+  denied.allow = "GET, PUT";
+  std::ostringstream kept;
+  kept << to_message(denied, true);
+  EXPECT_NE(kept.str().find("\r\nWWW-Authenticate: Bearer\r\n"), std::string::npos);
+  EXPECT_NE(kept.str().find("\r\nAllow: GET, PUT\r\n"), std::string::npos);
+  EXPECT_EQ(kept.str().find("Connection"), std::string::npos) << "HTTP/1.1 keeps alive by default";
 }
 
 TEST_F(RouterTest, MetricsSeriesFollowTheTableThroughTenantChurn) {

@@ -18,7 +18,7 @@ struct TableWatcherTest : ::testing::Test {
   void SetUp() override { fs::create_directories(dir); }
   void TearDown() override { fs::remove_all(dir); }
   // Writes via rename, as the kubelet's ConfigMap update does (a new inode each time).
-  void put(const std::string& text) {
+  void put(const std::string& text) const {
     const auto tmp = dir / "next";
     std::ofstream(tmp) << text;
     fs::rename(tmp, file);
@@ -47,8 +47,7 @@ TEST_F(TableWatcherTest, BadOrMissingFileKeepsTheActiveTable) {
   EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::missing);
   EXPECT_NE(registry.current()->find("a"), nullptr);
   const auto text = metrics.expose({});
-  EXPECT_NE(text.find("saasbench_tenant_table_updates_total{source=\"file\",result=\"rejected\"} 2"),
-            std::string::npos)
+  EXPECT_NE(text.find("saasbench_tenant_table_updates_total{source=\"file\",result=\"rejected\"} 2"), std::string::npos)
       << "one rejected parse + one disappearance (reported once)";
   put(R"({"version":"v3","tenants":{}})");
   EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::applied);
