@@ -1,6 +1,6 @@
 # helm: the chart that installs Isolato into shared clusters. Its CRDs are the ones the
 # controller build generates from the Java types; `make helm-crds` copies them in.
-.PHONY: helm-tool helm-crds helm-docs test-helm test-helm-e2e controller-image-context controller-image
+.PHONY: helm-tool helm-crds helm-docs bench-controller-image test-helm test-helm-e2e controller-image-context controller-image
 HELM_VERSION := v3.22.0
 HELM := $(HOME)/.cache/isolato/tools/helm-$(HELM_VERSION)
 UNIT_TEST_TARGETS += test-helm
@@ -41,3 +41,6 @@ test-helm-e2e: controller-build saas-bench-build helm-tool ## the chart on local
 
 helm-docs: ## regenerate the values reference in docs/install.md from values.schema.json
 	@python3 helm/tools/values_doc.py docs/install.md
+
+bench-controller-image: controller-build saas-bench-build helm-tool ## controller image size, start-to-ready, leader hand-over → docs/BENCHMARKS.md (cluster must run)
+	@HELM=$(HELM) controller/bench/image.sh
