@@ -2,8 +2,8 @@
 # The chart on localkube, driven the way a provider would: images loaded without a registry,
 # a bad value refused by the schema, `helm install` (2 replicas), the ServiceAccount's RBAC
 # equal to helm/test/expected-rbac.txt, `helm test`, onboarding through the controller's
-# Service, a replica that loses its lease halting, the leader's pod deleted (graceful) and
-# killed (no grace) with onboarding continuing, `helm upgrade` with changed values under a
+# Service, a replica that loses its lease halting, the leader's pod deleted (graceful), force-
+# deleted and its JVM SIGKILLed with onboarding continuing, `helm upgrade` with changed values under a
 # steady request load (0 errors), `helm uninstall` leaving what docs/install.md says.
 # Runs on the cluster `make test-e2e` brings up (LOCALKUBE_HOME); ≈ 4 min.
 set -euo pipefail
@@ -13,7 +13,7 @@ HELM=${HELM:?set HELM to the helm binary (helm/part.mk does)}
 NS=isolato-system
 CLASS=e2e-helm
 WORK=$(mktemp -d /tmp/isolato-helm-e2e.XXXXXX)
-source "$ROOT/helm/test/images.sh"
+source "$ROOT/helm/test/lib.sh"
 log() { printf '[helm-e2e] %s\n' "$*" >&2; }
 die() { log "FAIL: $*"; kubectl -n $NS get pods -o wide >&2 || true; exit 1; }
 now() { date +%s.%N; }
@@ -125,22 +125,23 @@ eventually 40 bash -c "[ -n \"\$(kubectl -n $NS get lease isolato-controller -o 
 onboard h-4; serving 60 h-4 || die "h-4 not Serving after the lease was lost"
 log "$old halted on the lost lease; $(leader) leads; onboarding continues"
 
-for how in graceful force; do
+for how in graceful force crash; do
   eventually 60 kubectl -n $NS rollout status deployment/isolato-controller --timeout=1s || die "replicas not ready"
-  old=$(leader_pod) || die "no leader"
+  holder=$(leader); old=${holder%-*}
+  [ -n "$holder" ] || die "no leader"
   id=h-$how
   t0=$(now)
-  if [ $how = graceful ]; then
-    kubectl -n $NS delete pod "$old" --wait=false >/dev/null
-  else
-    kubectl -n $NS delete pod "$old" --grace-period=0 --force >/dev/null 2>&1
-  fi
+  case $how in
+    graceful) kubectl -n $NS delete pod "$old" --wait=false >/dev/null ;;
+    force) kubectl -n $NS delete pod "$old" --grace-period=0 --force >/dev/null 2>&1 ;;
+    crash) crash_controller_pod "$old" ;;
+  esac
   onboard $id
-  eventually 60 bash -c "h=\$(kubectl -n $NS get lease isolato-controller -o jsonpath='{.spec.holderIdentity}'); [ -n \"\$h\" ] && [ \"\${h%-*}\" != $old ]" \
-    || die "no new leader after deleting $old ($how)"
+  eventually 60 bash -c "h=\$(kubectl -n $NS get lease isolato-controller -o jsonpath='{.spec.holderIdentity}'); [ -n \"\$h\" ] && [ \"\$h\" != $holder ]" \
+    || die "no new leader after $how of $old"
   t_lease=$(since "$t0")
-  serving 90 $id || die "$id not Serving after the leader's pod was deleted ($how)"
-  log "leader pod deleted ($how): new leader after $t_lease s, tenant onboarded meanwhile Serving after $(since "$t0") s"
+  serving 90 $id || die "$id not Serving after $how of the leader $old"
+  log "leader $old ($how): new leader after $t_lease s, a tenant onboarded meanwhile Serving after $(since "$t0") s"
 done
 
 log "helm upgrade with changed values (3 replicas, more memory) keeps every tenant served"
@@ -150,13 +151,13 @@ eventually 60 kubectl -n $NS rollout status deployment/isolato-controller --time
 [ "$(kubectl -n $NS get deployment isolato-controller -o jsonpath='{.status.readyReplicas}')" = 3 ] || die "not 3 ready replicas"
 [ "$(kubectl -n $NS get secret isolato-api-tokens -o jsonpath='{.data.admin}' | base64 -d)" = "$TOKEN" ] || die "the upgrade changed the admin token"
 onboard h-5
-serving 60 h-1 h-2 h-3 h-4 h-graceful h-force h-5 || die "not every tenant Serving after the upgrade"
-for id in h-1 h-2 h-3 h-4 h-graceful h-force h-5; do
+serving 60 h-1 h-2 h-3 h-4 h-graceful h-force h-crash h-5 || die "not every tenant Serving after the upgrade"
+for id in h-1 h-2 h-3 h-4 h-graceful h-force h-crash h-5; do
   curl -fs -o /dev/null --retry 10 --retry-connrefused --max-time 5 -X POST "$POOL/v1/tenants/$id/requests" || die "$id not served after the upgrade"
 done
 kill "$LOAD_PID"; wait "$LOAD_PID" || true; LOAD_PID=
 read -r ok err < "$WORK/load"
-log "steady load on the pool across the lease loss, 2 leader deletions and the upgrade: $ok ok, $err errors"
+log "steady load on the pool across the lease loss, 3 leader failures and the upgrade: $ok ok, $err errors"
 [ "$err" = 0 ] && [ "$ok" -gt 0 ] || die "the pool failed requests while the controller was disturbed"
 
 log "helm uninstall: the chart's objects go; CRDs, classes, tenants, pools and the token Secret stay"
