@@ -27,8 +27,9 @@ trap cleanup EXIT
 log "building and loading the images"
 load_images
 size=$(podman image inspect "$CONTROLLER_IMAGE" --format '{{.Size}}')
-layers=$(podman history --format '{{.Size}}\t{{.CreatedBy}}' "$CONTROLLER_IMAGE" | awk -F'\t' '$1 != "0 B" {
-  what = $2 ~ /ArchiveClassesAtExit/ ? "CDS archive" : (++n == 1 ? "app (extracted jar)" : "JRE + libraries"); printf "%s%s %s", sep, what, $1; sep = ", " }')
+# Layers, newest first: the CDS training run, the extracted jar, the root filesystem.
+layers=$(podman history --format '{{.Size}}' "$CONTROLLER_IMAGE" | awk '$0 != "0 B" {
+  split("CDS archive,app (extracted jar),JRE + libraries", what, ","); printf "%s%s %s", sep, what[++n], $0; sep = ", " }')
 
 ready_pod() { kubectl -n $NS get pods -l $SEL -o jsonpath='{range .items[?(@.status.containerStatuses[0].ready==true)]}{.metadata.name} {.metadata.deletionTimestamp}{"\n"}{end}' | awk 'NF == 1 {print $1}'; }
 # One pod left: the rollout's old pods are gone, not just unready.
