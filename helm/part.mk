@@ -1,9 +1,10 @@
 # helm: the chart that installs Isolato into shared clusters. Its CRDs are the ones the
 # controller build generates from the Java types; `make helm-crds` copies them in.
-.PHONY: helm-tool helm-crds test-helm test-prometheus-rules
+.PHONY: helm-tool helm-crds helm-docs bench-controller-image test-helm test-helm-e2e test-prometheus-rules controller-image-context controller-image
 HELM_VERSION := v3.22.0
 HELM := $(HOME)/.cache/isolato/tools/helm-$(HELM_VERSION)
 UNIT_TEST_TARGETS += test-helm test-prometheus-rules
+E2E_TEST_TARGETS += test-helm-e2e
 
 helm-tool:
 	@[ -x $(HELM) ] || { echo "[helm] building helm $(HELM_VERSION) from the Go module proxy (cold: ~3 min)"; \
@@ -21,7 +22,9 @@ test-helm: controller-build helm-tool ## chart lints, renders, and ships the CRD
 	@$(HELM) lint --strict --kube-version v1.34.4 helm/isolato >/dev/null
 	@$(HELM) template isolato helm/isolato --namespace isolato-system --kube-version v1.34.4 | grep -q 'kind: ClusterRole$$'
 	@helm/check-rules-render.sh $(HELM)
-	@echo "[helm] chart lints and renders (Prometheus rules as ConfigMap and PrometheusRule); CRDs match the Java types"
+	@$(HELM) template isolato helm/isolato --set replicas=0 >/dev/null 2>&1 && { echo "[helm] the schema accepted replicas=0"; exit 1; } || true
+	@python3 helm/tools/values_doc.py --check docs/install.md
+	@echo "[helm] chart lints and renders (Prometheus rules as ConfigMap and PrometheusRule), its schema refuses a bad value; CRDs match the Java types; docs/install.md's values reference is current"
 
 # The one rules file (helm/isolato/files/isolato-rules.yaml, also loaded by localkube's
 # Prometheus): valid, and its unit tests (input series → recorded values, firing alerts) pass.
@@ -30,3 +33,23 @@ test-prometheus-rules: ## promtool check + unit tests of Isolato's Prometheus ru
 	@out=$$(promtool check rules helm/isolato/files/isolato-rules.yaml 2>&1) || { echo "$$out"; exit 1; }
 	@out=$$(promtool test rules helm/rules-test.yaml 2>&1) || { echo "$$out"; exit 1; }
 	@echo "[prometheus] rules valid; unit tests pass (helm/rules-test.yaml)"
+
+# The chart's image: built without a registry (controller/image/stage.sh) and loaded into the
+# running localkube, tagged as the chart's default image.
+CONTROLLER_IMAGE := localhost/isolato/controller:0.1.0
+controller-image-context: controller-build
+	@controller/image/stage.sh controller/target/isolato-controller.jar $(CURDIR)/build/controller-image
+
+controller-image: controller-image-context ## build the controller image and load it into the running localkube
+	@$(LOCALKUBE) status >/dev/null 2>&1 || { echo "[helm] localkube is not running: 'localkube/localkube up' first"; exit 1; }
+	@$(LOCALKUBE) load-image --build $(CURDIR)/build/controller-image --tag $(CONTROLLER_IMAGE)
+	@echo "[helm] $(CONTROLLER_IMAGE) loaded ($$(podman image inspect $(CONTROLLER_IMAGE) --format '{{.Size}}' | numfmt --to=si)B)"
+
+test-helm-e2e: controller-build saas-bench-build helm-tool ## the chart on localkube: install, test, fail-over, upgrade, uninstall
+	@HELM=$(HELM) helm/test/e2e.sh
+
+helm-docs: ## regenerate the values reference in docs/install.md from values.schema.json
+	@python3 helm/tools/values_doc.py docs/install.md
+
+bench-controller-image: controller-build saas-bench-build helm-tool ## controller image size, start-to-ready, leader hand-over → docs/BENCHMARKS.md (cluster must run)
+	@HELM=$(HELM) controller/bench/image.sh

@@ -6,14 +6,21 @@ import dev.isolato.tenancy.TablePusher;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantReleaser;
 import dev.isolato.tenancy.TenancyMetrics;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.time.ZonedDateTime;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -21,7 +28,10 @@ import org.springframework.stereotype.Component;
  * Runs the Java Operator SDK inside Spring (JOSDK 5 has no Spring Boot starter): bootstraps
  * the cluster, registers the reconciler and starts the operator with the context, stops it
  * with the context. With leader election, only the lease holder reconciles; every replica
- * serves the REST API.
+ * serves the REST API. A replica that loses the lease while running halts at once (as
+ * client-go's controllers do), so two replicas never reconcile together; Kubernetes restarts
+ * it as a follower. One that stops normally releases the lease, so a follower takes over
+ * within a retry period instead of waiting for the lease to expire.
  */
 @Component
 public class OperatorLifecycle implements SmartLifecycle {
@@ -33,6 +43,9 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final CapacityPlanner planner;
   private final TablePusher pusher;
   private final TenancyMetrics metrics;
+  private static final Logger log = LoggerFactory.getLogger(OperatorLifecycle.class);
+  private final String identity = identity();
+  private final AtomicBoolean stopping = new AtomicBoolean();
   private volatile Operator operator;
 
   public OperatorLifecycle(KubernetesClient client, IsolatoProperties props, CapacityPlanner planner,
@@ -59,7 +72,10 @@ public class OperatorLifecycle implements SmartLifecycle {
       if (props.leaderElection().enabled()) {
         var le = props.leaderElection();
         o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(le.leaseName(), props.namespace(),
-            le.leaseDuration(), le.renewDeadline(), le.retryPeriod(), identity(), null, false));
+            le.leaseDuration(), le.renewDeadline(), le.retryPeriod(), identity,
+            new LeaderCallbacks(() -> log.info("leading as {}", identity), this::lostLease,
+                leader -> log.info("lease {} held by {}", le.leaseName(), leader)),
+            false));
       }
     });
     op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
@@ -85,8 +101,44 @@ public class OperatorLifecycle implements SmartLifecycle {
   public void stop() {
     Operator op = operator;
     operator = null;
+    stopping.set(true);
     if (op != null) {
       op.stop();
+      if (props.leaderElection().enabled()) {
+        releaseLease();
+      }
+    }
+  }
+
+  /**
+   * JOSDK's own exit on a lost lease calls System.exit from the elector's completion, which
+   * also runs on a normal stop (and then blocks the shutdown hook forever); this callback
+   * tells the two apart.
+   */
+  private void lostLease() {
+    if (stopping.get()) {
+      return;
+    }
+    log.error("lost the leader lease {} (identity {}): halting so that only the new leader reconciles",
+        props.leaderElection().leaseName(), identity);
+    Runtime.getRuntime().halt(1);
+  }
+
+  /** Hands the lease over on a normal stop: an empty holder may be taken at once. */
+  private void releaseLease() {
+    try {
+      client.resources(Lease.class).inNamespace(props.namespace()).withName(props.leaderElection().leaseName())
+          .edit(l -> {
+            if (l.getSpec() != null && identity.equals(l.getSpec().getHolderIdentity())) {
+              l.getSpec().setHolderIdentity("");
+              l.getSpec().setLeaseDurationSeconds(1);
+              l.getSpec().setRenewTime(ZonedDateTime.now());
+            }
+            return l;
+          });
+      log.info("released the leader lease {}", props.leaderElection().leaseName());
+    } catch (KubernetesClientException e) {
+      log.warn("could not release the leader lease (a follower takes over when it expires): {}", e.getMessage());
     }
   }
 
