@@ -97,8 +97,8 @@ for _ in $(seq 1 100); do [ "$(code free)" = 200 ] && break; sleep 0.1; done
 [ "$(code limited)" = 200 ] || fail "first request of a rate-limited tenant"
 [ "$(code limited)" = 429 ] || fail "second request of a rate-limited tenant must be 429"
 # counted while the tenant is in the table (its series goes with it when it leaves, below)
-curl -s -m 10 "$url/metrics" | grep -q 'saasbench_requests_total{tenant="paper",code="200"} 1' \
-  || fail "paper request not counted"
+metrics=$(curl -s -m 10 "$url/metrics")
+grep -q 'saasbench_requests_total{tenant="paper",code="200"} 1' <<<"$metrics" || fail "paper request not counted"
 
 auth="Authorization: Bearer e2e-admin-token"
 put=$(curl -s -m 10 -o /dev/null -w '%{http_code}' -X PUT -H "$auth" --data-binary \
