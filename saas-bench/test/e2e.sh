@@ -96,6 +96,9 @@ for _ in $(seq 1 100); do [ "$(code free)" = 200 ] && break; sleep 0.1; done
 [ "$(code nobody)" = 404 ] || fail "unknown tenant must be 404"
 [ "$(code limited)" = 200 ] || fail "first request of a rate-limited tenant"
 [ "$(code limited)" = 429 ] || fail "second request of a rate-limited tenant must be 429"
+# counted while the tenant is in the table (its series goes with it when it leaves, below)
+metrics=$(curl -s -m 10 "$url/metrics")
+grep -q 'saasbench_requests_total{tenant="paper",code="200"} 1' <<<"$metrics" || fail "paper request not counted"
 
 auth="Authorization: Bearer e2e-admin-token"
 put=$(curl -s -m 10 -o /dev/null -w '%{http_code}' -X PUT -H "$auth" --data-binary \
@@ -106,7 +109,7 @@ curl -s -m 10 -H "$auth" "$url/v1/admin/tenants" | grep -q '"version":"e2e-2"' |
 
 metrics=$(curl -s -m 10 "$url/metrics")
 grep -q '^saasbench_worker_threads 1$' <<<"$metrics" || fail "a 237m pod must run 1 worker (cgroup quota)"
-grep -q 'saasbench_requests_total{tenant="paper",code="200"} 1' <<<"$metrics" || fail "paper request not counted"
+if grep -q 'saasbench_requests_total{tenant="paper"' <<<"$metrics"; then fail "paper left the table but its series stayed"; fi
 
 log "deleting the pod: SIGTERM must drain and exit 0"
 pod=$(kubectl -n "$ns" get pods -l app=saas-bench -o jsonpath='{.items[0].metadata.name}')
