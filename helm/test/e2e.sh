@@ -79,11 +79,11 @@ api() { # METHOD PATH [JSON] → HTTP status (body in $WORK/body)
   curl -s -o "$WORK/body" -w '%{http_code}' --max-time 5 -X "$1" -H "Authorization: Bearer $TOKEN" \
     -H 'Content-Type: application/json' ${3:+--data "$3"} "$API$2" || true
 }
-onboard() { # ID [RPS]: retried while no replica answers; 409 means an earlier try got through
+onboard() { # ID [RPS]: retried while no replica answers; 200/409: an earlier try got through
   local end=$((SECONDS + 60)) code
   while :; do
     code=$(api POST /api/v1/tenants "{\"tenantId\":\"$1\",\"sloClass\":\"$CLASS\",\"committedRps\":${2:-1},\"profile\":{\"cpu\":1,\"memory\":4,\"io\":0}}")
-    case $code in 201|409) return 0 ;; 000|502|503) ;; *) die "onboarding $1: HTTP $code $(cat "$WORK/body")" ;; esac
+    case $code in 200|201|409) return 0 ;; 000|502|503) ;; *) die "onboarding $1: HTTP $code $(cat "$WORK/body")" ;; esac
     [ $SECONDS -lt $end ] || die "$1 not accepted in 60 s"
     sleep 0.2
   done
@@ -91,7 +91,14 @@ onboard() { # ID [RPS]: retried while no replica answers; 409 means an earlier t
 serving() { kubectl -n $NS wait --for=jsonpath='{.status.phase}'=Serving --timeout="${1}s" $(printf 'tenant/%s ' "${@:2}") >/dev/null; }
 leader() { kubectl -n $NS get lease isolato-controller -o jsonpath='{.spec.holderIdentity}'; }
 leader_pod() { local h; h=$(leader); [ -n "$h" ] && echo "${h%-*}"; }
+api_is_leader() { # the API Service's one ready endpoint is the lease holder's pod (config/LeaderRouting)
+  local ready
+  ready=$(kubectl -n $NS get endpointslices -l kubernetes.io/service-name=isolato \
+    -o jsonpath='{range .items[*].endpoints[?(@.conditions.ready==true)]}{.targetRef.name}{"\n"}{end}')
+  [ -n "$ready" ] && [ "$ready" = "$(leader_pod)" ]
+}
 
+eventually 60 api_is_leader || die "the API Service does not route to the leader alone"
 log "class $CLASS and 3 tenants through the Service ($API)"
 code=$(api POST /api/v1/slo-classes "{\"name\":\"$CLASS\",\"spec\":{\"latency\":{\"percentile\":95,\"targetMs\":100},\"resources\":{\"cpu\":\"100m\",\"memory\":\"64Mi\"},\"priority\":100,\"minReplicas\":1,\"maxReplicas\":2,\"pivotPercent\":70,\"perPodCutoffRps\":100,\"image\":\"$SAAS_BENCH_IMAGE\"}}")
 [ "$code" = 201 ] || die "class: HTTP $code $(cat "$WORK/body")"
@@ -142,6 +149,7 @@ for how in graceful force crash; do
   t_lease=$(since "$t0")
   serving 90 $id || die "$id not Serving after $how of the leader $old"
   log "leader $old ($how): new leader after $t_lease s, a tenant onboarded meanwhile Serving after $(since "$t0") s"
+  eventually 30 api_is_leader || die "after $how of $old the API Service does not route to the new leader alone"
 done
 
 log "helm upgrade with changed values (3 replicas, more memory) keeps every tenant served"

@@ -21,14 +21,15 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
  * Runs the Java Operator SDK inside Spring (JOSDK 5 has no Spring Boot starter): bootstraps
  * the cluster, registers the reconciler and starts the operator with the context, stops it
- * with the context. With leader election, only the lease holder reconciles; every replica
- * serves the REST API. A replica that loses the lease while running halts at once (as
+ * with the context. With leader election, only the lease holder reconciles, and in a cluster
+ * only its pod serves the REST API ({@link LeaderRouting}). A replica that loses the lease while running halts at once (as
  * client-go's controllers do), so two replicas never reconcile together; Kubernetes restarts
  * it as a follower. One that stops normally releases the lease, so a follower takes over
  * within a retry period instead of waiting for the lease to expire.
@@ -47,9 +48,11 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final String identity = identity();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private volatile Operator operator;
+  private final LeaderRouting routing;
 
   public OperatorLifecycle(KubernetesClient client, IsolatoProperties props, CapacityPlanner planner,
-      TablePusher pusher, TenancyMetrics metrics) {
+      TablePusher pusher, TenancyMetrics metrics, @Value("${ISOLATO_POD_NAME:}") String podName) {
+    this.routing = new LeaderRouting(client, props.namespace(), podName);
     this.client = client;
     this.props = props;
     this.planner = planner;
@@ -65,6 +68,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     }
     bootstrap.ensureNamespace();
     bootstrap.ensurePoolKeys();
+    routing.resign();
     Operator op = new Operator(o -> {
       o.withKubernetesClient(client).withCloseClientOnStop(false)
           .withConcurrentReconciliationThreads(props.reconcileThreads())
@@ -73,7 +77,7 @@ public class OperatorLifecycle implements SmartLifecycle {
         var le = props.leaderElection();
         o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(le.leaseName(), props.namespace(),
             le.leaseDuration(), le.renewDeadline(), le.retryPeriod(), identity,
-            new LeaderCallbacks(() -> log.info("leading as {}", identity), this::lostLease,
+            new LeaderCallbacks(this::startLeading, this::lostLease,
                 leader -> log.info("lease {} held by {}", le.leaseName(), leader)),
             false));
       }
@@ -94,6 +98,9 @@ public class OperatorLifecycle implements SmartLifecycle {
         c -> c.withName("tenant-release").settingNamespace(props.namespace()).withFinalizer(Tenant.FINALIZER)
             .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER));
     op.start();
+    if (!props.leaderElection().enabled()) {
+      routing.lead();
+    }
     operator = op;
   }
 
@@ -107,6 +114,15 @@ public class OperatorLifecycle implements SmartLifecycle {
       if (props.leaderElection().enabled()) {
         releaseLease();
       }
+    }
+  }
+
+  private void startLeading() {
+    log.info("leading as {}", identity);
+    try {
+      routing.lead();
+    } catch (KubernetesClientException e) {
+      log.error("leading, but could not mark this pod for the API Service (RBAC: patch pods?)", e);
     }
   }
 
