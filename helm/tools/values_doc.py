@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The values reference of docs/install.md, generated from helm/isolato/values.schema.json.
 
-  values_doc.py DOC           rewrite the table between the markers in DOC
-  values_doc.py --check DOC   exit 1 (saying how to fix it) when DOC's table is stale
+values_doc.py DOC           rewrite the table between the markers in DOC
+values_doc.py --check DOC   exit 1 (saying how to fix it) when DOC's table is stale
 """
+
 import json
 import sys
 from pathlib import Path
@@ -26,7 +27,10 @@ def kind(node):
     t = " or ".join(t) if isinstance(t, list) else t
     if "enum" in node:
         t += " (" + ", ".join(node["enum"]) + ")"
-    bounds = [f"≥ {node['minimum']}" if "minimum" in node else "", f"≤ {node['maximum']}" if "maximum" in node else ""]
+    bounds = [
+        f"≥ {node['minimum']}" if "minimum" in node else "",
+        f"≤ {node['maximum']}" if "maximum" in node else "",
+    ]
     if any(bounds):
         t += " " + ", ".join(b for b in bounds if b)
     if "pattern" in node:
@@ -39,7 +43,12 @@ def rows(node, root, path=""):
     props = node.get("properties")
     if props:
         if path and node.get("description"):
-            yield path, "object", json.dumps(node["default"]) if "default" in node else "", node["description"]
+            yield (
+                path,
+                "object",
+                json.dumps(node["default"]) if "default" in node else "",
+                node["description"],
+            )
         for name, child in props.items():
             yield from rows(child, root, f"{path}.{name}" if path else name)
         return
@@ -47,12 +56,16 @@ def rows(node, root, path=""):
     yield path, kind(node), default, node.get("description", "")
 
 
+def cell(s):
+    return s.replace("|", "\\|")
+
+
 def table():
     root = json.loads(SCHEMA.read_text())
     out = ["| key | type | default | description |", "|---|---|---|---|"]
     for key, t, default, desc in rows(root, root):
-        cell = lambda s: s.replace("|", "\\|")
-        out.append(f"| `{key}` | {cell(t)} | {'`' + cell(default) + '`' if default else ''} | {cell(desc)} |")
+        shown = f"`{cell(default)}`" if default else ""
+        out.append(f"| `{key}` | {cell(t)} | {shown} | {cell(desc)} |")
     return "\n".join(out)
 
 
@@ -67,7 +80,10 @@ def main(argv):
     new = f"{head}{BEGIN}\n{table()}\n{END}{tail}"
     if check:
         if new != text:
-            sys.exit(f"{doc}: the values reference is stale (values.schema.json changed): run 'make helm-docs'")
+            sys.exit(
+                f"{doc}: the values reference is stale (values.schema.json changed): "
+                "run 'make helm-docs'"
+            )
         return
     doc.write_text(new)
 
