@@ -14,7 +14,7 @@ prom_has() {
 assert_prometheus_records() {
   local cls=$1 tenant=$2 ip deadline=$((SECONDS + 90)) n=0
   ip=$(service_ip "$cls")
-  until prom_has "up{job=\"isolato-pools\",class=\"$cls\",namespace=\"isolato-$cls\"} == 1" \
+  until prom_has "up{job=\"isolato-pools\",class=\"$cls\",namespace=\"isolato-c-$cls\"} == 1" \
       && prom_has "isolato:tenant_requests:rate1m{class=\"$cls\",tenant=\"$tenant\"} > 0" \
       && prom_has "isolato:tenant_latency_seconds:p95_1m{class=\"$cls\",tenant=\"$tenant\"}"; do
     [ $SECONDS -lt $deadline ] || {
