@@ -49,8 +49,17 @@ lk_start_process() {
     done
     exec setsid "$@"
   ) >>"$LK_LOGS/$name.log" 2>&1 < /dev/null &
-  echo $! > "$LK_PIDS/$name.pid"
+  local pid=$! i
+  echo "$pid" > "$LK_PIDS/$name.pid"
   echo "$1" > "$LK_PIDS/$name.pid.cmd"
+  # Until the subshell has closed its descriptors and exec'd, its command line is bash's and
+  # the component would look "exited" (a second copy was then started beside the first, which
+  # kept its port): wait for the exec, at most 5 s.
+  for i in $(seq 1 100); do
+    lk_alive "$pid" || break
+    tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$1" && break
+    sleep 0.05
+  done
 }
 
 lk_stop_process() {
