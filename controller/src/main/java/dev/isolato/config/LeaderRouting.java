@@ -1,6 +1,7 @@
 package dev.isolato.config;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.slf4j.Logger;
@@ -38,12 +39,18 @@ public final class LeaderRouting {
     mark("\"true\"");
   }
 
+  /** A failure is logged, not thrown: without the mark the API is unreachable, reconciling goes on. */
   private void mark(String value) {
     if (podName == null) {
       return;
     }
-    client.pods().inNamespace(namespace).withName(podName).patch(PatchContext.of(PatchType.JSON_MERGE),
-        "{\"metadata\":{\"labels\":{\"" + LABEL + "\":" + value + "}}}");
-    log.info("pod {}/{}: {} {}", namespace, podName, LABEL, value);
+    try {
+      client.pods().inNamespace(namespace).withName(podName).patch(PatchContext.of(PatchType.JSON_MERGE),
+          "{\"metadata\":{\"labels\":{\"" + LABEL + "\":" + value + "}}}");
+      log.info("pod {}/{}: {} {}", namespace, podName, LABEL, value);
+    } catch (KubernetesClientException e) {
+      log.error("could not set {}={} on pod {}/{} (RBAC: get and patch pods in {}?): the API Service {} this replica",
+          LABEL, value, namespace, podName, namespace, "null".equals(value) ? "may still select" : "does not select", e);
+    }
   }
 }

@@ -119,11 +119,7 @@ public class OperatorLifecycle implements SmartLifecycle {
 
   private void startLeading() {
     log.info("leading as {}", identity);
-    try {
-      routing.lead();
-    } catch (KubernetesClientException e) {
-      log.error("leading, but could not mark this pod for the API Service (RBAC: patch pods?)", e);
-    }
+    routing.lead();
   }
 
   /**
