@@ -55,7 +55,9 @@ grep -q "/replicas" "$WORK/bad" && grep -q "minimum" "$WORK/bad" || die "unclear
 log "helm install (2 replicas)"
 t0=$(now)
 "$HELM" install isolato "$ROOT/helm/isolato" -n $NS --create-namespace --wait --timeout 3m >"$WORK/notes" \
-  || die "helm install failed"
+  || { for p in $(kubectl -n $NS get pods -l app.kubernetes.io/name=isolato -o name); do
+         kubectl -n $NS logs "$p" --previous --tail=30 >&2 2>/dev/null || kubectl -n $NS logs "$p" --tail=30 >&2; done
+       die "helm install failed (the replicas' last log lines above)"; }
 log "installed and ready in $(since "$t0") s"
 grep -q "isolato-api-tokens" "$WORK/notes" || die "NOTES.txt does not say how to get a token"
 kubectl get crd sloclasses.isolato.dev tenants.isolato.dev >/dev/null || die "CRDs missing"
