@@ -42,12 +42,15 @@ TOKEN=$(cat "$RUN_DIR/api-token")
 echo "$API" > "$RUN_DIR/api-url" # read with the token by `make experiment` (gatling/experiments/runner/settings.py)
 
 log "starting the controller (log: $RUN_DIR/controller.log)"
+# It runs from a copy: a rebuild (make build, make controller-build) rewrites the jar in place,
+# and a JVM whose jar changed under it fails to load classes (requests then hang).
+cp "$JAR" "$RUN_DIR/controller.jar"
 # The controller is a host process and this host is the "ingress" (curl, Gatling): the pools'
 # NetworkPolicy admits the node IP and the pod bridge's gateway (host traffic to pods leaves from it).
 ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$RUN_DIR/api-token \
   ISOLATO_CONTROLLER_CIDRS=${ISOLATO_CONTROLLER_CIDRS:-10.250.0.1/32,10.244.0.1/32} \
   ISOLATO_INGRESS_CIDRS=${ISOLATO_INGRESS_CIDRS:-10.250.0.1/32,10.244.0.1/32} \
-  setsid java -jar "$JAR" >>"$RUN_DIR/controller.log" 2>&1 < /dev/null &
+  setsid java -jar "$RUN_DIR/controller.jar" >>"$RUN_DIR/controller.log" 2>&1 < /dev/null &
 CTL_PID=$!
 echo "$CTL_PID" > "$RUN_DIR/controller.pid"
 echo $$ > "$RUN_DIR/run.pid"

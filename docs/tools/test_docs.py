@@ -129,9 +129,11 @@ def make_run():
 
 
 def printed_commands(banner: str) -> str:
-    """The lines `make run` tells the user to run, continuation lines joined."""
+    """The lines `make run` tells the user to run: its `export` lines, then the examples."""
+    exports = [line.split("#")[0].strip() for line in banner.splitlines() if "export " in line]
+    exports = [line[line.index("export ") :] for line in exports]
     section = banner.split("send it a request:", 1)[1].split("Stop with", 1)[0]
-    return "\n".join(line.strip() for line in section.strip().splitlines())
+    return "\n".join(exports + [line.strip() for line in section.strip().splitlines()])
 
 
 @pytest.mark.cluster
