@@ -3,15 +3,9 @@ package dev.isolato.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isolato.it.RealApiServer;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,12 +16,9 @@ class LeaderRoutingIT {
   static KubernetesClient kube;
 
   @BeforeAll
-  static void client() throws Exception {
-    Path kc = RealApiServer.kubeconfig();
-    kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(null, Files.readString(kc), kc.toString())).build();
-    kube.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
-    kube.resource(new ServiceAccountBuilder().withNewMetadata().withName("default").withNamespace(NS).endMetadata()
-        .build()).serverSideApply();
+  static void client() {
+    kube = RealApiServer.client();
+    RealApiServer.namespace(kube, NS);
   }
 
   @AfterAll

@@ -2,6 +2,11 @@ package dev.isolato.it;
 
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,6 +44,23 @@ public final class RealApiServer {
       }
     }
     return kubeconfig;
+  }
+
+  /** An admin client of the shared server. */
+  public static KubernetesClient client() {
+    Path kc = kubeconfig();
+    try {
+      return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(null, Files.readString(kc), kc.toString())).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A namespace with the "default" ServiceAccount the absent controller manager would have made. */
+  public static void namespace(KubernetesClient kube, String name) {
+    kube.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).serverSideApply();
+    kube.resource(new ServiceAccountBuilder().withNewMetadata().withName("default").withNamespace(name).endMetadata()
+        .build()).serverSideApply();
   }
 
   static void linkBinaries(Path dir) {

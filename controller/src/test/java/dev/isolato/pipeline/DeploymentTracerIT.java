@@ -6,24 +6,18 @@ import static org.awaitility.Awaitility.await;
 import dev.isolato.it.RealApiServer;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,13 +40,9 @@ class DeploymentTracerIT {
   final AtomicLong clock = new AtomicLong();
 
   @BeforeAll
-  static void client() throws Exception {
-    Path kc = RealApiServer.kubeconfig();
-    kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(null, Files.readString(kc), kc.toString())).build();
-    kube.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
-    // No controller manager: the token controller would have made the namespace's default account.
-    kube.resource(new ServiceAccountBuilder().withNewMetadata().withName("default").withNamespace(NS).endMetadata()
-        .build()).serverSideApply();
+  static void client() {
+    kube = RealApiServer.client();
+    RealApiServer.namespace(kube, NS);
   }
 
   @AfterAll
