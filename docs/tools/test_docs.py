@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import threading
 import time
+from collections import deque
 from pathlib import Path
 
 import mktestdocs
@@ -94,12 +96,56 @@ def test_crd_reference_is_current():
     )
 
 
+# What an operator would look at when a documented command fails; printed with the failure so
+# that a CI log (which keeps only the end) says why, not just which command.
+DIAGNOSE = """
+export KUBECONFIG=$(localkube/localkube kubeconfig)
+echo '--- kubectl get sloclass,tenant -A'; kubectl get sloclass,tenant -A -o wide
+echo '--- tenant conditions'; kubectl get tenant -A -o \
+  jsonpath='{range .items[*]}{.metadata.name}{" "}{.status.phase}{" "}{.status.conditions}{"\\n"}{end}'
+echo '--- pool pods'; kubectl get pods -A -l app.kubernetes.io/managed-by=isolato -o wide
+echo '--- recent events'; kubectl get events -A --sort-by=.lastTimestamp | tail -15
+echo '--- controller log (make run)'; tail -40 "${ISOLATO_RUN_DIR:-/var/lib/isolato-run}/controller.log"
+"""
+
+
 def run_bash(source: str) -> None:
-    """mktestdocs executor: one page's blocks in one strict bash, from the repository root."""
+    """mktestdocs executor: one page's blocks in one strict bash, from the repository root.
+
+    Output is streamed (long commands show progress) and its end kept for the failure message.
+    """
     print(f"[doc-test] running:\n{source}", flush=True)
-    subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", source], cwd=ROOT, check=True, timeout=BLOCK_TIMEOUT_S
-    )
+    last: deque[str] = deque(maxlen=40)
+    with subprocess.Popen(
+        ["bash", "-euo", "pipefail", "-c", source],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    ) as proc:
+        timer = threading.Timer(BLOCK_TIMEOUT_S, proc.kill)
+        timer.start()
+        try:
+            for line in proc.stdout:
+                print(line, end="", flush=True)
+                last.append(line.rstrip("\n"))
+        finally:
+            timer.cancel()
+        rc = proc.wait()
+    if rc != 0:
+        state = subprocess.run(
+            ["bash", "-c", DIAGNOSE], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
+        pytest.fail(
+            f"exit status {rc} (killed after {BLOCK_TIMEOUT_S} s if negative); the commands' last"
+            f" output:\n" + "\n".join(last) + "\n--- state after the failure\n"
+            f"{_tail(state.stdout + state.stderr, 120)}",
+            pytrace=False,
+        )
+
+
+def _tail(text: str, lines: int) -> str:
+    return "\n".join(text.splitlines()[-lines:])
 
 
 mktestdocs.register_executor("bash", run_bash)

@@ -39,9 +39,14 @@ cleanup() {
       kubectl ${ns:+-n $ns} delete "$kind" "$name" --wait=false >/dev/null 2>&1 || true
     done
   done
-  kubectl delete namespace $NS "isolato-$CLASS" "isolato-c-$CLASS" --ignore-not-found --wait=false >/dev/null 2>&1 || true
   [ -n "${LOAD_PID:-}" ] && kill "$LOAD_PID" 2>/dev/null || true
   rm -rf "$WORK"
+  # Waited for: the next e2e's controller would otherwise start on a terminating namespace.
+  if ! kubectl delete namespace $NS "isolato-$CLASS" "isolato-c-$CLASS" --ignore-not-found --timeout=180s >/dev/null; then
+    kubectl get namespace $NS "isolato-$CLASS" "isolato-c-$CLASS" -o yaml >&2 || true
+    echo "[helm-e2e] error: namespaces still terminating 180 s after the clean-up" >&2
+    exit 1
+  fi
 }
 trap cleanup EXIT
 

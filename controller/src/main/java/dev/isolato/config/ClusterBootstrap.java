@@ -6,9 +6,11 @@ import dev.isolato.tenancy.PoolObjects;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -24,6 +26,9 @@ public class ClusterBootstrap {
   /** CRD files the crd-generator writes into the jar. */
   public static final List<String> CRD_RESOURCES = List.of(
       "/META-INF/fabric8/sloclasses.isolato.dev-v1.yml", "/META-INF/fabric8/tenants.isolato.dev-v1.yml");
+
+  /** Longer than a namespace controller takes for Isolato's few objects, even on a busy node. */
+  static final Duration NAMESPACE_TERMINATION_WAIT = Duration.ofMinutes(5);
 
   private final KubernetesClient client;
   private final IsolatoProperties props;
@@ -53,8 +58,31 @@ public class ClusterBootstrap {
     }
   }
 
+  /**
+   * Creates the controller's namespace when missing. One that is still terminating (e.g. left by an
+   * uninstall a moment ago) is waited for first: created into, every Tenant would be refused
+   * ("being terminated") while the controller reports ready.
+   */
   public void ensureNamespace() {
-    if (client.namespaces().withName(props.namespace()).get() == null) {
+    ensureNamespace(NAMESPACE_TERMINATION_WAIT);
+  }
+
+  void ensureNamespace(Duration maxWait) {
+    var ns = client.namespaces().withName(props.namespace());
+    var existing = ns.get();
+    if (existing != null && existing.getMetadata().getDeletionTimestamp() != null) {
+      log.warn("namespace {} is terminating (deleted at {}); waiting up to {} s for it to go before"
+          + " re-creating it", props.namespace(), existing.getMetadata().getDeletionTimestamp(), maxWait.toSeconds());
+      try {
+        ns.waitUntilCondition(n -> n == null, maxWait.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (KubernetesClientTimeoutException e) {
+        throw new IllegalStateException("namespace " + props.namespace() + " has been terminating for more than "
+            + maxWait.toSeconds() + " s; see what holds it with 'kubectl get namespace " + props.namespace()
+            + " -o yaml' (status.conditions)", e);
+      }
+      existing = null;
+    }
+    if (existing == null) {
       client.resource(new NamespaceBuilder().withNewMetadata().withName(props.namespace())
           .addToLabels(PoolObjects.MANAGED_BY, PoolObjects.MANAGER).addToLabels(PoolObjects.podSecurityLabels())
           .endMetadata().build())
