@@ -11,11 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
@@ -34,13 +30,7 @@ final class KilledController implements AutoCloseable {
 
   KilledController(Predicate<HttpRequest> killPoint, IsolatoProperties props, CapacityPlanner planner,
       TenancyMetrics metrics) {
-    Path kc = RealApiServer.kubeconfig();
-    Config config;
-    try {
-      config = Config.fromKubeconfig(null, Files.readString(kc), kc.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Config config = RealApiServer.config();
     config.setRequestRetryBackoffLimit(0);
     Interceptor kill = new Interceptor() {
       @Override

@@ -3,6 +3,7 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import java.io.IOException;
@@ -26,6 +27,7 @@ class PrinterColumnsIT extends ItBase {
 
   @Test
   @Order(330)
+  @DocClaim("docs/troubleshooting.md: A reconciled object shows no `<none>` in these columns")
   void kubectlGetShowsTheClassAndTenantStateAtAGlance() throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", classJson("cols", 4, 40, false)).status()).isEqualTo(201);
     assertThat(api("POST", "/api/v1/tenants", tenantJson("cols-1", "cols", 30, "shared")).status()).isEqualTo(201);

@@ -48,9 +48,14 @@ public final class RealApiServer {
 
   /** An admin client of the shared server. */
   public static KubernetesClient client() {
+    return new KubernetesClientBuilder().withConfig(config()).build();
+  }
+
+  /** A new admin client configuration of the shared server. */
+  public static Config config() {
     Path kc = kubeconfig();
     try {
-      return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(null, Files.readString(kc), kc.toString())).build();
+      return Config.fromKubeconfig(null, Files.readString(kc), kc.toString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
