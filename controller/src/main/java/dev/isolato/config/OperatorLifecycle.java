@@ -62,6 +62,7 @@ public class OperatorLifecycle implements SmartLifecycle {
 
   @Override
   public void start() {
+    stopping.set(false); // a restarted instance halts again when it loses its lease
     ClusterBootstrap bootstrap = new ClusterBootstrap(client, props);
     if (props.installCrds()) {
       bootstrap.installCrds();

@@ -33,7 +33,7 @@ final class TenancyReconcile {
     if (a == null || b == null) {
       return a == b;
     }
-    return a.replicas == b.replicas && a.capacityRps == b.capacityRps && a.committedRps == b.committedRps
+    return a.replicas == b.replicas && a.perPodCutoffRps == b.perPodCutoffRps && a.capacityRps == b.capacityRps && a.committedRps == b.committedRps
         && Objects.equals(a.method, b.method) && Objects.equals(a.explanation, b.explanation);
   }
 }

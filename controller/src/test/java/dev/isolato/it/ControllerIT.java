@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.isolato.DocClaim;
 import dev.isolato.config.ApiCallCounter;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -44,6 +45,9 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(2)
+  @DocClaim("docs/api.md: else **401** (problem+json,")
+  @DocClaim("docs/api.md: | 401 | no or invalid bearer token (`WWW-Authenticate: Bearer`) |")
+  @DocClaim("docs/troubleshooting.md: 401: no token, or a token no source knows")
   void requestsWithoutAValidTokenGet401() throws Exception {
     Reply none = call("GET", "/api/v1/tenants", null);
     assertThat(none.status()).isEqualTo(401);
@@ -168,6 +172,10 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(20)
+  @DocClaim("docs/api.md: | 400 | invalid field values, wrong JSON types")
+  @DocClaim("docs/api.md: | 409 | tenant exists with other settings")
+  @DocClaim("docs/api.md: | 422 | unknown `sloClass`;")
+  @DocClaim("docs/api.md: committed rate above what is left")
   void invalidInputGetsProblemsNamingTheField() throws Exception {
     Reply badId = api("POST", "/api/v1/tenants", tenantJson("Bad_Id", "gold", 1, "shared"));
     assertThat(badId.status()).isEqualTo(400);
@@ -205,6 +213,8 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(21)
+  @DocClaim("docs/api.md: 200; 412 when the ETag is stale")
+  @DocClaim("docs/api.md: | 412 | `If-Match` is not the current ETag |")
   void staleUpdatesGet412AndFreshOnesApply() throws Exception {
     Reply current = api("GET", "/api/v1/tenants/acme", null);
     String etag = current.raw().headers().firstValue("ETag").orElseThrow();
@@ -228,6 +238,7 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(30)
+  @DocClaim("docs/api.md: a dedicated namespace is removed (finalizer `isolato.dev/cleanup`)")
   void dedicatedTenantsGetTheirOwnNamespaceWhichGoesWithThem() throws Exception {
     assertThat(api("POST", "/api/v1/tenants", tenantJson("vip", "gold", 50, "dedicated")).status()).isEqualTo(201);
     String ns = "isolato-t-vip";
@@ -247,6 +258,10 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(31)
+  @DocClaim("docs/api.md: 202: the tenant leaves its table")
+  @DocClaim("docs/api.md: | 404 | unknown tenant / class")
+  @DocClaim("docs/api.md: DELETE of a class that still has tenants → 409.")
+  @DocClaim("docs/api.md: class still in use")
   void deletingASharedTenantRemovesItFromTheTable() throws Exception {
     assertThat(api("DELETE", "/api/v1/tenants/beta", null).status()).isEqualTo(202);
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
