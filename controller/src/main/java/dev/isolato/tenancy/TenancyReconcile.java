@@ -8,13 +8,6 @@ import java.util.Optional;
 final class TenancyReconcile {
   private TenancyReconcile() {}
 
-  static String phaseOf(Tenant t) {
-    if (t.getMetadata().getDeletionTimestamp() != null) {
-      return "Terminating";
-    }
-    return t.getStatus() == null || t.getStatus().phase == null ? TenantStatuses.PENDING : t.getStatus().phase;
-  }
-
   static Optional<Instant> acceptedAt(Tenant t) {
     String v = t.getMetadata().getAnnotations() == null ? null : t.getMetadata().getAnnotations().get(Tenant.ACCEPTED_AT);
     try {

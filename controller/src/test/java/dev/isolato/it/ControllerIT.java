@@ -132,11 +132,11 @@ class ControllerIT extends ItBase {
   @org.junit.jupiter.api.Order(12)
   void aReconcileThatChangesNothingWritesNothing() {
     // Pending tenants are re-checked every 500 ms: each such reconcile must be read-only.
-    var reconciles = meters.find("isolato.reconcile.duration").tag("class", "gold").timer();
+    var reconciles = meters.find("operator.sdk.controllers.execution.reconcile").tag("controller", "sloclass").timer();
     await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= 2);
     long before = reconciles.count();
     long writes = apiCalls.writes();
-    // (they need not even read: the Applier trusts what it verified for a while)
+    // (the pool objects are compared with the informers' copies, not read)
     await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= before + 3);
     assertThat(apiCalls.writes()).as("write calls during no-op reconciles").isEqualTo(writes);
   }
@@ -279,7 +279,7 @@ class ControllerIT extends ItBase {
     Reply prom = callPort(managementPort, "GET", "/actuator/prometheus", null);
     assertThat(prom.status()).isEqualTo(200);
     String text = prom.raw().body();
-    assertThat(text).contains("isolato_reconcile_duration_seconds_count", "isolato_api_client_requests_total",
+    assertThat(text).contains("operator_sdk_controllers_execution_reconcile_seconds_count{", "isolato_api_client_requests_total",
         "isolato_tenants{", "phase=\"Provisioning\"");
     Reply docs = call("GET", "/v3/api-docs", null);
     assertThat(docs.status()).isEqualTo(200);
