@@ -1,6 +1,5 @@
 package dev.isolato.config;
 
-import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.PoolKeys;
 import dev.isolato.tenancy.PoolObjects;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

@@ -45,7 +45,8 @@ final class KilledController implements AutoCloseable {
     };
     client = new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("killed", kill)).build();
-    lifecycle = new OperatorLifecycle(client, props, planner, new TablePusher(client), metrics, "");
+    lifecycle = new OperatorLifecycle(client, props, planner, new TablePusher(client), metrics,
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), "");
     lifecycle.start();
   }
 
