@@ -1,5 +1,7 @@
 package dev.isolato.config;
 
+import dev.isolato.scaling.Autoscaler;
+import dev.isolato.scaling.DirectScaler;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.tenancy.SloClassReconciler;
 import dev.isolato.tenancy.TablePusher;
@@ -49,9 +51,14 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final AtomicBoolean stopping = new AtomicBoolean();
   private volatile Operator operator;
   private final LeaderRouting routing;
+  private final Autoscaler autoscaler;
+  private final DirectScaler directScaler;
 
   public OperatorLifecycle(KubernetesClient client, IsolatoProperties props, CapacityPlanner planner,
-      TablePusher pusher, TenancyMetrics metrics, @Value("${ISOLATO_POD_NAME:}") String podName) {
+      TablePusher pusher, TenancyMetrics metrics, @Value("${ISOLATO_POD_NAME:}") String podName,
+      Autoscaler autoscaler, DirectScaler directScaler) {
+    this.autoscaler = autoscaler;
+    this.directScaler = directScaler;
     this.routing = new LeaderRouting(client, props.namespace(), podName);
     this.client = client;
     this.props = props;
@@ -83,7 +90,7 @@ public class OperatorLifecycle implements SmartLifecycle {
       }
     });
     op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
-        props.imagePolicy(), props.networkPeers()),
+        props.imagePolicy(), props.networkPeers(), autoscaler),
         c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
             .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER)
             .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling)
@@ -100,6 +107,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     op.start();
     if (!props.leaderElection().enabled()) {
       routing.lead();
+      directScaler.start();
     }
     operator = op;
   }
@@ -120,6 +128,7 @@ public class OperatorLifecycle implements SmartLifecycle {
   private void startLeading() {
     log.info("leading as {}", identity);
     routing.lead();
+    directScaler.start();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.isolato.tenancy;
 
+import dev.isolato.scaling.Autoscaler;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.slo.PlanRequest;
@@ -70,6 +71,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final PoolKeys poolKeys;
   private final ImagePolicy images;
   private final NetworkPeers peers;
+  private final Autoscaler autoscaler;
   /**
    * Per pool namespace, the fingerprint of the master key whose token every ready pod has
    * accepted: such a pool's token file no longer lists the previous key's token.
@@ -91,6 +93,12 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
 
   public SloClassReconciler(KubernetesClient client, CapacityPlanner planner, TablePusher pusher,
       TenancyMetrics metrics, String tenantNamespace, ImagePolicy images, NetworkPeers peers) {
+    this(client, planner, pusher, metrics, tenantNamespace, images, peers, Autoscaler.hpaOnly());
+  }
+
+  public SloClassReconciler(KubernetesClient client, CapacityPlanner planner, TablePusher pusher,
+      TenancyMetrics metrics, String tenantNamespace, ImagePolicy images, NetworkPeers peers, Autoscaler autoscaler) {
+    this.autoscaler = autoscaler;
     this.client = client;
     this.planner = planner;
     this.applier = new Applier(client);
@@ -258,7 +266,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     String table = TenantTable.json(pool.tenants(), plan, cls.getSpec().admission);
     boolean rotating = rotating(pool.namespace(), keys);
     List<String> tokens = PoolTokens.tokens(keys, pool.namespace(), !rotating);
-    List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, tokens, peers));
+    // the HPA, or a KEDA ScaledObject in its place (scaling/Autoscaler)
+    List<HasMetadata> desired = autoscaler.forPool(PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, tokens, peers)), cls);
     Deployment cachedDeployment = deploymentSource.get(new ResourceID(Workload.NAME, pool.namespace())).orElse(null);
     Applier.Result applied = applier.apply(desired, d -> d instanceof Deployment ? cachedDeployment : null);
     if (!applied.written().isEmpty()) {
