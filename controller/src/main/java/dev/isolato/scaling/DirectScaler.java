@@ -44,6 +44,7 @@ public final class DirectScaler implements AutoCloseable {
   private final KubernetesClient client;
   private final boolean enabled;
   private final Duration interval;
+  private final int metricsPort;
   private final HttpClient http;
   private final MeterRegistry registry;
   private final Map<String, PoolRate> rates = new ConcurrentHashMap<>();
@@ -54,6 +55,12 @@ public final class DirectScaler implements AutoCloseable {
   private ScheduledExecutorService timer;
 
   public DirectScaler(KubernetesClient client, boolean enabled, Duration interval, MeterRegistry registry) {
+    this(client, enabled, interval, Workload.PORT, registry);
+  }
+
+  /** With the pods' metrics on {@code metricsPort} (tests: a local stand-in for the pods). */
+  DirectScaler(KubernetesClient client, boolean enabled, Duration interval, int metricsPort, MeterRegistry registry) {
+    this.metricsPort = metricsPort;
     this.client = client;
     this.enabled = enabled;
     this.interval = interval;
@@ -143,7 +150,7 @@ public final class DirectScaler implements AutoCloseable {
   private Map<String, PoolRate.Sample> scrape(List<Pod> pods) {
     Map<String, CompletableFuture<HttpResponse<String>>> calls = new HashMap<>();
     for (Pod p : pods) {
-      HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + p.getStatus().getPodIP() + ":" + Workload.PORT + "/metrics"))
+      HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + p.getStatus().getPodIP() + ":" + metricsPort + "/metrics"))
           .timeout(interval).GET().build();
       calls.put(p.getMetadata().getName(), http.sendAsync(req, HttpResponse.BodyHandlers.ofString()));
     }
