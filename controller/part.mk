@@ -1,5 +1,5 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e bench-controller schemathesis
+.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e
@@ -26,3 +26,6 @@ test-keda-e2e: controller-build openloop-build ## KEDA on localkube: a load step
 
 bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/BENCHMARKS.md
 	@controller/bench/onboarding.sh
+
+bench-reaction-time: controller-build openloop-build ## reaction time to a load step: CPU HPA, KEDA default/tuned, direct path → docs/BENCHMARKS.md
+	@source gatling/experiments/venv.sh && cd gatling/experiments && "$$PY" pinned.py $(CURDIR)/controller/bench/reaction-time.sh
