@@ -77,7 +77,7 @@ hpa=$(kubectl -n $NS get hpa keda-hpa-saas-bench -o json)
 jq -e '[.status.currentMetrics[]? | select(.type == "External") | select(.external.metric.name | test("^s0-"))] | length > 0' \
   <<< "$hpa" >/dev/null || die "KEDA's HPA shows no rate metric: $(jq -c .status <<< "$hpa")"
 jq -e '[.status.currentMetrics[]? | select(.type == "External") | select(.external.metric.name | test("^s1-"))
-  | .external.current.value | if endswith("m") then (.[:-1] | tonumber / 1000) else tonumber end] | all(. < 2)' \
+  | (.external.current.value // "0") | if endswith("m") then (.[:-1] | tonumber / 1000) else tonumber end] | all(. < 2)' \
   <<< "$hpa" >/dev/null || die "the latency trigger was above its target: $(jq -c .status <<< "$hpa")"
 log "KEDA added a replica $added s after the step to $HIGH req/s (HPA: $(jq -c '[.status.currentMetrics[]?.external | {m: .metric.name, v: .current}]' <<< "$hpa"))"
 log "PASS"

@@ -114,8 +114,11 @@ lk_keda_up() {
       -e "s|__CA_BUNDLE__|$(base64 -w0 < "$LK_PKI/ca.crt")|" "$LK_SRC/manifests/keda.yaml" \
     | lk_kubectl_super apply --server-side --force-conflicts --field-manager=localkube -f - >/dev/null \
     || lk_die "manifests/keda.yaml was rejected; see the error above"
-  lk_kubectl -n keda rollout status deploy/keda-operator deploy/keda-metrics-apiserver --timeout=180s >/dev/null \
-    || lk_die "KEDA did not become ready; see 'kubectl -n keda get pods' and 'kubectl -n keda logs deploy/keda-operator'"
+  local d
+  for d in keda-operator keda-metrics-apiserver; do
+    lk_kubectl -n keda rollout status "deploy/$d" --timeout=180s >/dev/null \
+      || lk_die "KEDA's $d did not become ready; see 'kubectl -n keda get pods' and 'kubectl -n keda logs deploy/$d'"
+  done
   lk_wait_for "the external metrics API" 60 lk_kubectl get --raw /apis/external.metrics.k8s.io/v1beta1 \
     || lk_die "the external metrics API (KEDA's metrics API server) is not served; see 'kubectl get apiservice v1beta1.external.metrics.k8s.io -o yaml'"
   lk_step "KEDA is serving the external metrics API"
