@@ -1,8 +1,8 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: controller-build test-controller test-controller-e2e bench-controller schemathesis
+.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
-E2E_TEST_TARGETS += test-controller-e2e
+E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e
 
 controller-build: ## build controller/target/isolato-controller.jar
 	@$(MVN) -pl controller -DskipTests package
@@ -21,5 +21,11 @@ $(SCHEMATHESIS): controller/test/requirements-fuzz.txt
 test-controller-e2e: controller-build ## controller end-to-end on localkube (gold/bronze served, kill/restart)
 	@controller/test/e2e.sh
 
+test-keda-e2e: controller-build openloop-build ## KEDA on localkube: a load step makes it add a replica from the cut-off trigger
+	@controller/test/keda-e2e.sh
+
 bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/BENCHMARKS.md
 	@controller/bench/onboarding.sh
+
+bench-reaction-time: controller-build openloop-build ## reaction time to a load step: CPU HPA, KEDA default/tuned, direct path → docs/BENCHMARKS.md
+	@source gatling/experiments/venv.sh && cd gatling/experiments && "$$PY" pinned.py $(CURDIR)/controller/bench/reaction-time.sh

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 )
@@ -163,9 +165,29 @@ func Execute(p Plan, runID, sloClass string, runContext map[string]any) Run {
 			break
 		}
 		run.Steps = append(run.Steps, stepResult(p, p.FirstIndex+i, f.rate, f.start, f.samples))
+		run.requests = append(run.requests, f.samples...)
 	}
 	run.Partial = len(run.Steps) < len(p.Rates)
 	return run
+}
+
+// writeSamples writes one CSV line per request: its intended send time (Unix ms), its latency
+// from then (ms) and whether it was answered 2xx — the raw data of latency-over-time plots.
+func writeSamples(r Run, path string) error {
+	var b bytes.Buffer
+	b.WriteString("due_unix_ms,latency_ms,ok\n")
+	for _, s := range r.requests {
+		if s.end.IsZero() {
+			continue
+		}
+		due := s.end.Add(-s.latency)
+		ok := 0
+		if s.ok {
+			ok = 1
+		}
+		fmt.Fprintf(&b, "%d,%.3f,%d\n", due.UnixMilli(), float64(s.latency.Microseconds())/1000, ok)
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // stepResult summarises one complete step like the Gatling writer: achieved rate = 2xx answers

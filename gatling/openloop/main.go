@@ -48,6 +48,7 @@ func run(args []string) error {
 	label := fs.String("label", "alone", "context label")
 	ctxPairs := fs.String("context", "", "more context: key=value,... (numbers kept as numbers)")
 	out := fs.String("out", "", "file the calibration JSON is written to (required)")
+	samplesOut := fs.String("samples", "", "also write every request (intended send time, latency, 2xx) to this CSV file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -97,6 +98,11 @@ func run(args []string) error {
 	result := Execute(plan, *runID, *sloClass, runContext)
 	if len(result.Steps) == 0 {
 		return fmt.Errorf("no step completed within %s", plan.MaxDuration)
+	}
+	if *samplesOut != "" {
+		if err := writeSamples(result, *samplesOut); err != nil {
+			return err
+		}
 	}
 	return writeRun(result, *out)
 }

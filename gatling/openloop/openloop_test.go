@@ -209,3 +209,21 @@ func TestFlagsAreChecked(t *testing.T) {
 		t.Fatalf("15..60 by 15: %v %v", r, err)
 	}
 }
+
+func TestSamplesListEveryAnsweredRequestWithItsIntendedSendTime(t *testing.T) {
+	due := time.UnixMilli(1_700_000_000_000)
+	r := Run{requests: []sample{
+		{latency: 20 * time.Millisecond, ok: true, end: due.Add(20 * time.Millisecond)},
+		{latency: 1500 * time.Millisecond, ok: false, end: due.Add(1500 * time.Millisecond)},
+		{}, // never sent: left out
+	}}
+	path := filepath.Join(t.TempDir(), "samples.csv")
+	if err := writeSamples(r, path); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := "due_unix_ms,latency_ms,ok\n1700000000000,20.000,1\n1700000000000,1500.000,0\n"
+	if string(got) != want {
+		t.Fatalf("samples CSV:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -37,6 +37,8 @@ type Run struct {
 	Partial       bool           `json:"partial"`
 	Context       map[string]any `json:"context"`
 	Steps         []Step         `json:"steps"`
+	// every request of the kept steps, for -samples (latency over time); not in the JSON
+	requests []sample
 }
 
 const schemaVersion = 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the pinned Kubernetes binaries (and metrics-server) from the Go module proxy into a
+# Builds the pinned Kubernetes binaries (and metrics-server, KEDA) from the Go module proxy into a
 # per-version cache outside the repository. Sourced by `localkube`; also runnable directly:
 #   localkube/lib/build.sh            build whatever is missing
 # Binaries are rebuilt only when missing, so a warm cache costs nothing.
@@ -22,6 +22,9 @@ LK_STAGING_MODULES=(api apiextensions-apiserver apimachinery apiserver cli-runti
   sample-cli-plugin sample-controller)
 
 lk_log() { printf '[localkube] %s\n' "$*" >&2; }
+
+# shellcheck source=keda.sh
+source "$(dirname "${BASH_SOURCE[0]}")/keda.sh"
 
 lk_require_go() {
   command -v go >/dev/null 2>&1 || { lk_log "error: Go is missing; install Go >= 1.24 (run 'make deps')"; return 1; }
@@ -98,6 +101,7 @@ lk_build_metrics_server() {
 lk_build_all() {
   lk_build_k8s
   lk_build_metrics_server
+  lk_build_keda
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

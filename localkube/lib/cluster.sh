@@ -29,6 +29,7 @@ lk_up() {
   if [ "$n_running" -eq "${#LK_COMPONENTS[@]}" ]; then
     lk_apply_changes
     lk_apply_optional
+    lk_apply_keda
     return 0
   fi
   if [ "$n_running" -gt 0 ] || ls "$LK_PIDS"/*.pid >/dev/null 2>&1 || ip link show cni0 >/dev/null 2>&1; then
@@ -51,6 +52,7 @@ lk_up() {
   lk_step "waiting for a probe pod to run"
   lk_probe_pod
   lk_apply_optional
+  lk_apply_keda
   lk_step "cluster is up. export KUBECONFIG=$LK_KUBECONFIGS/admin.kubeconfig"
 }
 

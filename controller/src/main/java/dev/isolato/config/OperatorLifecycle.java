@@ -1,5 +1,7 @@
 package dev.isolato.config;
 
+import dev.isolato.scaling.Autoscaler;
+import dev.isolato.scaling.DirectScaler;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.tenancy.SloClassReconciler;
 import dev.isolato.tenancy.TablePusher;
@@ -53,10 +55,14 @@ public class OperatorLifecycle implements SmartLifecycle {
   private volatile Operator operator;
   private volatile SloClassReconciler classReconciler;
   private final LeaderRouting routing;
+  private final Autoscaler autoscaler;
+  private final DirectScaler directScaler;
 
   public OperatorLifecycle(KubernetesClient client, IsolatoProperties props, CapacityPlanner planner,
       TablePusher pusher, TenancyMetrics metrics, MeterRegistry registry,
-      @Value("${ISOLATO_POD_NAME:}") String podName) {
+      @Value("${ISOLATO_POD_NAME:}") String podName, Autoscaler autoscaler, DirectScaler directScaler) {
+    this.autoscaler = autoscaler;
+    this.directScaler = directScaler;
     this.routing = new LeaderRouting(client, props.namespace(), podName);
     this.client = client;
     this.props = props;
@@ -94,7 +100,7 @@ public class OperatorLifecycle implements SmartLifecycle {
       }
     });
     SloClassReconciler reconciler = new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
-        props.imagePolicy(), props.networkPeers());
+        props.imagePolicy(), props.networkPeers(), autoscaler);
     op.register(reconciler,
         c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
             .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
@@ -112,6 +118,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     op.start();
     if (!props.leaderElection().enabled()) {
       routing.lead();
+      directScaler.start();
     }
     operator = op;
     classReconciler = reconciler;
@@ -134,6 +141,7 @@ public class OperatorLifecycle implements SmartLifecycle {
   private void startLeading() {
     log.info("leading as {}", identity);
     routing.lead();
+    directScaler.start();
   }
 
   /**

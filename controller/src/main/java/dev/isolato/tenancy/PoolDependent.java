@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.ReconcileResult;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.Updater;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
@@ -56,16 +57,29 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
         .build());
   }
 
+  /**
+   * A kind the pool's desired objects leave out is left alone: the HPA when a KEDA ScaledObject
+   * replaces it (scaling/Autoscaler removes Isolato's own HPA, once, with its ownership check).
+   */
+  @Override
+  public ReconcileResult<R> reconcile(SloClass primary, Context<SloClass> context) {
+    return find(context).isPresent() ? super.reconcile(primary, context) : ReconcileResult.noOperation(null);
+  }
+
   /** A copy (JOSDK adds metadata to what it applies) of this dependent's object of the current pool. */
   @Override
   protected R desired(SloClass primary, Context<SloClass> context) {
-    @SuppressWarnings("unchecked")
-    List<HasMetadata> objects = context.managedWorkflowAndDependentResourceContext().getMandatory(DESIRED, List.class);
-    HasMetadata found = objects.stream()
-        .filter(o -> resourceType().isInstance(o) && (objectName == null || objectName.equals(o.getMetadata().getName())))
-        .findFirst()
+    HasMetadata found = find(context)
         .orElseThrow(() -> new IllegalStateException("no desired " + name() + " in the pool's objects"));
     return resourceType().cast(context.getClient().getKubernetesSerialization().clone(found));
+  }
+
+  private Optional<HasMetadata> find(Context<SloClass> context) {
+    @SuppressWarnings("unchecked")
+    List<HasMetadata> objects = context.managedWorkflowAndDependentResourceContext().getMandatory(DESIRED, List.class);
+    return objects.stream()
+        .filter(o -> resourceType().isInstance(o) && (objectName == null || objectName.equals(o.getMetadata().getName())))
+        .findFirst();
   }
 
   @Override

@@ -1,5 +1,9 @@
 package dev.isolato.tenancy;
 
+import java.util.Map;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LimitRange;
@@ -89,6 +93,41 @@ final class PoolWorkflow {
     }
     result.throwAggregateExceptionIfErrorsPresent();
     return Optional.empty();
+  }
+
+  /**
+   * Desired objects of kinds the workflow has no dependent for (a KEDA ScaledObject: its CRD may
+   * be absent, so no informer can be set up for it at start), applied server-side when their
+   * spec or labels differ from the live object's; never someone else's.
+   */
+  Optional<Failure> applyUnmanaged(SloClass cls, List<HasMetadata> desired, KubernetesClient client) {
+    for (HasMetadata o : desired) {
+      if (!(o instanceof GenericKubernetesResource wanted)) {
+        continue;
+      }
+      try {
+        GenericKubernetesResource live = client.resource(wanted).get();
+        PoolDependent.requireOwned(live, cls);
+        if (live == null || !same(client, live, wanted)) {
+          client.resource(wanted).fieldManager(PoolObjects.FIELD_MANAGER).forceConflicts().serverSideApply();
+        }
+      } catch (NotOwned e) {
+        return Optional.of(new Failure(true, e.getMessage()));
+      } catch (KubernetesClientException e) {
+        return Optional.of(new Failure(false, "HTTP " + e.getCode() + " " + abbreviate(e.getMessage())));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Same spec, and every wanted label present (KEDA adds labels of its own). */
+  private static boolean same(KubernetesClient client, GenericKubernetesResource live, GenericKubernetesResource wanted) {
+    var json = client.getKubernetesSerialization();
+    Map<String, String> liveLabels = live.getMetadata().getLabels() == null ? Map.of() : live.getMetadata().getLabels();
+    Map<String, String> wantedLabels = wanted.getMetadata().getLabels() == null ? Map.of() : wanted.getMetadata().getLabels();
+    return liveLabels.entrySet().containsAll(wantedLabels.entrySet())
+        && json.convertValue(live.getAdditionalProperties().get("spec"), JsonNode.class)
+            .equals(json.convertValue(wanted.getAdditionalProperties().get("spec"), JsonNode.class));
   }
 
   Optional<Deployment> deployment(String namespace) {

@@ -1,5 +1,6 @@
 package dev.isolato.tenancy;
 
+import dev.isolato.scaling.Autoscaler;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.slo.PlanRequest;
@@ -75,6 +76,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final PoolKeys poolKeys;
   private final ImagePolicy images;
   private final NetworkPeers peers;
+  private final Autoscaler autoscaler;
   /**
    * Per pool namespace, the fingerprint of the master key whose token every ready pod has
    * accepted: such a pool's token file no longer lists the previous key's token.
@@ -96,6 +98,12 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
 
   public SloClassReconciler(KubernetesClient client, CapacityPlanner planner, TablePusher pusher,
       TenancyMetrics metrics, String tenantNamespace, ImagePolicy images, NetworkPeers peers) {
+    this(client, planner, pusher, metrics, tenantNamespace, images, peers, Autoscaler.hpaOnly());
+  }
+
+  public SloClassReconciler(KubernetesClient client, CapacityPlanner planner, TablePusher pusher,
+      TenancyMetrics metrics, String tenantNamespace, ImagePolicy images, NetworkPeers peers, Autoscaler autoscaler) {
+    this.autoscaler = autoscaler;
     this.client = client;
     this.planner = planner;
     this.pusher = pusher;
@@ -262,9 +270,12 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       boolean tableChanged = !table.equals(pools.table(pool.namespace())
           .map(cm -> cm.getData() == null ? null : cm.getData().get(TenantTable.FILE)).orElse(null));
       Deployment live = pools.deployment(pool.namespace()).orElse(null);
-      List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, tokens, peers)).stream()
+      // the HPA, or a KEDA ScaledObject in its place (scaling/Autoscaler)
+      List<HasMetadata> desired = autoscaler.forPool(
+          PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, tokens, peers)), cls).stream()
           .map(o -> PoolObjects.floorReplicas(o, live)).toList();
-      Optional<PoolWorkflow.Failure> failure = pools.apply(cls, desired, context);
+      Optional<PoolWorkflow.Failure> failure = pools.apply(cls, desired, context)
+          .or(() -> pools.applyUnmanaged(cls, desired, client));
       if (failure.isPresent()) {
         log.warn("class {} pool {}: {}", cls.getMetadata().getName(), pool.namespace(), failure.get().message());
         String reason = failure.get().notOwned() ? "NamespaceConflict" : PoolOutcome.APPLY_FAILED;

@@ -1,5 +1,9 @@
 package dev.isolato.it;
 
+import java.time.Duration;
+import dev.isolato.scaling.DirectScaler;
+import dev.isolato.scaling.Autoscaler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.OperatorLifecycle;
 import dev.isolato.slo.CapacityPlanner;
@@ -46,7 +50,8 @@ final class KilledController implements AutoCloseable {
     client = new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("killed", kill)).build();
     lifecycle = new OperatorLifecycle(client, props, planner, new TablePusher(client), metrics,
-        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), "");
+        new SimpleMeterRegistry(), "", Autoscaler.hpaOnly(),
+        new DirectScaler(client, false, Duration.ofSeconds(1), new SimpleMeterRegistry()));
     lifecycle.start();
   }
 

@@ -3,10 +3,10 @@ package dev.isolato.tenancy;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 
 /** Small CR instances for unit tests. */
-final class Fixtures {
+public final class Fixtures {
   private Fixtures() {}
 
-  static SloClass sloClass(String name, int min, int max, double cutoff) {
+  public static SloClass sloClass(String name, int min, int max, double cutoff) {
     SloClass c = new SloClass();
     c.setMetadata(new ObjectMetaBuilder().withName(name).withUid("uid-" + name).withGeneration(1L).build());
     SloClassSpec s = new SloClassSpec();
@@ -22,7 +22,7 @@ final class Fixtures {
     return c;
   }
 
-  static Tenant tenant(String id, String cls, double rps, TenantSpec.Isolation isolation) {
+  public static Tenant tenant(String id, String cls, double rps, TenantSpec.Isolation isolation) {
     Tenant t = new Tenant();
     t.setMetadata(new ObjectMetaBuilder().withName(id).withNamespace("isolato-system").withGeneration(1L).build());
     TenantSpec s = new TenantSpec();

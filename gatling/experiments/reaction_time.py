@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Reaction-time benchmark analysis (issue 12, item 4; controller/bench/reaction-time.sh).
+
+usage: reaction_time.py RESULT_DIR [BENCHMARKS_MD]
+RESULT_DIR holds one directory per autoscaler variant with meta.json (step time, rates,
+target), base.csv and step.csv (openloop -samples: intended send time, latency, 2xx) and
+replicas.txt (the Deployment watched: arrival time in ms, spec replicas, ready replicas).
+Writes summary.json, table.md and reaction-time.png (class p95 per second and ready replicas
+over time, one colour per variant) into RESULT_DIR, and with BENCHMARKS_MD replaces its
+"## Reaction time" section.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ORDER = ["hpa", "keda-default", "keda-tuned", "direct"]
+LABELS = {
+    "hpa": "CPU HPA (pivot)",
+    "keda-default": "KEDA, defaults (30 s polling, 1 min rate)",
+    "keda-tuned": "KEDA, tuned (HPA sync 1 s, 1 s scrapes, 5 s rate)",
+    "direct": "direct path (1 Hz pod scrapes) + KEDA",
+}
+WINDOW_S = 1.0
+GOAL_S = 5.0
+
+
+# ---------------------------------------------------------------------------- pure
+
+
+def p95(values: list[float]) -> float:
+    """Nearest-rank 95th percentile (the smallest value with >= 95 % at or below it)."""
+    s = sorted(values)
+    return s[max(0, math.ceil(0.95 * len(s)) - 1)]
+
+
+def windows(samples: list[tuple[float, float]], start: float, end: float, width: float = WINDOW_S):
+    """[(window start relative to `start`, p95 ms, count)] of (time s, latency ms) samples by
+    intended send time, for windows in [start, end); empty windows are left out."""
+    buckets: dict[int, list[float]] = {}
+    for t, lat in samples:
+        if start <= t < end:
+            buckets.setdefault(int((t - start) // width), []).append(lat)
+    return [(k * width, p95(v), len(v)) for k, v in sorted(buckets.items())]
+
+
+def recovered_at(series: list[tuple[float, float, int]], target_ms: float, after: float = 0.0):
+    """Start of the first window from which every later window's p95 is within the target
+    (0 when the target never broke); None when the last window is still over it."""
+    last_bad = None
+    for start, value, _ in series:
+        if start >= after and value > target_ms:
+            last_bad = start
+    if last_bad is None:
+        return 0.0
+    later = [s for s, _, _ in series if s > last_bad]
+    return later[0] if later else None
+
+
+def first_above(events: list[tuple[float, int, int]], field: int, than: int, after: float):
+    """Time of the first event at or after `after` whose field (1 = spec, 2 = ready) > than."""
+    for e in events:
+        if e[0] >= after and e[field] > than:
+            return e[0]
+    return None
+
+
+@dataclass
+class Result:
+    variant: str
+    scaled_s: float | None  # step -> the Deployment's replicas raised
+    serving_s: float | None  # step -> a new replica ready (in the Service's endpoints)
+    recovered_s: float | None  # step -> class p95 back under target for good
+    peak_p95_ms: float
+    over_target_pct: float  # requests of the hold over the target
+    final_ready: int
+    requests: int
+
+
+def analyse(variant: str, meta: dict, samples, events) -> Result:
+    """samples: [(time s, latency ms)] of both streams; events: [(time s, spec, ready)]."""
+    t0 = meta["stepUnixMs"] / 1000
+    end = t0 + meta["holdSeconds"]
+    series = windows(samples, t0, end)
+    before = [e for e in events if e[0] <= t0 + 0.5]
+    spec0 = before[-1][1] if before else (events[0][1] if events else 1)
+    ready0 = before[-1][2] if before else (events[0][2] if events else 1)
+    scaled = first_above(events, 1, spec0, t0)
+    serving = first_above(events, 2, ready0, t0)
+    hold = [lat for t, lat in samples if t0 <= t < end]
+    rec = recovered_at(series, meta["targetMs"])
+    return Result(
+        variant=variant,
+        scaled_s=None if scaled is None else round(scaled - t0, 2),
+        serving_s=None if serving is None else round(serving - t0, 2),
+        recovered_s=rec,
+        peak_p95_ms=round(max((v for _, v, _ in series), default=0.0), 1),
+        over_target_pct=round(
+            100 * sum(lat > meta["targetMs"] for lat in hold) / max(1, len(hold)), 1
+        ),
+        final_ready=events[-1][2] if events else ready0,
+        requests=len(hold),
+    )
+
+
+def fmt(v: float | None, unit: str = " s") -> str:
+    return "never" if v is None else f"{v:g}{unit}"
+
+
+def table(results: list[Result]) -> str:
+    rows = [
+        "| autoscaler | step → replicas raised | step → new replica serving"
+        " | step → p95 back under target | peak p95 (1 s windows) | requests over target"
+        " | ready pods at the end |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        rows.append(
+            f"| {LABELS.get(r.variant, r.variant)} | {fmt(r.scaled_s)} | {fmt(r.serving_s)}"
+            f" | {fmt(r.recovered_s)}"
+            f" | {r.peak_p95_ms:g} ms | {r.over_target_pct:g} % | {r.final_ready} |"
+        )
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def read_samples(d: Path) -> list[tuple[float, float]]:
+    out = []
+    for name in ("base.csv", "step.csv"):
+        f = d / name
+        if f.exists():
+            for line in f.read_text().splitlines()[1:]:
+                due, lat, _ok = line.split(",")
+                out.append((int(due) / 1000, float(lat)))
+    return out
+
+
+def read_events(d: Path) -> list[tuple[float, int, int]]:
+    out = []
+    for line in (d / "replicas.txt").read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[1].isdigit():
+            out.append(
+                (int(parts[0]) / 1000, int(parts[1]), int(parts[2]) if len(parts) > 2 else 0)
+            )
+    return out
+
+
+def plot(result_dir: Path, data: dict) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax, axr) = plt.subplots(2, 1, figsize=(10, 7), sharex=True, height_ratios=[3, 1])
+    target = None
+    for v, (meta, samples, events) in data.items():
+        t0 = meta["stepUnixMs"] / 1000
+        target = meta["targetMs"]
+        series = windows(samples, t0 - 15, t0 + meta["holdSeconds"])
+        (line,) = ax.plot(
+            [s - 15 for s, _, _ in series], [p for _, p, _ in series], label=LABELS.get(v, v)
+        )
+        xs, ys = [-15.0], [events[0][2] if events else 1]
+        for t, _spec, ready in events:
+            xs += [t - t0, t - t0]
+            ys += [ys[-1], ready]
+        xs.append(meta["holdSeconds"])
+        ys.append(ys[-1])
+        axr.plot(xs, ys, color=line.get_color())
+    if target is not None:
+        ax.axhline(
+            target, color="k", linestyle="--", linewidth=1, label=f"p95 target {target:g} ms"
+        )
+    ax.axvline(0, color="grey", linewidth=1)
+    axr.axvline(0, color="grey", linewidth=1)
+    ax.set_yscale("log")
+    ax.set_ylabel("class p95 per 1 s (ms, log)")
+    ax.set_title("Load step 0.5x -> 2.5x of one pod's cut-off at t = 0")
+    ax.legend(fontsize=8)
+    axr.set_ylabel("ready pods")
+    axr.set_xlabel("seconds since the step")
+    fig.tight_layout()
+    fig.savefig(result_dir / "reaction-time.png", dpi=110)
+
+
+def section(results: list[Result], meta: dict, host: str) -> str:
+    return "\n".join(
+        [
+            "## Reaction time (issue 12, item 4)",
+            "",
+            f"{host}. `make bench-reaction-time` (controller/bench/reaction-time.sh):"
+            f" one class of 200m pods, p95 target {meta['targetMs']} ms, cut-off"
+            f" {meta['cutoffRps']} req/s per pod (measured, Model accuracy above), pivot"
+            f" {meta['pivotPercent']} %; open-loop load {meta['lowRps']} → {meta['highRps']} req/s"
+            f" (0.5× → 2.5× of one pod's cut-off) held {meta['holdSeconds']} s; the"
+            " four autoscalers one after the other in one run. Raw data, plot:"
+            " [results/reaction-time](results/reaction-time/).",
+            "",
+            table(results),
+            "",
+            "![latency over time](results/reaction-time/reaction-time.png)",
+            "",
+            f"Goal: new capacity serving ≤ {GOAL_S:g} s after the step. Errors: replica times"
+            " are watch events stamped on arrival at the host (≤ 0.1 s late); the step time is"
+            " taken just before the step's generator starts (≤ 0.05 s early); p95 recovery is"
+            " at 1 s window resolution (±1 s). One run per variant on a shared 2-core machine:"
+            " differences below a few seconds between"
+            " variants are within run-to-run noise (not repeated).",
+            "",
+        ]
+    )
+
+
+def replace_section(doc: str, new: str, title: str = "## Reaction time") -> str:
+    start = doc.find(title)
+    if start < 0:
+        return doc.rstrip("\n") + "\n\n" + new
+    nxt = doc.find("\n## ", start + 1)
+    return doc[:start] + new + ("" if nxt < 0 else doc[nxt + 1 :])
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (1, 2):
+        print(__doc__, file=sys.stderr)
+        return 2
+    result_dir = Path(argv[0])
+    data = {}
+    for v in ORDER:
+        d = result_dir / v
+        if (d / "meta.json").exists():
+            data[v] = (json.loads((d / "meta.json").read_text()), read_samples(d), read_events(d))
+    if not data:
+        print(f"reaction_time.py: no variant results under {result_dir}", file=sys.stderr)
+        return 1
+    results = [analyse(v, *data[v]) for v in data]
+    (result_dir / "summary.json").write_text(
+        json.dumps([asdict(r) for r in results], indent=2) + "\n"
+    )
+    (result_dir / "table.md").write_text(table(results) + "\n")
+    plot(result_dir, data)
+    print(table(results))
+    if len(argv) == 2:
+        import os
+        import platform
+
+        host = (
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.node()},"
+            f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end"
+        )
+        md = Path(argv[1])
+        md.write_text(
+            replace_section(md.read_text(), section(results, next(iter(data.values()))[0], host))
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,55 @@
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import reaction_time as rt
+
+
+def test_p95_is_the_nearest_rank():
+    assert rt.p95(list(range(1, 101))) == 95
+    assert rt.p95([7.0]) == 7.0
+
+
+def test_windows_group_by_send_time_relative_to_the_start():
+    s = [(10.1, 5.0), (10.9, 7.0), (11.5, 100.0), (13.0, 1.0), (9.0, 999.0)]
+    assert rt.windows(s, 10.0, 13.0) == [(0.0, 7.0, 2), (1.0, 100.0, 1)]
+
+
+def test_recovery_is_after_the_last_window_over_target():
+    series = [
+        (0.0, 10.0, 1),
+        (1.0, 80.0, 1),
+        (2.0, 20.0, 1),
+        (3.0, 60.0, 1),
+        (4.0, 30.0, 1),
+        (5.0, 20.0, 1),
+    ]
+    assert rt.recovered_at(series, 50) == 4.0
+    assert rt.recovered_at(series[:4], 50) is None
+    assert rt.recovered_at([(0.0, 10.0, 1)], 50) == 0.0
+
+
+def test_analysis_times_the_replica_raise_the_new_pod_ready_and_recovery():
+    meta = {"stepUnixMs": 100_000, "holdSeconds": 10, "targetMs": 50}
+    samples = [(100 + i * 0.5, 200.0 if i < 8 else 10.0) for i in range(20)]
+    events = [(90.0, 1, 1), (102.5, 3, 1), (104.0, 3, 2), (105.0, 3, 3)]
+    r = rt.analyse("direct", meta, samples, events)
+    assert (r.scaled_s, r.serving_s, r.recovered_s) == (2.5, 4.0, 4.0)
+    assert r.peak_p95_ms == 200.0
+    assert r.over_target_pct == 40.0
+    assert r.final_ready == 3
+
+
+def test_no_raise_reads_never():
+    meta = {"stepUnixMs": 0, "holdSeconds": 5, "targetMs": 50}
+    r = rt.analyse("hpa", meta, [(1.0, 100.0)], [(0.0, 1, 1)])
+    assert r.scaled_s is None and r.recovered_s is None
+    assert "never" in rt.table([r])
+
+
+def test_the_section_replaces_only_its_own():
+    doc = "# B\n\n## A\nx\n## Reaction time (old)\nold\n## C\ny\n"
+    out = rt.replace_section(doc, "## Reaction time (issue 12)\nnew\n")
+    assert out == "# B\n\n## A\nx\n## Reaction time (issue 12)\nnew\n## C\ny\n"
+    assert rt.replace_section("# B\n", "## Reaction time\nn\n") == "# B\n\n## Reaction time\nn\n"
