@@ -109,8 +109,13 @@ public class KubernetesConfig {
       }
       return config;
     } catch (RuntimeException e) {
-      throw new InvalidSettingException("the kubeconfig " + kubeconfig + " (ISOLATO_KUBECONFIG) is not usable: "
-          + e.getMessage(), KUBECONFIG_ACTION, e);
+      Throwable root = e;  // fabric8 wraps the parser's reason in "An error has occurred."
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      String why = root.getMessage() == null ? root.toString() : root.getMessage().strip().replaceAll("\\s*\\n\\s*", " ");
+      throw new InvalidSettingException("the kubeconfig " + kubeconfig + " (ISOLATO_KUBECONFIG) is not usable: " + why,
+          KUBECONFIG_ACTION, e);
     }
   }
 }

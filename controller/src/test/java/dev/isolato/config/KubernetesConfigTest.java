@@ -7,34 +7,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 class KubernetesConfigTest {
   @TempDir Path dir;
 
-  @Test
-  void aMissingKubeconfigSaysWhichFileAndSetting() {
-    Path missing = dir.resolve("missing.kubeconfig");
-    assertThatThrownBy(() -> KubernetesConfig.fromFile(missing))
+  /** Each bad kubeconfig (no file / not YAML / no current context) names the file, the setting and what is wrong. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', textBlock = """
+      missing.kubeconfig |                               | cannot read the kubeconfig {} (ISOLATO_KUBECONFIG): no such file
+      garbage.kubeconfig | clusters: [this is not yaml   | the kubeconfig {} (ISOLATO_KUBECONFIG) is not usable: while parsing a flow sequence in reader, line 1, column 11
+      empty.kubeconfig   | 'apiVersion: v1'               | the kubeconfig {} (ISOLATO_KUBECONFIG) is not usable: it has no current context
+      """)
+  void aBadKubeconfigIsAnInvalidSetting(String name, String content, String message) throws Exception {
+    Path file = dir.resolve(name);
+    if (content != null) {
+      Files.writeString(file, content + "\n");
+    }
+    assertThatThrownBy(() -> KubernetesConfig.fromFile(file))
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessage("cannot read the kubeconfig " + missing + " (ISOLATO_KUBECONFIG): no such file");
-  }
-
-  @Test
-  void aMalformedKubeconfigSaysWhatIsWrong() throws Exception {
-    Path garbage = Files.writeString(dir.resolve("garbage.kubeconfig"), "clusters: [this is not yaml\n");
-    assertThatThrownBy(() -> KubernetesConfig.fromFile(garbage))
-        .isInstanceOf(InvalidSettingException.class)
-        .hasMessageStartingWith("the kubeconfig " + garbage + " (ISOLATO_KUBECONFIG) is not usable: ");
-  }
-
-  @Test
-  void aKubeconfigWithoutACurrentContextIsRefused() throws Exception {
-    Path empty = Files.writeString(dir.resolve("empty.kubeconfig"), "apiVersion: v1\nkind: Config\n");
-    assertThatThrownBy(() -> KubernetesConfig.fromFile(empty))
-        .isInstanceOf(InvalidSettingException.class)
-        .hasMessageEndingWith("is not usable: it has no current context");
+        .hasMessageStartingWith(message.replace("{}", file.toString()));
   }
 
   @Test
