@@ -101,12 +101,88 @@ def test_crd_reference_is_current():
 DIAGNOSE = """
 export KUBECONFIG=$(localkube/localkube kubeconfig)
 echo '--- kubectl get sloclass,tenant -A'; kubectl get sloclass,tenant -A -o wide
-echo '--- tenant conditions'; kubectl get tenant -A -o \
-  jsonpath='{range .items[*]}{.metadata.name}{" "}{.status.phase}{" "}{.status.conditions}{"\\n"}{end}'
+echo '--- tenant conditions'; kubectl get tenant -A -o jsonpath='{range .items[*]}\
+{.metadata.name}{" "}{.status.phase}{" "}{.status.conditions}{"\\n"}{end}'
 echo '--- pool pods'; kubectl get pods -A -l app.kubernetes.io/managed-by=isolato -o wide
 echo '--- recent events'; kubectl get events -A --sort-by=.lastTimestamp | tail -15
-echo '--- controller log (make run)'; tail -40 "${ISOLATO_RUN_DIR:-/var/lib/isolato-run}/controller.log"
+echo '--- controller log (make run)'
+tail -40 "${ISOLATO_RUN_DIR:-/var/lib/isolato-run}/controller.log"
 """
+
+
+APPLICATION_YAML = ROOT / "controller/src/main/resources/application.yaml"
+
+
+def yaml_defaults(text: str) -> dict[str, str]:
+    """`${VAR:default}` placeholders of a Spring YAML file, nested ones kept as written."""
+    found = {}
+    for m in re.finditer(r"\$\{(\w+):", text):
+        depth, i = 1, m.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        found[m.group(1)] = text[m.end() : i - 1]
+    return found
+
+
+def java_duration_defaults(text: str) -> dict[str, str]:
+    """`x = x == null ? Duration.ofSeconds(N)` → {"x": "Ns"} (record defaults)."""
+    pattern = r"(\w+) = \1 == null \? Duration\.ofSeconds\((\d+)\)"
+    return {name.lower(): f"{n}s" for name, n in re.findall(pattern, text)}
+
+
+def documented_variables(page: str) -> list[tuple[str, str]]:
+    """(variable, default cell) of the configuration table: `A`, `B` | a, b pair up."""
+    lines = (ROOT / page).read_text().split("\n")
+    start = lines.index("| variable | default | meaning |") + 2
+    pairs = []
+    for row in lines[start:]:
+        if not row.startswith("|"):
+            break
+        names_cell, default_cell = (c.strip() for c in row.strip("|").split("|")[:2])
+        names = re.findall(r"`(\w+)`", names_cell)
+        names = [n if not n.startswith("_") else names[0].rsplit("_", 1)[0] + n for n in names]
+        defaults = [d.strip() for d in default_cell.split(", ")]
+        if " / " in names_cell:  # alternatives: one default
+            defaults = defaults * len(names)
+        assert len(names) == len(defaults), f"{page}: {row}"
+        pairs += zip(names, defaults, strict=True)
+    return pairs
+
+
+# doc-claim: docs/operations.md: | variable | default | meaning |
+def test_documented_controller_defaults_are_the_configured_ones():
+    configured = yaml_defaults(APPLICATION_YAML.read_text())
+    props = ROOT / "controller/src/main/java/dev/isolato/config/IsolatoProperties.java"
+    durations = java_duration_defaults(props.read_text())
+    unset = ("—", "fabric8 lookup")
+    pairs = documented_variables("docs/operations.md")
+    assert len(pairs) >= 15
+    for name, doc in pairs:
+        if name == "KUBECONFIG":  # fabric8's own variable, not a property of ours
+            continue
+        if name in configured:
+            value = configured[name]
+            fallback = doc.strip("`")
+            assert (
+                value == doc
+                or (doc in unset and value == "")
+                or (fallback in configured and value in ("", "${" + fallback + "}"))
+                or value.startswith("${" + fallback + ":")
+            ), f"{name}: docs/operations.md says {doc!r}, application.yaml {value!r}"
+        else:
+            key = name.removeprefix("ISOLATO_LEADERELECTION_").lower()
+            code = durations.get(key)
+            assert code == doc, f"{name}: documented {doc!r}, code {code!r}"
+
+
+# doc-claim: docs/operations.md: (default `127.0.0.1:9090`,
+def test_localkube_prometheus_scrapes_the_controllers_default_management_port():
+    conf = (ROOT / "localkube/config/defaults.conf").read_text()
+    target = re.search(r"^prometheus\.controller-target = (\S+)$", conf, re.M).group(1)
+    assert target == "127.0.0.1:9090"
+    configured = yaml_defaults(APPLICATION_YAML.read_text())
+    assert configured["ISOLATO_MANAGEMENT_PORT"] == target.split(":")[1]
 
 
 def run_bash(source: str) -> None:

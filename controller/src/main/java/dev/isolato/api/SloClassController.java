@@ -34,6 +34,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/slo-classes")
 @SecurityRequirement(name = "bearer")
 public class SloClassController {
+  /** Tries of an update without If-Match that meets concurrent writes. */
+  private static final int UNVERSIONED_UPDATE_ATTEMPTS = 3;
   private final KubernetesClient client;
   private final SloClasses classes;
 
@@ -99,23 +101,26 @@ public class SloClassController {
     if (body.name() != null && !name.equals(body.name())) {
       throw ApiException.invalid(List.of(new FieldError("name", "must match the path ('" + name + "')")));
     }
-    SloClass current = classes.find(name);
     String wanted = Etags.resourceVersion(ifMatch);
-    if (wanted != null && !wanted.equals(current.getMetadata().getResourceVersion())) {
-      throw Etags.stale("SLO class", name, wanted);
-    }
-    current.setSpec(body.spec());
-    if (wanted != null) {
-      current.getMetadata().setResourceVersion(wanted);
-    }
-    try {
-      SloClass updated = client.resources(SloClass.class).resource(current).update();
-      return ResponseEntity.ok().eTag(Etags.of(updated.getMetadata().getResourceVersion())).body(SloClassBody.of(updated));
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
-        throw Etags.stale("SLO class", name, current.getMetadata().getResourceVersion());
+    // Without If-Match the caller asked for no version: a conflict with a concurrent write
+    // (the reconciler's status, which bumps the resourceVersion) is retried on a fresh read.
+    for (int attempt = 1; ; attempt++) {
+      SloClass current = classes.find(name);
+      if (wanted != null && !wanted.equals(current.getMetadata().getResourceVersion())) {
+        throw Etags.stale("SLO class", name, wanted);
       }
-      throw e;
+      current.setSpec(body.spec());
+      try {
+        SloClass updated = client.resources(SloClass.class).resource(current).update();
+        return ResponseEntity.ok().eTag(Etags.of(updated.getMetadata().getResourceVersion())).body(SloClassBody.of(updated));
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        if (wanted != null || attempt == UNVERSIONED_UPDATE_ATTEMPTS) {
+          throw Etags.stale("SLO class", name, current.getMetadata().getResourceVersion());
+        }
+      }
     }
   }
 

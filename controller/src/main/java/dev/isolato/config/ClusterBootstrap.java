@@ -1,6 +1,5 @@
 package dev.isolato.config;
 
-import dev.isolato.tenancy.Applier;
 import dev.isolato.tenancy.PoolKeys;
 import dev.isolato.tenancy.PoolObjects;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -49,7 +48,7 @@ public class ClusterBootstrap {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      client.resource(crd).fieldManager(Applier.FIELD_MANAGER).forceConflicts().serverSideApply();
+      client.resource(crd).fieldManager(PoolObjects.FIELD_MANAGER).forceConflicts().serverSideApply();
       client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
           .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
               && c.getStatus().getConditions().stream().anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
@@ -86,7 +85,7 @@ public class ClusterBootstrap {
       client.resource(new NamespaceBuilder().withNewMetadata().withName(props.namespace())
           .addToLabels(PoolObjects.MANAGED_BY, PoolObjects.MANAGER).addToLabels(PoolObjects.podSecurityLabels())
           .endMetadata().build())
-          .fieldManager(Applier.FIELD_MANAGER).serverSideApply();
+          .fieldManager(PoolObjects.FIELD_MANAGER).serverSideApply();
     }
   }
 

@@ -12,7 +12,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -44,24 +46,29 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final CapacityPlanner planner;
   private final TablePusher pusher;
   private final TenancyMetrics metrics;
+  private final MeterRegistry registry;
   private static final Logger log = LoggerFactory.getLogger(OperatorLifecycle.class);
   private final String identity = identity();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private volatile Operator operator;
+  private volatile SloClassReconciler classReconciler;
   private final LeaderRouting routing;
 
   public OperatorLifecycle(KubernetesClient client, IsolatoProperties props, CapacityPlanner planner,
-      TablePusher pusher, TenancyMetrics metrics, @Value("${ISOLATO_POD_NAME:}") String podName) {
+      TablePusher pusher, TenancyMetrics metrics, MeterRegistry registry,
+      @Value("${ISOLATO_POD_NAME:}") String podName) {
     this.routing = new LeaderRouting(client, props.namespace(), podName);
     this.client = client;
     this.props = props;
     this.planner = planner;
     this.pusher = pusher;
     this.metrics = metrics;
+    this.registry = registry;
   }
 
   @Override
   public void start() {
+    stopping.set(false); // a restarted instance halts again when it loses its lease
     ClusterBootstrap bootstrap = new ClusterBootstrap(client, props);
     if (props.installCrds()) {
       bootstrap.installCrds();
@@ -72,7 +79,11 @@ public class OperatorLifecycle implements SmartLifecycle {
     Operator op = new Operator(o -> {
       o.withKubernetesClient(client).withCloseClientOnStop(false)
           .withConcurrentReconciliationThreads(props.reconcileThreads())
-          .withUseSSAToPatchPrimaryResource(true);
+          .withUseSSAToPatchPrimaryResource(true)
+          // reconcile timers and counters per controller (operator_sdk_* in Prometheus); not per
+          // resource: its tags differ between cluster-scoped and namespaced resources, which
+          // Prometheus refuses under one meter name
+          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
       if (props.leaderElection().enabled()) {
         var le = props.leaderElection();
         o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(le.leaseName(), props.namespace(),
@@ -82,10 +93,11 @@ public class OperatorLifecycle implements SmartLifecycle {
             false));
       }
     });
-    op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
-        props.imagePolicy(), props.networkPeers()),
+    SloClassReconciler reconciler = new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
+        props.imagePolicy(), props.networkPeers());
+    op.register(reconciler,
         c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
-            .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER)
+            .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
             .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling)
             // Never give up on a class: JOSDK's default stops after 5 quick retries, and a class
             // re-created while its old namespace still terminates (403, then 404 for ~10 s) was
@@ -96,12 +108,13 @@ public class OperatorLifecycle implements SmartLifecycle {
     // deleted tenants whose class is gone (the class reconciler releases all others)
     op.register(new TenantReleaser(client),
         c -> c.withName("tenant-release").settingNamespace(props.namespace()).withFinalizer(Tenant.FINALIZER)
-            .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER));
+            .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER));
     op.start();
     if (!props.leaderElection().enabled()) {
       routing.lead();
     }
     operator = op;
+    classReconciler = reconciler;
   }
 
   @Override
@@ -111,6 +124,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     stopping.set(true);
     if (op != null) {
       op.stop();
+      classReconciler.close();
       if (props.leaderElection().enabled()) {
         releaseLease();
       }

@@ -28,6 +28,7 @@ public final class ClassPlans {
   static SloClassStatus.Plan toStatus(CapacityPlan plan, PlanRequest request) {
     SloClassStatus.Plan p = new SloClassStatus.Plan();
     p.replicas = plan.replicas();
+    p.perPodCutoffRps = request.perPodCutoffRps();
     p.capacityRps = plan.capacityRps();
     p.committedRps = request.totalCommittedRps();
     p.method = plan.method();

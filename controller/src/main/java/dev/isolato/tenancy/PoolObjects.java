@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
@@ -36,6 +37,8 @@ import java.util.Map;
 public final class PoolObjects {
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
   public static final String MANAGER = "isolato";
+  /** The server-side apply field manager of everything Isolato writes. */
+  public static final String FIELD_MANAGER = "isolato";
   public static final String CLASS_LABEL = "isolato.dev/class";
   public static final String POOL_LABEL = "isolato.dev/pool";
   public static final String ISOLATION_LABEL = "isolato.dev/isolation";
@@ -242,6 +245,22 @@ public final class PoolObjects {
         .addNewVolume().withName("admin").withNewSecret().withSecretName(Workload.ADMIN_SECRET).endSecret().endVolume()
         .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume()
         .endSpec().endTemplate().endSpec().build();
+  }
+
+  /**
+   * The plan's replica count is a floor: when the HPA has scaled the Deployment above it, keep
+   * the larger count instead of fighting the autoscaler.
+   */
+  static HasMetadata floorReplicas(HasMetadata desired, Deployment live) {
+    if (desired instanceof Deployment want && live != null
+        && live.getSpec() != null && live.getSpec().getReplicas() != null
+        && want.getSpec().getReplicas() != null
+        && live.getSpec().getReplicas() > want.getSpec().getReplicas()) {
+      Deployment copy = new DeploymentBuilder(want).build();
+      copy.getSpec().setReplicas(live.getSpec().getReplicas());
+      return copy;
+    }
+    return desired;
   }
 
   static HasMetadata service(Input in) {

@@ -24,9 +24,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
 // (the generator orders columns by JSON path).
 @AdditionalPrinterColumn(name = "Pct", jsonPath = ".spec.latency.percentile", type = Type.NUMBER)
 @AdditionalPrinterColumn(name = "TargetMs", jsonPath = ".spec.latency.targetMs", type = Type.NUMBER)
-@AdditionalPrinterColumn(name = "CutoffRps", jsonPath = ".status.perPodCutoffRps", type = Type.NUMBER,
-    getDescription = "measured per-pod cut-off (empty until a calibration)")
+@AdditionalPrinterColumn(name = "CutoffRps", jsonPath = ".status.plan.perPodCutoffRps", type = Type.NUMBER,
+    getDescription = "per-pod cut-off the plan uses: the measured one after a calibration, else the declared one")
 @AdditionalPrinterColumn(name = "DeclaredRps", jsonPath = ".spec.perPodCutoffRps", type = Type.NUMBER, priority = 1)
+@AdditionalPrinterColumn(name = "MeasuredRps", jsonPath = ".status.perPodCutoffRps", type = Type.NUMBER, priority = 1,
+    getDescription = "measured per-pod cut-off (empty until a calibration)")
 @AdditionalPrinterColumn(name = "Replicas", jsonPath = ".status.plan.replicas", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "Tenants", jsonPath = ".status.tenants", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = Type.STRING)

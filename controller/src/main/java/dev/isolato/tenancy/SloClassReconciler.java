@@ -5,10 +5,10 @@ import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.slo.PlanRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -21,13 +21,13 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.micrometer.core.instrument.Timer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,17 +39,22 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles one SLO class: its shared pool and the pools of its dedicated tenants, the
- * tenants' statuses and finalizers, and the class's status. Tenants and Deployments map to
+ * tenants' statuses and finalizers, and the class's status. Tenants and pool objects map to
  * their class, so JOSDK serialises all work on one class and a burst of tenant events
  * collapses into few reconciles (and few API writes).
+ *
+ * <p>One pass is a short sequence of steps: {@link #applyPoolObjects pool objects} (each
+ * pool's {@link PoolWorkflow}), {@link #pushTables table push}, {@link #writeTenantStatuses
+ * tenant statuses}, {@link #releaseDeleted releases}, {@link #classStatus class status}.
  */
-public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClass> {
+public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClass>, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SloClassReconciler.class);
   /** How soon to look again while a tenant waits for pods or endpoints. */
   static final Duration PENDING_RECHECK = Duration.ofMillis(500);
@@ -63,7 +68,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
 
   private final KubernetesClient client;
   private final CapacityPlanner planner;
-  private final Applier applier;
+  private final PoolWorkflow pools = new PoolWorkflow();
   private final TablePusher pusher;
   private final TenancyMetrics metrics;
   private final String tenantNamespace;
@@ -77,23 +82,22 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final Map<String, String> confirmedKey = new ConcurrentHashMap<>();
   /**
    * Tenant status writes of one reconcile go out concurrently: after a burst, a reconcile
-   * serves several new tenants at once and sequential round trips would add up.
+   * serves several new tenants at once and sequential round trips would add up. Shut down by
+   * {@link #close()}.
    */
   private final ExecutorService statusWriters = Executors.newFixedThreadPool(STATUS_WRITERS, r -> {
     Thread th = new Thread(r, "isolato-status-writer");
     th.setDaemon(true);
     return th;
   });
-  /** The informers of prepareEventSources: the reconciler's own writes go into their caches. */
+  /** The tenants' informer: the reconciler's own status writes go into its cache. */
   private InformerEventSource<Tenant, SloClass> tenantSource;
-  private InformerEventSource<Deployment, SloClass> deploymentSource;
   private InformerEventSource<Secret, SloClass> keySource;
 
   public SloClassReconciler(KubernetesClient client, CapacityPlanner planner, TablePusher pusher,
       TenancyMetrics metrics, String tenantNamespace, ImagePolicy images, NetworkPeers peers) {
     this.client = client;
     this.planner = planner;
-    this.applier = new Applier(client);
     this.pusher = pusher;
     this.metrics = metrics;
     this.tenantNamespace = tenantNamespace;
@@ -123,12 +127,6 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         .withNamespaces(Set.of(tenantNamespace))
         .withSecondaryToPrimaryMapper(t -> Set.of(new ResourceID(t.getSpec().sloClass)))
         .build(), context);
-    var deployments = new InformerEventSource<>(InformerEventSourceConfiguration.from(Deployment.class, SloClass.class)
-        .withName("deployments")
-        .withWatchAllNamespaces()
-        .withLabelSelector(PoolObjects.MANAGED_BY + "=" + PoolObjects.MANAGER)
-        .withSecondaryToPrimaryMapper(d -> Set.of(new ResourceID(d.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL))))
-        .build(), context);
     // a rotated (or re-created) master key concerns every class
     var keys = new InformerEventSource<>(InformerEventSourceConfiguration.from(Secret.class, SloClass.class)
         .withName("pool-keys")
@@ -137,78 +135,83 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         .withSecondaryToPrimaryMapper(k -> context.getPrimaryCache().list().map(ResourceID::fromResource).collect(Collectors.toSet()))
         .build(), context);
     this.tenantSource = tenants;
-    this.deploymentSource = deployments;
     this.keySource = keys;
-    return List.of(tenants, deployments, keys);
+    List<EventSource<?, SloClass>> sources = new ArrayList<>(List.of(tenants, keys));
+    sources.addAll(pools.eventSources(context));
+    return sources;
   }
 
   @Override
   public UpdateControl<SloClass> reconcile(SloClass cls, Context<SloClass> context) {
-    Run run = run(cls, context, List.of());
-    UpdateControl<SloClass> control = run.statusPatch() == null ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run.statusPatch());
-    return run.recheck().map(control::rescheduleAfter).orElse(control);
+    Pass pass = pass(cls, context, List.of());
+    UpdateControl<SloClass> control = pass.statusPatch() == null ? UpdateControl.noUpdate() : UpdateControl.patchStatus(pass.statusPatch());
+    return pass.recheck().map(control::rescheduleAfter).orElse(control);
   }
 
   /** What one pass over a class produced: its status patch (null: unchanged) and when to look again. */
-  private record Run(SloClass statusPatch, Optional<Duration> recheck) {}
+  private record Pass(SloClass statusPatch, Optional<Duration> recheck) {}
 
   /**
-   * One pass over a class: every pool applied (or held), tenants' statuses, released tenants.
-   * {@code deletionWaitsFor} names the live tenants a deleted class waits for (empty otherwise).
+   * One pass over a class. {@code deletionWaitsFor} names the live tenants a deleted class
+   * waits for (empty otherwise).
    */
-  private Run run(SloClass cls, Context<SloClass> context, List<String> deletionWaitsFor) {
-    Timer.Sample sample = metrics.startReconcile();
+  private Pass pass(SloClass cls, Context<SloClass> context, List<String> deletionWaitsFor) {
     String name = cls.getMetadata().getName();
-    try {
-      Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-      List<Tenant> tenants = List.copyOf(context.getSecondaryResources(Tenant.class));
-      SloClassStatus.Plan sharedPlan = null;
-      List<PoolOutcome> outcomes = new ArrayList<>();
-      Optional<String> refused = PoolNames.classNameProblem(name).map(m -> "class name " + m)
-          .or(() -> images.problem(cls.getSpec()));
-      if (refused.isPresent()) {
-        // nothing is applied for a class the controller refuses; its tenants wait, saying why
-        String reason = PoolNames.classNameProblem(name).isPresent() ? "InvalidName" : "ImageNotAllowed";
-        Pools.of(name, tenants).forEach(pool -> hold(pool, reason, refused.get()));
-        outcomes.add(new PoolOutcome(PoolNames.sharedNamespace(name), reason, refused.get(), false, false));
-      } else {
-        PoolTokens.Keys keys = poolKeys.keys(keySource == null ? null
-            : keySource.get(new ResourceID(PoolKeys.SECRET, tenantNamespace)).orElse(null));
-        List<Pool> pools = Pools.of(name, tenants);
-        for (Pool pool : pools) {
-          Optional<String> badId = pool.dedicated() ? PoolNames.tenantIdProblem(pool.dedicatedTenant()) : Optional.empty();
-          if (badId.isPresent()) {
-            outcomes.add(hold(pool, "InvalidName", "tenant id " + badId.get() + " (its namespace would be invalid)"));
-            continue;
-          }
-          PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
-          CapacityPlan plan = planner.plan(request);
-          try {
-            outcomes.add(reconcilePool(cls, pool, plan, keys));
-          } catch (Applier.NotOwned e) {
-            log.warn("class {} pool {}: {}", name, pool.namespace(), e.getMessage());
-            outcomes.add(hold(pool, "NamespaceConflict", e.getMessage()));
-          } catch (KubernetesClientException e) {
-            // e.g. its namespace was deleted by hand and still terminates: the other pools and
-            // the tenants' releases go on; this pool is re-read from scratch and retried soon
-            log.warn("class {} pool {}: {}", name, pool.namespace(), e.getMessage());
-            applier.forget(pool.namespace());
-            outcomes.add(PoolOutcome.failed(pool.namespace(), "HTTP " + e.getCode() + " " + abbreviate(e.getMessage())));
-          }
-          if (!pool.dedicated()) {
-            sharedPlan = ClassPlans.toStatus(plan, request);
-          }
-        }
-        removeStrayPools(cls, pools.stream().map(Pool::namespace).collect(Collectors.toSet()));
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    List<Tenant> tenants = List.copyOf(context.getSecondaryResources(Tenant.class));
+    List<Pool> classPools = Pools.of(name, tenants);
+    List<PoolRun> runs;
+    Optional<String> classProblem = PoolNames.classNameProblem(name).map(m -> "class name " + m);
+    Optional<String> refused = classProblem.or(() -> images.problem(cls.getSpec()));
+    if (refused.isPresent()) {
+      // nothing is applied for a class the controller refuses; its tenants wait, saying why
+      String reason = classProblem.isPresent() ? "InvalidName" : "ImageNotAllowed";
+      runs = classPools.stream().map(p -> PoolRun.held(p, reason, refused.get())).toList();
+    } else {
+      runs = applyPoolObjects(cls, classPools, context);
+      removeStrayPools(cls, classPools.stream().map(Pool::namespace).collect(Collectors.toSet()));
+    }
+    runs = pushTables(runs);
+    Map<String, TenantPhase> written = writeTenantStatuses(runs);
+    releaseDeleted(cls, tenants);
+    // counted after the writes, so the gauge says what the statuses now say
+    metrics.tenantPhases(name, tenants.stream().collect(Collectors.groupingBy(
+        t -> written.getOrDefault(t.getMetadata().getName(), TenantPhase.of(t)), TreeMap::new, Collectors.counting())));
+    metrics.classFacts(cls);
+    List<PoolOutcome> outcomes = runs.stream().map(r -> r.outcome(written)).toList();
+    SloClassStatus.Plan sharedPlan = runs.stream().filter(r -> !r.pool().dedicated() && r.plan() != null)
+        .findFirst().map(r -> ClassPlans.toStatus(r.plan(), r.request())).orElse(null);
+    return new Pass(classStatus(cls, sharedPlan, tenants, outcomes, deletionWaitsFor, now), PoolOutcome.recheck(outcomes));
+  }
+
+  /**
+   * One pool through the pass: its plan and table, whether its objects were applied (or why it
+   * is held or failed), then the state its tenants' statuses are computed from.
+   */
+  private record PoolRun(Pool pool, PlanRequest request, CapacityPlan plan, String table, List<String> tokens,
+      String keyFingerprint, boolean rotating, boolean tableChanged, Deployment deployment, String heldReason, String heldMessage,
+      PoolState state) {
+    static PoolRun held(Pool pool, String reason, String message) {
+      return new PoolRun(pool, null, null, null, List.of(), null, false, false, null, reason, message, null);
+    }
+
+    boolean applied() {
+      return heldReason == null;
+    }
+
+    PoolRun withState(PoolState s) {
+      return new PoolRun(pool, request, plan, table, tokens, keyFingerprint, rotating, tableChanged, deployment,
+          heldReason, heldMessage, s);
+    }
+
+    PoolOutcome outcome(Map<String, TenantPhase> phases) {
+      if (!applied()) {
+        return PoolOutcome.APPLY_FAILED.equals(heldReason) ? PoolOutcome.failed(pool.namespace(), heldMessage)
+            : new PoolOutcome(pool.namespace(), heldReason, heldMessage, !pool.tenants().isEmpty(), false);
       }
-      releaseDeleted(cls, tenants);
-      metrics.tenantPhases(name, tenants.stream().collect(Collectors.groupingBy(TenancyReconcile::phaseOf, TreeMap::new, Collectors.counting())));
-      metrics.classFacts(cls);
-      metrics.reconciled(sample, name, true);
-      return new Run(classStatus(cls, sharedPlan, tenants, outcomes, deletionWaitsFor, now), PoolOutcome.recheck(outcomes));
-    } catch (RuntimeException e) {
-      metrics.reconciled(sample, name, false);
-      throw e;
+      boolean pending = pool.tenants().stream()
+          .anyMatch(t -> phases.getOrDefault(t.getMetadata().getName(), TenantPhase.of(t)) != TenantPhase.Serving);
+      return new PoolOutcome(pool.namespace(), null, null, pending, rotating);
     }
   }
 
@@ -236,98 +239,125 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     }
   }
 
-  /** Nothing is applied for the pool; its tenants wait with {@code message}. */
-  private PoolOutcome hold(Pool pool, String reason, String message) {
-    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-    List<CompletableFuture<Void>> writes = new ArrayList<>();
-    for (Tenant t : pool.tenants()) {
-      TenantStatus status = TenantStatuses.pending(t, reason, message, now);
-      if (!TenantStatuses.same(t.getStatus(), status)) {
-        writes.add(CompletableFuture.runAsync(() -> writeStatus(t, status), statusWriters));
+  /**
+   * Step 1, pool objects: each pool's plan, table and tokens, and its objects through the pool
+   * workflow. A pool with an invalid namespace name, or whose objects are not Isolato's, is
+   * held; one whose apply failed is retried soon; the other pools go on either way.
+   */
+  private List<PoolRun> applyPoolObjects(SloClass cls, List<Pool> classPools, Context<SloClass> context) {
+    PoolTokens.Keys keys = poolKeys.keys(keySource == null ? null
+        : keySource.get(new ResourceID(PoolKeys.SECRET, tenantNamespace)).orElse(null));
+    List<PoolRun> runs = new ArrayList<>();
+    for (Pool pool : classPools) {
+      Optional<String> badId = pool.dedicated() ? PoolNames.tenantIdProblem(pool.dedicatedTenant()) : Optional.empty();
+      if (badId.isPresent()) {
+        runs.add(PoolRun.held(pool, "InvalidName", "tenant id " + badId.get() + " (its namespace would be invalid)"));
+        continue;
       }
+      PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
+      CapacityPlan plan = planner.plan(request);
+      String table = TenantTable.json(pool.tenants(), plan, cls.getSpec().admission);
+      boolean rotating = rotating(pool.namespace(), keys);
+      List<String> tokens = PoolTokens.tokens(keys, pool.namespace(), !rotating);
+      boolean tableChanged = !table.equals(pools.table(pool.namespace())
+          .map(cm -> cm.getData() == null ? null : cm.getData().get(TenantTable.FILE)).orElse(null));
+      Deployment live = pools.deployment(pool.namespace()).orElse(null);
+      List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, tokens, peers)).stream()
+          .map(o -> PoolObjects.floorReplicas(o, live)).toList();
+      Optional<PoolWorkflow.Failure> failure = pools.apply(cls, desired, context);
+      if (failure.isPresent()) {
+        log.warn("class {} pool {}: {}", cls.getMetadata().getName(), pool.namespace(), failure.get().message());
+        String reason = failure.get().notOwned() ? "NamespaceConflict" : PoolOutcome.APPLY_FAILED;
+        runs.add(new PoolRun(pool, request, plan, table, tokens, keys.fingerprint(), rotating, tableChanged, null,
+            reason, failure.get().message(), null));
+        continue;
+      }
+      runs.add(new PoolRun(pool, request, plan, table, tokens, keys.fingerprint(), rotating, tableChanged,
+          pools.deployment(pool.namespace()).orElse(null), null, null, null));
     }
-    awaitAll(writes);
-    return new PoolOutcome(pool.namespace(), reason, message, !pool.tenants().isEmpty(), false);
+    return runs;
   }
 
   /**
-   * Applies a pool's objects, pushes its table when a tenant still waits or a rotated token is
-   * not yet confirmed, updates statuses.
+   * Step 2, table push: to the pods of every applied pool whose table changed, whose tenants
+   * wait, or whose rotated token is not yet confirmed; each pool's resulting state.
    */
-  private PoolOutcome reconcilePool(SloClass cls, Pool pool, CapacityPlan plan, PoolTokens.Keys keys) {
-    String table = TenantTable.json(pool.tenants(), plan, cls.getSpec().admission);
-    boolean rotating = rotating(pool.namespace(), keys);
-    List<String> tokens = PoolTokens.tokens(keys, pool.namespace(), !rotating);
-    List<HasMetadata> desired = PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, tokens, peers));
-    Deployment cachedDeployment = deploymentSource.get(new ResourceID(Workload.NAME, pool.namespace())).orElse(null);
-    Applier.Result applied = applier.apply(desired, d -> d instanceof Deployment ? cachedDeployment : null);
-    if (!applied.written().isEmpty()) {
-      log.info("class {} pool {}: applied {}", pool.sloClass(), pool.namespace(), applied.written());
-    }
-    Deployment deployment = applied.get("Deployment", Deployment.class);
-    if (applied.wrote("Deployment")) {
-      if (cachedDeployment == null) {
-        deploymentSource.handleRecentResourceCreate(ResourceID.fromResource(deployment), deployment);
-      } else {
-        deploymentSource.handleRecentResourceUpdate(ResourceID.fromResource(deployment), deployment, cachedDeployment);
-      }
-    }
-    int ready = deployment.getStatus() == null || deployment.getStatus().getReadyReplicas() == null
+  private List<PoolRun> pushTables(List<PoolRun> runs) {
+    return runs.stream().map(r -> r.applied() ? r.withState(push(r)) : r).toList();
+  }
+
+  private PoolState push(PoolRun run) {
+    Pool pool = run.pool();
+    Deployment deployment = run.deployment();
+    int ready = deployment == null || deployment.getStatus() == null || deployment.getStatus().getReadyReplicas() == null
         ? 0 : deployment.getStatus().getReadyReplicas();
-    boolean waiting = pool.tenants().stream().anyMatch(t -> !TenantStatuses.SERVING.equals(TenancyReconcile.phaseOf(t)));
-    boolean synced = true;
-    // stable while synced, so a new table version does not rewrite every serving tenant's status
-    String syncMessage = SYNCED;
-    if (applied.wrote("ConfigMap") || waiting || rotating) {
-      if (ready == 0) {
-        synced = false;
-        syncMessage = "no ready pod to push the table to";
-      } else {
-        TablePusher.Result pushed = pusher.push(pool.namespace(), table, tokens);
-        synced = pushed.complete();
-        if (rotating && pushed.firstTokenEverywhere()) {
-          // every ready pod reads the new token: the next apply drops the previous one
-          confirmedKey.put(pool.namespace(), keys.fingerprint());
-          log.info("pool {} accepts the token of key {}; dropping the previous token", pool.namespace(), keys.fingerprint());
-        }
-        if (!pushed.errors().isEmpty()) {
-          metrics.tablePushFailures(pool.sloClass(), pushed.errors().size());
-        }
-        syncMessage = synced ? SYNCED
-            : "table " + tableVersion(table) + " pushed to " + pushed.accepted() + "/" + pushed.readyPods() + " ready endpoints"
-                + (pushed.errors().isEmpty() ? "" : ": " + String.join("; ", pushed.errors()));
-      }
+    boolean waiting = pool.tenants().stream().anyMatch(t -> TenantPhase.of(t) != TenantPhase.Serving);
+    if (!run.tableChanged() && !waiting && !run.rotating()) {
+      // stable while synced, so a new table version does not rewrite every serving tenant's status
+      return new PoolState(pool.namespace(), run.plan().replicas(), ready, true, SYNCED);
     }
-    PoolState state = new PoolState(pool.namespace(), plan.replicas(), ready, synced, syncMessage);
-    // a tenant is served from the moment its table reached the pods, not from the reconcile's start
-    Instant observed = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-    boolean pending = false;
+    if (ready == 0) {
+      return new PoolState(pool.namespace(), run.plan().replicas(), ready, false, "no ready pod to push the table to");
+    }
+    TablePusher.Result pushed = pusher.push(pool.namespace(), run.table(), run.tokens());
+    if (run.rotating() && pushed.firstTokenEverywhere()) {
+      // every ready pod reads the new token: the next apply drops the previous one
+      confirmedKey.put(pool.namespace(), run.keyFingerprint());
+      log.info("pool {} accepts the token of key {}; dropping the previous token", pool.namespace(), run.keyFingerprint());
+    }
+    if (!pushed.errors().isEmpty()) {
+      metrics.tablePushFailures(pool.sloClass(), pushed.errors().size());
+    }
+    String message = pushed.complete() ? SYNCED
+        : "table " + tableVersion(run.table()) + " pushed to " + pushed.accepted() + "/" + pushed.readyPods() + " ready endpoints"
+            + (pushed.errors().isEmpty() ? "" : ": " + String.join("; ", pushed.errors()));
+    return new PoolState(pool.namespace(), run.plan().replicas(), ready, pushed.complete(), message);
+  }
+
+  /**
+   * Step 3, tenant statuses: every live tenant's status from its pool's state (or why its pool
+   * is held), the changed ones written concurrently. Returns the phase of every tenant whose
+   * pool was applied or held, as now written; those of failed pools keep theirs.
+   */
+  private Map<String, TenantPhase> writeTenantStatuses(List<PoolRun> runs) {
+    Map<String, TenantPhase> phases = new HashMap<>();
     List<CompletableFuture<Void>> writes = new ArrayList<>();
-    for (Tenant t : pool.tenants()) {
-      String id = t.getMetadata().getName();
-      TenantStatus status = TenantStatuses.of(t, state, plan.admittedRps().getOrDefault(id, t.getSpec().committedRps), observed);
-      if (!TenantStatuses.same(t.getStatus(), status)) {
-        writes.add(CompletableFuture.runAsync(() -> writeStatus(t, status), statusWriters));
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    for (PoolRun run : runs) {
+      if (!run.applied() && PoolOutcome.APPLY_FAILED.equals(run.heldReason())) {
+        continue;
       }
-      pending |= !TenantStatuses.SERVING.equals(status.phase);
-      if (TenantStatuses.SERVING.equals(status.phase) && !TenantStatuses.SERVING.equals(TenancyReconcile.phaseOf(t))) {
-        TenancyReconcile.acceptedAt(t).ifPresent(a -> metrics.onboarded(pool.sloClass(), pool.isolation(), Duration.between(a, Instant.now())));
+      for (Tenant t : run.pool().tenants()) {
+        String id = t.getMetadata().getName();
+        TenantStatus status = run.applied()
+            ? TenantStatuses.of(t, run.state(), run.plan().admittedRps().getOrDefault(id, t.getSpec().committedRps), now)
+            : TenantStatuses.pending(t, run.heldReason(), run.heldMessage(), now);
+        if (!TenantStatuses.same(t.getStatus(), status)) {
+          writes.add(CompletableFuture.runAsync(() -> writeStatus(t, status), statusWriters));
+        }
+        TenantPhase phase = TenantPhase.parse(status.phase);
+        phases.put(id, phase);
+        if (phase == TenantPhase.Serving && TenantPhase.of(t) != TenantPhase.Serving) {
+          TenancyReconcile.acceptedAt(t).ifPresent(a ->
+              metrics.onboarded(run.pool().sloClass(), run.pool().isolation(), Duration.between(a, Instant.now())));
+        }
       }
     }
     awaitAll(writes);
-    return new PoolOutcome(pool.namespace(), null, null, pending, rotating);
+    return phases;
   }
 
   /**
    * Whether the pool must still list the previous key's token: a previous key exists and the
-   * pool has not shown that its pods accept the current one. After a restart the live Secret
-   * tells: a pool whose token file already holds the current token alone is done.
+   * pool has not shown that its pods accept the current one. After a restart the pool's
+   * Secret (as the informer holds it) tells: a token file that already holds the current
+   * token alone is done.
    */
   private boolean rotating(String namespace, PoolTokens.Keys keys) {
     if (keys.previous() == null || keys.fingerprint().equals(confirmedKey.get(namespace))) {
       return false;
     }
-    Secret live = client.secrets().inNamespace(namespace).withName(Workload.ADMIN_SECRET).get();
+    Secret live = pools.adminSecret(namespace).orElse(null);
     String file = live == null || live.getData() == null || live.getData().get(Workload.ADMIN_TOKEN_KEY) == null ? null
         : new String(Base64.getDecoder().decode(live.getData().get(Workload.ADMIN_TOKEN_KEY)), StandardCharsets.UTF_8);
     // a pool created after the rotation never had the previous token
@@ -339,8 +369,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   }
 
   /**
-   * Tenants being deleted are already out of every table (Pools leaves them out); drop the
-   * dedicated namespace and the finalizer.
+   * Step 4, releases: tenants being deleted are already out of every table (Pools leaves them
+   * out); drop the dedicated namespace and the finalizer.
    */
   private void releaseDeleted(SloClass cls, List<Tenant> tenants) {
     for (Tenant t : tenants) {
@@ -361,13 +391,11 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
    * when it is this class's.
    */
   private void removeStrayPools(SloClass cls, Set<String> current) {
-    if (deploymentSource == null) {
-      return;
-    }
     String name = cls.getMetadata().getName();
-    deploymentSource.list(d -> name.equals(d.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL))
-            && !current.contains(d.getMetadata().getNamespace()))
-        .map(d -> d.getMetadata().getNamespace()).distinct()
+    pools.deployments(name)
+        .map(d -> d.getMetadata().getNamespace())
+        .filter(ns -> !current.contains(ns))
+        .distinct()
         .filter(ns -> deleteOwnedNamespace(cls, ns))
         .forEach(ns -> log.info("class {}: deleted pool namespace {}, no pool uses it any more", name, ns));
   }
@@ -375,20 +403,16 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   /** Deletes the namespace only when it is this class's (label and owner uid); never another's. */
   private boolean deleteOwnedNamespace(SloClass cls, String ns) {
     boolean deleted = false;
-    Namespace live = client.namespaces().withName(ns).get();
+    Namespace live = pools.namespace(ns).orElse(null);
     if (live != null && live.getMetadata().getDeletionTimestamp() == null) {
-      List<String> owners = live.getMetadata().getOwnerReferences() == null ? List.of()
-          : live.getMetadata().getOwnerReferences().stream().map(o -> o.getUid()).toList();
-      Optional<String> conflict = Ownership.conflict("Namespace", ns, live.getMetadata().getLabels(), owners,
-          cls.getMetadata().getName(), cls.getMetadata().getUid());
-      if (conflict.isPresent()) {
-        log.warn("not deleting namespace {}: {}", ns, conflict.get());
-      } else {
+      try {
+        PoolDependent.requireOwned(live, cls);
         client.namespaces().withName(ns).delete();
         deleted = true;
+      } catch (NotOwned e) {
+        log.warn("not deleting namespace {}: {}", ns, e.getMessage());
       }
     }
-    applier.forget(ns);
     confirmedKey.remove(ns);
     return deleted;
   }
@@ -412,9 +436,6 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   }
 
   private void writeStatus(Tenant t, TenantStatus status) {
-    if (TenantStatuses.same(t.getStatus(), status)) {
-      return;
-    }
     Tenant patch = new Tenant();
     patch.getMetadata().setName(t.getMetadata().getName());
     patch.getMetadata().setNamespace(t.getMetadata().getNamespace());
@@ -422,7 +443,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     patch.setStatus(status);
     Tenant updated = client.resource(patch).subresource("status").patch(
         new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
-            .withFieldManager(Applier.FIELD_MANAGER).withForce(true).build(), patch);
+            .withFieldManager(PoolObjects.FIELD_MANAGER).withForce(true).build(), patch);
     // the next reconcile sees this status even before the watch delivers it, and the watch
     // event of this write does not trigger another reconcile
     if (tenantSource != null) {
@@ -430,7 +451,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     }
   }
 
-  /** The class status patch, or null when the status would not change. */
+  /** Step 5, class status: the patch, or null when the status would not change. */
   private SloClass classStatus(SloClass cls, SloClassStatus.Plan plan, List<Tenant> tenants,
       List<PoolOutcome> outcomes, List<String> deletionWaitsFor, Instant now) {
     SloClassStatus prev = cls.getStatus() == null ? new SloClassStatus() : cls.getStatus();
@@ -451,17 +472,13 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       return null;
     }
     SloClass patch = new SloClass();
-    patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(cls.getMetadata().getName()).build());
+    patch.setMetadata(new ObjectMetaBuilder().withName(cls.getMetadata().getName()).build());
     patch.setSpec(null);
     // the calibration fields belong to POST /api/v1/calibrations: leave them out of this apply
     next.cutoffs = null;
     next.calibrationRuns = null;
     patch.setStatus(next);
     return patch;
-  }
-
-  private static String abbreviate(String s) {
-    return s == null ? "" : s.length() > 300 ? s.substring(0, 300) + "…" : s;
   }
 
   private static String tableVersion(String tableJson) {
@@ -481,17 +498,31 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     List<String> remaining = DeletionWait.liveTenants(tenants.stream()
         .filter(t -> t.getMetadata().getDeletionTimestamp() == null).map(t -> t.getMetadata().getName()).toList());
     if (!remaining.isEmpty()) {
-      Run run = run(cls, context, remaining);
-      if (run.statusPatch() != null) {
-        client.resource(run.statusPatch()).subresource("status").patch(new PatchContext.Builder()
-            .withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(Applier.FIELD_MANAGER).withForce(true).build(),
-            run.statusPatch());
+      Pass pass = pass(cls, context, remaining);
+      if (pass.statusPatch() != null) {
+        client.resource(pass.statusPatch()).subresource("status").patch(new PatchContext.Builder()
+            .withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(PoolObjects.FIELD_MANAGER).withForce(true).build(),
+            pass.statusPatch());
       }
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(run.recheck().orElse(CONFLICT_RECHECK));
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(pass.recheck().orElse(CONFLICT_RECHECK));
     }
     releaseDeleted(cls, tenants);
     metrics.tenantPhases(cls.getMetadata().getName(), Map.of());
     metrics.classRemoved(cls.getMetadata().getName());
     return DeleteControl.defaultDelete();
+  }
+
+  /** Stops the status writers (after the operator stopped: no reconcile is running). */
+  @Override
+  public void close() {
+    statusWriters.shutdown();
+    try {
+      if (!statusWriters.awaitTermination(5, TimeUnit.SECONDS)) {
+        statusWriters.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      statusWriters.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 }

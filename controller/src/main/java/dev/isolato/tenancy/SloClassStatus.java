@@ -125,6 +125,8 @@ public class SloClassStatus {
   /** A capacity plan as shown to users. */
   public static class Plan {
     public int replicas;
+    /** The per-pod cut-off the plan rests on (req/s): the measured one after a calibration, else the declared one. */
+    public double perPodCutoffRps;
     public double capacityRps;
     public double committedRps;
     public String method;

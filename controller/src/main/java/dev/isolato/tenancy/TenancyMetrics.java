@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class TenancyMetrics {
   private final MeterRegistry registry;
   private final MultiGauge tenants;
-  private final Map<String, Map<String, Long>> tenantsByClass = new ConcurrentHashMap<>();
+  private final Map<String, Map<TenantPhase, Long>> tenantsByClass = new ConcurrentHashMap<>();
   // What the Prometheus rules (helm/isolato/files/isolato-rules.yaml) compare measurements with.
   private final MultiGauge classTarget;
   private final MultiGauge classCutoff;
@@ -101,26 +101,13 @@ public class TenancyMetrics {
         .register(registry).record(latency);
   }
 
-  public Timer.Sample startReconcile() {
-    return Timer.start(registry);
-  }
-
-  public void reconciled(Timer.Sample sample, String sloClass, boolean ok) {
-    sample.stop(Timer.builder("isolato.reconcile.duration").description("Duration of one class reconcile")
-        .tags("class", sloClass, "outcome", ok ? "success" : "error").register(registry));
-    if (!ok) {
-      Counter.builder("isolato.reconcile.errors").description("Reconciles that failed")
-          .tags("class", sloClass).register(registry).increment();
-    }
-  }
-
   public void tablePushFailures(String sloClass, int n) {
     Counter.builder("isolato.table.push.failures").description("Pods that refused or missed a table push")
         .tags("class", sloClass).register(registry).increment(n);
   }
 
-  /** Replaces the per-phase counts of one class. */
-  public void tenantPhases(String sloClass, Map<String, Long> byPhase) {
+  /** Replaces the per-phase counts of one class (after the reconcile's status writes). */
+  public void tenantPhases(String sloClass, Map<TenantPhase, Long> byPhase) {
     if (byPhase.isEmpty()) {
       tenantsByClass.remove(sloClass);
     } else {
@@ -128,7 +115,7 @@ public class TenancyMetrics {
     }
     List<MultiGauge.Row<?>> rows = tenantsByClass.entrySet().stream()
         .flatMap(c -> c.getValue().entrySet().stream()
-            .map(p -> MultiGauge.Row.of(Tags.of("class", c.getKey(), "phase", p.getKey()), p.getValue())))
+            .map(p -> MultiGauge.Row.of(Tags.of("class", c.getKey(), "phase", p.getKey().name()), p.getValue())))
         .<MultiGauge.Row<?>>map(r -> r)
         .toList();
     tenants.register(rows, true);

@@ -8,13 +8,6 @@ import java.util.Optional;
 final class TenancyReconcile {
   private TenancyReconcile() {}
 
-  static String phaseOf(Tenant t) {
-    if (t.getMetadata().getDeletionTimestamp() != null) {
-      return "Terminating";
-    }
-    return t.getStatus() == null || t.getStatus().phase == null ? TenantStatuses.PENDING : t.getStatus().phase;
-  }
-
   static Optional<Instant> acceptedAt(Tenant t) {
     String v = t.getMetadata().getAnnotations() == null ? null : t.getMetadata().getAnnotations().get(Tenant.ACCEPTED_AT);
     try {
@@ -33,7 +26,7 @@ final class TenancyReconcile {
     if (a == null || b == null) {
       return a == b;
     }
-    return a.replicas == b.replicas && a.capacityRps == b.capacityRps && a.committedRps == b.committedRps
+    return a.replicas == b.replicas && a.perPodCutoffRps == b.perPodCutoffRps && a.capacityRps == b.capacityRps && a.committedRps == b.committedRps
         && Objects.equals(a.method, b.method) && Objects.equals(a.explanation, b.explanation);
   }
 }

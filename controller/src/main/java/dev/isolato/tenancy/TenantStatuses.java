@@ -12,10 +12,6 @@ import java.util.Objects;
  * unchanged world yields an equal status and no write.
  */
 public final class TenantStatuses {
-  public static final String SERVING = "Serving";
-  public static final String PROVISIONING = "Provisioning";
-  public static final String PENDING = "Pending";
-
   private TenantStatuses() {}
 
   public static TenantStatus of(Tenant t, PoolState pool, double admittedRps, Instant now) {
@@ -28,16 +24,16 @@ public final class TenantStatuses {
     conds.add(cond(prev, "TableSynced", pool.tableSynced(), pool.tableSynced() ? "Pushed" : "PushPending",
         pool.syncMessage(), now));
     boolean ready = podsReady && pool.tableSynced();
-    String reason = ready ? SERVING : !podsReady ? "NoReadyReplicas" : "PushPending";
+    String reason = ready ? TenantPhase.Serving.name() : !podsReady ? "NoReadyReplicas" : "PushPending";
     conds.add(cond(prev, "Ready", ready, reason, ready ? "tenant is served by " + pool.namespace() + "/" + Workload.NAME
         : "waiting: " + (podsReady ? pool.syncMessage() : "no ready replica yet"), now));
 
     TenantStatus s = new TenantStatus();
-    s.phase = ready ? SERVING : PROVISIONING;
+    s.phase = (ready ? TenantPhase.Serving : TenantPhase.Provisioning).name();
     s.observedGeneration = t.getMetadata().getGeneration();
     s.admittedRps = admittedRps;
     s.namespace = pool.namespace();
-    s.servingSince = ready ? (prev.servingSince != null && SERVING.equals(prev.phase) ? prev.servingSince : now.toString()) : null;
+    s.servingSince = ready ? (prev.servingSince != null && TenantPhase.parse(prev.phase) == TenantPhase.Serving ? prev.servingSince : now.toString()) : null;
     s.conditions = conds;
     return s;
   }
@@ -51,7 +47,7 @@ public final class TenantStatuses {
   public static TenantStatus pending(Tenant t, String reason, String message, Instant now) {
     TenantStatus prev = t.getStatus() == null ? new TenantStatus() : t.getStatus();
     TenantStatus s = new TenantStatus();
-    s.phase = PENDING;
+    s.phase = TenantPhase.Pending.name();
     s.observedGeneration = t.getMetadata().getGeneration();
     s.conditions = List.of(cond(prev, "Ready", false, reason, message, now));
     return s;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClassSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ class CrdAgreementTest {
   }
 
   @Test
+  @DocClaim("docs/api.md: the API answers 400 for everything the API server would refuse with 422")
   void aVanishinglySmallRateIsA400NotTheApiServers422() {
     var r = new TenantRequest("acme", "gold", 1e-300, null, null, null);
     assertThat(Validation.tenant(r)).extracting(FieldError::field).containsExactly("committedRps");

@@ -2,6 +2,7 @@ package dev.isolato.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import dev.isolato.slo.PlanRequest;
 import dev.isolato.slo.PlanRequestValidator;
 import dev.isolato.slo.TenantDemand;
@@ -18,6 +19,7 @@ class SimulationsTest {
   }
 
   @Test
+  @DocClaim("docs/api.md: 400 names the field (`tenants[1].committedRps`, `overrides.maxReplicas`, `sloClass`)")
   void missingAndBadFieldsAreNamedByTheirJsonPath() {
     List<SimulateRequest.Demand> tenants = new ArrayList<>();
     tenants.add(new SimulateRequest.Demand("a", null));
@@ -34,6 +36,7 @@ class SimulationsTest {
   }
 
   @Test
+  @DocClaim("docs/api.md: (default: the class's values and its stored fit;")
   void theWhatIfReplacesTheTenantsAndAppliesOverrides() {
     var body = new SimulateRequest("gold", List.of(new SimulateRequest.Demand("a", 30.0), new SimulateRequest.Demand("b", 70.0)),
         overrides(null, 75.0, null, 6, null));

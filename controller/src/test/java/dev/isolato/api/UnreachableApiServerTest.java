@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import dev.isolato.DocClaim;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.KubernetesConfig;
 import io.fabric8.kubernetes.client.Config;
@@ -36,6 +37,9 @@ class UnreachableApiServerTest {
   }
 
   @Test
+  @DocClaim("docs/api.md: connection 2 s, request 3.5 s, no retry")
+  @DocClaim("docs/api.md: With the API server stopped, a request is answered 503 within 5 s")
+  @DocClaim("docs/api.md: | 503 | the Kubernetes API server did not answer within 3.5 s")
   void anApiServerThatNeverAnswersIsCutOffBy503() throws Exception {
     List<Socket> held = new ArrayList<>();
     try (ServerSocket s = new ServerSocket(0)) {

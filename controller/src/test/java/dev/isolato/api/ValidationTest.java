@@ -2,6 +2,7 @@ package dev.isolato.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClassSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ class ValidationTest {
   }
 
   @Test
+  @DocClaim("docs/api.md: `committedRps` 0.001..1,000,000 req/s; `burst` 1..1,000,000")
   void ratesAndProfilesAreBounded() {
     assertThat(fields(Validation.tenant(tenant("a", "g", 0.0)))).containsExactly("committedRps");
     assertThat(fields(Validation.tenant(tenant("a", "g", Double.NaN)))).containsExactly("committedRps");
@@ -68,6 +70,8 @@ class ValidationTest {
   }
 
   @Test
+  @DocClaim("docs/api.md: `default`, `isolato`, `kube` and `kube-*` are reserved (400)")
+  @DocClaim("docs/operations.md: Class names `system`, `default`, `isolato`, `kube`, `kube-*` are refused (400)")
   void reservedClassNamesAreRefusedNamingTheRule() {
     for (String name : List.of("system", "default", "kube-system", "kube-anything", "isolato")) {
       List<FieldError> errors = Validation.sloClass(name, spec());

@@ -2,6 +2,7 @@ package dev.isolato.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -73,6 +74,7 @@ class AdmissionIT extends ItBase {
 
   @Test
   @Order(3)
+  @DocClaim("docs/api.md: the same body again → 200 with the stored tenant; another body for an existing `tenantId` → 409")
   void aRepeatedPostIsIdempotentAndAnotherBodyConflicts() throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", classJson("again", 2, 50, false)).status()).isEqualTo(201);
     Reply first = api("POST", "/api/v1/tenants", tenantJson("same", "again", 60, "shared"));

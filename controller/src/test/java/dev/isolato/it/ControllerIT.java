@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.isolato.DocClaim;
 import dev.isolato.config.ApiCallCounter;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -44,6 +45,9 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(2)
+  @DocClaim("docs/api.md: else **401** (problem+json,")
+  @DocClaim("docs/api.md: | 401 | no or invalid bearer token (`WWW-Authenticate: Bearer`) |")
+  @DocClaim("docs/troubleshooting.md: 401: no token, or a token no source knows")
   void requestsWithoutAValidTokenGet401() throws Exception {
     Reply none = call("GET", "/api/v1/tenants", null);
     assertThat(none.status()).isEqualTo(401);
@@ -128,11 +132,11 @@ class ControllerIT extends ItBase {
   @org.junit.jupiter.api.Order(12)
   void aReconcileThatChangesNothingWritesNothing() {
     // Pending tenants are re-checked every 500 ms: each such reconcile must be read-only.
-    var reconciles = meters.find("isolato.reconcile.duration").tag("class", "gold").timer();
+    var reconciles = meters.find("operator.sdk.controllers.execution.reconcile").tag("controller", "sloclass").timer();
     await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= 2);
     long before = reconciles.count();
     long writes = apiCalls.writes();
-    // (they need not even read: the Applier trusts what it verified for a while)
+    // (the pool objects are compared with the informers' copies, not read)
     await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= before + 3);
     assertThat(apiCalls.writes()).as("write calls during no-op reconciles").isEqualTo(writes);
   }
@@ -168,6 +172,10 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(20)
+  @DocClaim("docs/api.md: | 400 | invalid field values, wrong JSON types")
+  @DocClaim("docs/api.md: | 409 | tenant exists with other settings")
+  @DocClaim("docs/api.md: | 422 | unknown `sloClass`;")
+  @DocClaim("docs/api.md: committed rate above what is left")
   void invalidInputGetsProblemsNamingTheField() throws Exception {
     Reply badId = api("POST", "/api/v1/tenants", tenantJson("Bad_Id", "gold", 1, "shared"));
     assertThat(badId.status()).isEqualTo(400);
@@ -205,6 +213,8 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(21)
+  @DocClaim("docs/api.md: 200; 412 when the ETag is stale")
+  @DocClaim("docs/api.md: | 412 | `If-Match` is not the current ETag |")
   void staleUpdatesGet412AndFreshOnesApply() throws Exception {
     Reply current = api("GET", "/api/v1/tenants/acme", null);
     String etag = current.raw().headers().firstValue("ETag").orElseThrow();
@@ -228,6 +238,7 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(30)
+  @DocClaim("docs/api.md: a dedicated namespace is removed (finalizer `isolato.dev/cleanup`)")
   void dedicatedTenantsGetTheirOwnNamespaceWhichGoesWithThem() throws Exception {
     assertThat(api("POST", "/api/v1/tenants", tenantJson("vip", "gold", 50, "dedicated")).status()).isEqualTo(201);
     String ns = "isolato-t-vip";
@@ -247,6 +258,10 @@ class ControllerIT extends ItBase {
 
   @Test
   @org.junit.jupiter.api.Order(31)
+  @DocClaim("docs/api.md: 202: the tenant leaves its table")
+  @DocClaim("docs/api.md: | 404 | unknown tenant / class")
+  @DocClaim("docs/api.md: DELETE of a class that still has tenants → 409.")
+  @DocClaim("docs/api.md: class still in use")
   void deletingASharedTenantRemovesItFromTheTable() throws Exception {
     assertThat(api("DELETE", "/api/v1/tenants/beta", null).status()).isEqualTo(202);
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -264,7 +279,7 @@ class ControllerIT extends ItBase {
     Reply prom = callPort(managementPort, "GET", "/actuator/prometheus", null);
     assertThat(prom.status()).isEqualTo(200);
     String text = prom.raw().body();
-    assertThat(text).contains("isolato_reconcile_duration_seconds_count", "isolato_api_client_requests_total",
+    assertThat(text).contains("operator_sdk_controllers_execution_reconcile_seconds_count{", "isolato_api_client_requests_total",
         "isolato_tenants{", "phase=\"Provisioning\"");
     Reply docs = call("GET", "/v3/api-docs", null);
     assertThat(docs.status()).isEqualTo(200);

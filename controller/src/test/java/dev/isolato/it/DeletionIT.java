@@ -3,6 +3,7 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantSpec;
@@ -23,6 +24,8 @@ class DeletionIT extends ItBase {
 
   @Test
   @Order(300)
+  @DocClaim("docs/api.md: A Terminating class admits no new tenant (422).")
+  @DocClaim("docs/api.md: class being deleted")
   void aClassDeletedPastTheApiWaitsForItsTenantsNamingThemThenGoes() throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", classJson("del-a", 3, 50, true)).status()).isEqualTo(201);
     assertThat(api("POST", "/api/v1/tenants", tenantJson("del-a1", "del-a", 5, "shared")).status()).isEqualTo(201);

@@ -2,9 +2,7 @@ package dev.isolato.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -64,9 +62,8 @@ abstract class ItBase {
   }
 
   @BeforeAll
-  static void verifierClient() throws IOException {
-    Path kc = RealApiServer.kubeconfig();
-    kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(null, Files.readString(kc), kc.toString())).build();
+  static void verifierClient() {
+    kube = RealApiServer.client();
   }
 
   @AfterAll
@@ -83,8 +80,8 @@ abstract class ItBase {
   Reply callPort(int toPort, String method, String path, Object body, String... headers) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + toPort + path))
         .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json");
-    if (headers.length > 0) {
-      b.headers(headers);
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.setHeader(headers[i], headers[i + 1]); // replaces the default Content-Type
     }
     String text = body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
     b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));

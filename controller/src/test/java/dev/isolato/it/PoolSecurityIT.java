@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassSpec;
 import dev.isolato.tenancy.Tenant;
@@ -60,6 +61,8 @@ class PoolSecurityIT extends ItBase {
 
   @Test
   @Order(101)
+  @DocClaim("docs/api.md: exists without Isolato's label → 409")
+  @DocClaim("docs/operations.md: `app.kubernetes.io/managed-by=isolato` (409)")
   void aForeignNamespaceOfAPoolsNameIsNeitherAdoptedNorDeleted() throws Exception {
     foreignNamespace("isolato-c-squat");
     Reply r = api("POST", "/api/v1/slo-classes", classJson("squat", 2, 50, true));
@@ -94,6 +97,9 @@ class PoolSecurityIT extends ItBase {
 
   @Test
   @Order(102)
+  @DocClaim("docs/api.md: 409 when that namespace exists")
+  @DocClaim("docs/api.md: a pool namespace exists that Isolato did not create")
+  @DocClaim("docs/operations.md: as is a class or dedicated tenant whose namespace already exists without")
   void aDedicatedTenantsForeignNamespaceIsNotDeletedWithTheTenant() throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", classJson("roomy", 2, 50, true)).status()).isEqualTo(201);
     foreignNamespace("isolato-t-lodger");
@@ -163,6 +169,8 @@ class PoolSecurityIT extends ItBase {
 
   @Test
   @Order(110)
+  @DocClaim("docs/api.md: allowlist → 400 naming it.")
+  @DocClaim("docs/operations.md: the API answers 400 naming the allowlist")
   void anImageOutsideTheAllowlistIsRefusedByTheApiAndTheReconciler() throws Exception {
     String body = classJson("evil", 2, 50, false).replace("\"admission\":", "\"image\":\"docker.io/evil/miner:1\",\"admission\":");
     Reply r = api("POST", "/api/v1/slo-classes", body);

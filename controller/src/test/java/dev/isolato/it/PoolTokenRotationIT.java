@@ -3,7 +3,9 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.isolato.DocClaim;
 import dev.isolato.tenancy.PoolTokens;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -44,6 +46,9 @@ class PoolTokenRotationIT extends ItBase {
 
   @Test
   @Order(200)
+  @DocClaim("docs/operations.md: pushes use the new one and retry with the previous on 401")
+  @DocClaim("docs/operations.md: pushes fail with 401 until the kubelet has refreshed each pool's file.")
+  @DocClaim("docs/troubleshooting.md: message lists each pod that refused (`HTTP 401`: the pod does not know the pool's admin token")
   void aRotationListsBothTokensUntilThePodsAcceptTheNewOneAndStrandsNoTenant() throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", classJson(CLS, 2, 50, false)).status()).isEqualTo(201);
     assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-1", CLS, 5, "shared")).status()).isEqualTo(201);
@@ -74,9 +79,32 @@ class PoolTokenRotationIT extends ItBase {
     accepted.set(Set.copyOf(poolTokens()));
     assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-3", CLS, 5, "shared")).status()).isEqualTo(201);
     serving("rot-3");
-    for (String t : List.of("rot-1", "rot-2", "rot-3")) {
+
+    // a deleted master key: the controller makes a new one with no previous to fall back on, so
+    // pushes fail with 401 (and TableSynced says so) until the pod reads its refreshed file
+    List<String> beforeDeletion = poolTokens();
+    kube.secrets().inNamespace(NS).withName("isolato-pool-admin-key").delete();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(poolTokens()).hasSize(1).doesNotContainAnyElementsOf(beforeDeletion));
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-4", CLS, 5, "shared")).status()).isEqualTo(201);
+    await().atMost(WAIT).untilAsserted(() -> {
+      JsonNode t = api("GET", "/api/v1/tenants/rot-4", null).body();
+      assertThat(t.at("/status/phase").asText()).isNotEqualTo("Serving");
+      assertThat(condition(t, "TableSynced")).contains("HTTP 401");
+    });
+    accepted.set(Set.copyOf(poolTokens()));
+    serving("rot-4");
+    for (String t : List.of("rot-1", "rot-2", "rot-3", "rot-4")) {
       assertThat(api("DELETE", "/api/v1/tenants/" + t, null).status()).isEqualTo(202);
     }
+  }
+
+  private static String condition(JsonNode tenant, String type) {
+    for (JsonNode c : tenant.at("/status/conditions")) {
+      if (type.equals(c.get("type").asText())) {
+        return c.get("message").asText();
+      }
+    }
+    return "";
   }
 
   private void serving(String tenant) {

@@ -48,9 +48,14 @@ public final class RealApiServer {
 
   /** An admin client of the shared server. */
   public static KubernetesClient client() {
+    return new KubernetesClientBuilder().withConfig(config()).build();
+  }
+
+  /** A new admin client configuration of the shared server. */
+  public static Config config() {
     Path kc = kubeconfig();
     try {
-      return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(null, Files.readString(kc), kc.toString())).build();
+      return Config.fromKubeconfig(null, Files.readString(kc), kc.toString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -63,13 +68,21 @@ public final class RealApiServer {
         .build()).serverSideApply();
   }
 
+  /** The kubectl the server's tests use (localkube's build of this version when there is one). */
+  public static Path kubectl() {
+    Path built = k8sBin().resolve("kubectl");
+    return Files.exists(built) ? built : Path.of(env("ISOLATO_KUBECTL", "/usr/bin/kubectl"));
+  }
+
+  private static Path k8sBin() {
+    return Path.of(env("ISOLATO_K8S_BIN", System.getProperty("user.home") + "/.cache/isolato/localkube/k8s-v" + VERSION + "/bin"));
+  }
+
   static void linkBinaries(Path dir) {
-    String home = System.getProperty("user.home");
-    Path k8s = Path.of(env("ISOLATO_K8S_BIN", home + "/.cache/isolato/localkube/k8s-v" + VERSION + "/bin"));
     Map<String, Path> sources = Map.of(
-        "kube-apiserver", k8s.resolve("kube-apiserver"),
+        "kube-apiserver", k8sBin().resolve("kube-apiserver"),
         "etcd", Path.of(env("ISOLATO_ETCD", "/usr/bin/etcd")),
-        "kubectl", Files.exists(k8s.resolve("kubectl")) ? k8s.resolve("kubectl") : Path.of(env("ISOLATO_KUBECTL", "/usr/bin/kubectl")));
+        "kubectl", kubectl());
     Path target = dir.resolve("k8s").resolve(VERSION + "-linux-amd64");
     try {
       Files.createDirectories(target);

@@ -3,6 +3,7 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.DocClaim;
 import dev.isolato.security.ApiRoutes;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
@@ -59,6 +60,8 @@ class SecurityIT extends ItBase {
 
   @Test
   @Order(2)
+  @DocClaim("docs/security.md: non-normalized paths (`;` parameters, `//`, `.`/`..` segments, encoded `/` `%` `.`) with 400")
+  @DocClaim("docs/api.md: a non-normalized request path (`;`, `//`, `..`, encoded `/`)")
   void theIssuesReproductionsAreRefused() throws Exception {
     RawHttp.Reply post = RawHttp.send(port, "POST", "/api;x/v1/tenants", EVIL);
     RawHttp.Reply list = RawHttp.send(port, "GET", "/%61pi/v1/tenants", null);
@@ -116,6 +119,7 @@ class SecurityIT extends ItBase {
 
   @Test
   @Order(3)
+  @DocClaim("docs/security.md: needs `Authorization: Bearer <token>` (deny by default;")
   void noSpellingOfAnyRouteGetsInWithoutAToken() throws Exception {
     List<String> failures = new ArrayList<>();
     Map<Integer, Integer> seen = sweep(port, Set.of(400, 401), failures);
@@ -154,6 +158,10 @@ class SecurityIT extends ItBase {
 
   @Test
   @Order(10)
+  @DocClaim("docs/api.md: a refused one answers **403** problem+json")
+  @DocClaim("docs/api.md: | 403 | the caller may not make this call |")
+  @DocClaim("docs/security.md: A refused call answers **403** problem+json naming the permission")
+  @DocClaim("docs/troubleshooting.md: 403: the token is known but its")
   void aTenantTokenReadsItsOwnTenantAndNothingElse() throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", classJson("sec", 2, 100, false)).status()).isEqualTo(201);
     assertThat(api("POST", "/api/v1/tenants", tenantJson("sec-own", "sec", 5, "shared")).status()).isEqualTo(201);
@@ -183,6 +191,7 @@ class SecurityIT extends ItBase {
 
   @Test
   @Order(20)
+  @DocClaim("docs/security.md: A token that is neither static nor accepted by TokenReview for the audience gets 401.")
   void clusterIdentitiesNeedTheAudienceAValidSignatureAndRbac() throws Exception {
     kube.resource(new NamespaceBuilder().withNewMetadata().withName(CLIENTS).endMetadata().build()).serverSideApply();
     String nobody = saToken("sec-nobody", true);
@@ -286,6 +295,9 @@ class SecurityIT extends ItBase {
 
   @Test
   @Order(40)
+  @DocClaim("docs/api.md: 429 for floods of unknown tokens")
+  @DocClaim("docs/api.md: | 429 | too many unknown bearer tokens")
+  @DocClaim("docs/security.md: more answer **429** problem+json with `Retry-After: 1`")
   void aFloodOfRandomTokensIsThrottledWith429() throws Exception {
     int limited = 0;
     int other = 0;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.isolato.DocClaim;
 import dev.isolato.slo.CalibrationContext;
 import dev.isolato.slo.CalibrationRun;
 import dev.isolato.slo.SyntheticRuns;
@@ -43,6 +44,7 @@ class SloApiIT extends ItBase {
 
   @Test
   @Order(1)
+  @DocClaim("docs/api.md: | `POST /api/v1/calibrations` | 201 + `Location: /api/v1/slo-classes/{class}/calibration`")
   void aCalibrationStoresCutoffAndFitAndTheClassIsPlannedFromTheModel() throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", ControllerIT.classJson(CLS, 4, 100, false)).status()).isEqualTo(201);
     assertThat(api("POST", "/api/v1/tenants", ControllerIT.tenantJson("c-one", CLS, 100, "shared")).status()).isEqualTo(201);
@@ -78,6 +80,7 @@ class SloApiIT extends ItBase {
 
   @Test
   @Order(2)
+  @DocClaim("docs/api.md: 200: what the status holds")
   void aSecondReplicaCountMeasuresScalingAndThePlanGrows() throws Exception {
     Reply posted = api("POST", "/api/v1/calibrations", runJson("calib-2", CLS, 2));
     assertThat(posted.status()).as(posted.body().toString()).isEqualTo(201);
@@ -98,6 +101,8 @@ class SloApiIT extends ItBase {
 
   @Test
   @Order(3)
+  @DocClaim("docs/api.md: 400: every invalid field by JSON path")
+  @DocClaim("docs/api.md: 422 `field: sloClass` when the class does not exist")
   void badCalibrationsAreRefusedNamingTheFieldAndNothingIsStored() throws Exception {
     ObjectNode bad = (ObjectNode) JSON.readTree(runJson("calib-bad", CLS, 1));
     bad.put("schemaVersion", 2);
@@ -123,6 +128,7 @@ class SloApiIT extends ItBase {
 
   @Test
   @Order(4)
+  @DocClaim("docs/api.md: 200: the shared pool's plan, computed now")
   void thePlanExplainsItselfBesideTheLinearBaseline() throws Exception {
     Reply r = api("GET", "/api/v1/slo-classes/" + CLS + "/plan", null);
     assertThat(r.status()).isEqualTo(200);
@@ -141,6 +147,8 @@ class SloApiIT extends ItBase {
 
   @Test
   @Order(5)
+  @DocClaim("docs/api.md: 200: a what-if plan (nothing is written)")
+  @DocClaim("docs/api.md: `field: sloClass` for an unknown class")
   void whatIfSimulationsPlanATenantSetAndRejectBadInput() throws Exception {
     String body = """
         {"sloClass":"calib","tenants":[{"tenantId":"a","committedRps":20},{"tenantId":"b","committedRps":30}]}""";

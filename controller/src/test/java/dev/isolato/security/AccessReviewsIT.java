@@ -3,6 +3,7 @@ package dev.isolato.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.isolato.DocClaim;
 import dev.isolato.config.ApiCallCounter;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.it.RealApiServer;
@@ -80,6 +81,8 @@ class AccessReviewsIT {
   }
 
   @Test
+  @DocClaim("docs/security.md: ever new names gets 429, not the API server (AccessReviewsIT).")
+  @DocClaim("docs/api.md: or permission checks of one user")
   void aUserAskingForEverNewNamesIsThrottledPerUser() {
     ApiCallCounter calls = new ApiCallCounter(new SimpleMeterRegistry());
     AtomicLong now = new AtomicLong();

@@ -3,6 +3,7 @@ package dev.isolato.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.isolato.DocClaim;
 import dev.isolato.config.ApiCallCounter;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.it.RealApiServer;
@@ -116,6 +117,8 @@ class ClusterTokensIT {
   }
 
   @Test
+  @DocClaim("docs/security.md: If the API server cannot be asked, callers get 503 problem+json, not 401.")
+  @DocClaim("docs/api.md: also when a token or permission cannot be checked")
   void anUnreachableApiServerIsReportedNotTakenForAnInvalidToken() {
     Config down = new ConfigBuilder(config).withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0)
         .withConnectionTimeout(1000).withRequestTimeout(1000).build();

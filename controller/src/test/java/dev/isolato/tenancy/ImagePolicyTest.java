@@ -3,6 +3,7 @@ package dev.isolato.tenancy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.isolato.DocClaim;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,7 @@ class ImagePolicyTest {
   }
 
   @Test
+  @DocClaim("docs/operations.md: (default: the saas-bench image)")
   void aClassWithoutImageRunsTheDefaultAndTheProblemNamesTheAllowlist() {
     var p = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE));
     SloClassSpec s = new SloClassSpec();

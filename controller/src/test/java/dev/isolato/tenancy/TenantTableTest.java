@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.DocClaim;
 import dev.isolato.slo.CapacityPlan;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ class TenantTableTest {
   final ObjectMapper json = new ObjectMapper();
 
   @Test
+  @DocClaim("docs/api.md: (default: one second of the committed rate)")
   void entriesCarryProfileAdmittedRateAndBurst() throws Exception {
     var a = Fixtures.tenant("acme", "gold", 12.5, TenantSpec.Isolation.shared);
     var plan = new CapacityPlan(1, Map.of("acme", 10.0), 50, "m", List.of());

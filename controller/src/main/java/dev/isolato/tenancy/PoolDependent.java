@@ -1,0 +1,110 @@
+package dev.isolato.tenancy;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
+import io.javaoperatorsdk.operator.processing.dependent.Creator;
+import io.javaoperatorsdk.operator.processing.dependent.Updater;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResourceConfigBuilder;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One pool object (of one kind, and name when a pool has several of that kind) as a JOSDK
+ * dependent resource. Its informer watches every namespace for objects labelled
+ * {@value PoolObjects#MANAGED_BY}={@value PoolObjects#MANAGER}, so drift (an edit, a deletion)
+ * triggers a reconcile of the owning class at once; JOSDK's server-side-apply matcher compares
+ * the fields Isolato manages ({@link QuantityAwareMatcher}), so a label or data key dropped
+ * from the desired state is dropped from the cluster, and an unchanged object costs no write.
+ *
+ * <p>The desired object comes from the pool being reconciled ({@link #DESIRED} in the
+ * context): the class reconciler runs the pool workflow once per pool.
+ *
+ * <p>Nothing is adopted. A create is a server-side apply that only creates (resourceVersion
+ * precondition), so an object of the same name that Isolato's informer does not hold makes it
+ * fail with 409; the object is then read and refused ({@link NotOwned}) unless it is this
+ * class's. An update is only made to an object that {@link Ownership} says is the class's.
+ */
+final class PoolDependent<R extends HasMetadata> extends KubernetesDependentResource<R, SloClass>
+    implements Creator<R, SloClass>, Updater<R, SloClass>, GarbageCollected<SloClass> {
+  /** Context key of the current pool's desired objects ({@code List<HasMetadata>}). */
+  static final String DESIRED = "isolato.pool.desired";
+
+  private final String objectName;
+
+  /**
+   * @param objectName the object's name when the pool holds several of this kind, else null
+   */
+  PoolDependent(Class<R> type, String objectName) {
+    super(type, type.getSimpleName().toLowerCase() + (objectName == null ? "" : "-" + objectName));
+    this.objectName = objectName;
+    configureWith(new KubernetesDependentResourceConfigBuilder<R>()
+        .withCreateResourceOnlyIfNotExistingWithSSA(true)
+        // also for ConfigMaps and Secrets (JOSDK's default leaves them out): a dropped data key
+        // must be dropped from the cluster, which only an apply by the owning manager does
+        .withUseSSA(true)
+        .withSSAMatcher(new QuantityAwareMatcher<>())
+        .withKubernetesDependentInformerConfig(InformerConfiguration.builder(type)
+            .withWatchAllNamespaces()
+            .withLabelSelector(PoolObjects.MANAGED_BY + "=" + PoolObjects.MANAGER)
+            .build())
+        .build());
+  }
+
+  /** A copy (JOSDK adds metadata to what it applies) of this dependent's object of the current pool. */
+  @Override
+  protected R desired(SloClass primary, Context<SloClass> context) {
+    @SuppressWarnings("unchecked")
+    List<HasMetadata> objects = context.managedWorkflowAndDependentResourceContext().getMandatory(DESIRED, List.class);
+    HasMetadata found = objects.stream()
+        .filter(o -> resourceType().isInstance(o) && (objectName == null || objectName.equals(o.getMetadata().getName())))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no desired " + name() + " in the pool's objects"));
+    return resourceType().cast(context.getClient().getKubernetesSerialization().clone(found));
+  }
+
+  @Override
+  public R create(R desired, SloClass primary, Context<SloClass> context) {
+    try {
+      return super.create(desired, primary, context);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      // exists, unseen by the informer: someone else's (refused), or this class's own create
+      // that the informer has not delivered yet
+      R live = context.getClient().resource(desired).get();
+      requireOwned(live, primary);
+      return live;
+    }
+  }
+
+  @Override
+  public R update(R actual, R desired, SloClass primary, Context<SloClass> context) {
+    requireOwned(actual, primary);
+    return super.update(actual, desired, primary, context);
+  }
+
+  /** The informer's copy of the object {@code name} in {@code namespace} (null: cluster-scoped). */
+  Optional<R> cached(String namespace, String name) {
+    return eventSource().flatMap(es -> es.get(new ResourceID(name, namespace)));
+  }
+
+  /** Throws {@link NotOwned} unless {@code live} is absent or the class's (label and owner uid). */
+  static void requireOwned(HasMetadata live, SloClass cls) {
+    if (live == null) {
+      return;
+    }
+    List<String> uids = live.getMetadata().getOwnerReferences() == null ? List.of()
+        : live.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid).toList();
+    Ownership.conflict(live.getKind(), live.getMetadata().getName(), live.getMetadata().getLabels(), uids,
+        cls.getMetadata().getName(), cls.getMetadata().getUid()).ifPresent(m -> {
+          throw new NotOwned(m);
+        });
+  }
+}

@@ -1,0 +1,127 @@
+package dev.isolato.tenancy;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceUtils;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.Workflow;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowBuilder;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The objects of one pool as a workflow of {@link PoolDependent}s: the namespace and the
+ * PriorityClass first, then the namespace's guards (quota, limits, network policies) and the
+ * workload's inputs, the Deployment and Service, the autoscaler last. A failed object stops
+ * only what depends on it; the class reconciler runs the workflow once per pool, so one
+ * pool's failure leaves the other pools alone.
+ */
+final class PoolWorkflow {
+  private final PoolDependent<Namespace> namespace = new PoolDependent<>(Namespace.class, null);
+  private final PoolDependent<PriorityClass> priorityClass = new PoolDependent<>(PriorityClass.class, null);
+  private final PoolDependent<ResourceQuota> quota = new PoolDependent<>(ResourceQuota.class, null);
+  private final PoolDependent<LimitRange> limits = new PoolDependent<>(LimitRange.class, null);
+  private final PoolDependent<NetworkPolicy> denyAll = new PoolDependent<>(NetworkPolicy.class, PoolObjects.DENY_ALL_POLICY);
+  private final PoolDependent<NetworkPolicy> allowService = new PoolDependent<>(NetworkPolicy.class, PoolObjects.ALLOW_POLICY);
+  private final PoolDependent<Secret> adminSecret = new PoolDependent<>(Secret.class, null);
+  private final PoolDependent<ConfigMap> table = new PoolDependent<>(ConfigMap.class, null);
+  private final PoolDependent<Deployment> deployment = new PoolDependent<>(Deployment.class, null);
+  private final PoolDependent<Service> service = new PoolDependent<>(Service.class, null);
+  private final PoolDependent<HorizontalPodAutoscaler> autoscaler = new PoolDependent<>(HorizontalPodAutoscaler.class, null);
+  private final Workflow<SloClass> workflow = new WorkflowBuilder<SloClass>()
+      .addDependentResource(namespace)
+      .addDependentResource(priorityClass)
+      .addDependentResourceAndConfigure(quota).dependsOn(namespace)
+      .addDependentResourceAndConfigure(limits).dependsOn(namespace)
+      .addDependentResourceAndConfigure(denyAll).dependsOn(namespace)
+      .addDependentResourceAndConfigure(allowService).dependsOn(namespace)
+      .addDependentResourceAndConfigure(adminSecret).dependsOn(namespace)
+      .addDependentResourceAndConfigure(table).dependsOn(namespace)
+      .addDependentResourceAndConfigure(deployment)
+      .dependsOn(priorityClass, quota, limits, denyAll, allowService, adminSecret, table)
+      .addDependentResourceAndConfigure(service).dependsOn(namespace)
+      .addDependentResourceAndConfigure(autoscaler).dependsOn(deployment, service)
+      .withThrowExceptionFurther(false)
+      .build();
+
+  /** The informers of every pool object kind. */
+  List<EventSource<?, SloClass>> eventSources(EventSourceContext<SloClass> context) {
+    return EventSourceUtils.eventSourcesFromWorkflow(context, workflow);
+  }
+
+  /** Why a pool's objects could not be applied: held (not Isolato's) or failed (retried soon). */
+  record Failure(boolean notOwned, String message) {}
+
+  /**
+   * Brings the pool's objects to {@code desired} (in any order; the workflow orders them).
+   * Returns why that failed, or empty; exceptions other than refusals and API errors are thrown.
+   */
+  Optional<Failure> apply(SloClass cls, List<HasMetadata> desired, Context<SloClass> context) {
+    context.managedWorkflowAndDependentResourceContext().put(PoolDependent.DESIRED, desired);
+    var result = workflow.reconcile(cls, context);
+    if (!result.erroredDependentsExist()) {
+      return Optional.empty();
+    }
+    List<Throwable> errors = result.getErroredDependents().values().stream().map(PoolWorkflow::root).toList();
+    Optional<Failure> refusal = errors.stream().filter(NotOwned.class::isInstance).findFirst()
+        .map(e -> new Failure(true, e.getMessage()));
+    if (refusal.isPresent()) {
+      return refusal;
+    }
+    Optional<Failure> apiError = errors.stream().filter(KubernetesClientException.class::isInstance)
+        .map(KubernetesClientException.class::cast).findFirst()
+        .map(e -> new Failure(false, "HTTP " + e.getCode() + " " + abbreviate(e.getMessage())));
+    if (apiError.isPresent()) {
+      return apiError;
+    }
+    result.throwAggregateExceptionIfErrorsPresent();
+    return Optional.empty();
+  }
+
+  Optional<Deployment> deployment(String namespace) {
+    return deployment.cached(namespace, Workload.NAME);
+  }
+
+  /** The class's pool Deployments (any namespace) as the informer holds them. */
+  Stream<Deployment> deployments(String sloClass) {
+    return deployment.eventSource().stream()
+        .flatMap(es -> es.list(d -> sloClass.equals(d.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL))));
+  }
+
+  Optional<Secret> adminSecret(String namespace) {
+    return adminSecret.cached(namespace, Workload.ADMIN_SECRET);
+  }
+
+  Optional<ConfigMap> table(String namespace) {
+    return table.cached(namespace, Workload.TABLE_CONFIGMAP);
+  }
+
+  Optional<Namespace> namespace(String name) {
+    return namespace.cached(null, name);
+  }
+
+  private static Throwable root(Throwable e) {
+    Throwable t = e;
+    while (!(t instanceof NotOwned) && !(t instanceof KubernetesClientException) && t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private static String abbreviate(String s) {
+    return s == null ? "" : s.length() > 300 ? s.substring(0, 300) + "…" : s;
+  }
+}
