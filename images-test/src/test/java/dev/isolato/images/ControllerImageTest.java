@@ -4,6 +4,7 @@ import static dev.isolato.images.LocalImages.CONTROLLER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.DocClaim;
 import dev.isolato.it.RealApiServer;
 import io.fabric8.kubernetes.client.Config;
 import java.io.IOException;
@@ -39,15 +40,14 @@ class ControllerImageTest {
   @BeforeAll
   static void configFiles() throws IOException {
     Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Files.writeString(config.resolve("kubeconfig"), selfContained(RealApiServer.kubeconfig()));
+    Files.writeString(config.resolve("kubeconfig"), selfContained(RealApiServer.config()));
   }
 
   /**
    * kube-api-test's kubeconfig names its certificate files, which uid 65532 may not read; the
    * container gets one with the certificates inline (and world-readable: a throw-away test CA).
    */
-  private static String selfContained(Path kubeconfig) throws IOException {
-    Config c = Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+  private static String selfContained(Config c) throws IOException {
     return """
         apiVersion: v1
         kind: Config
@@ -76,6 +76,7 @@ class ControllerImageTest {
     return c;
   }
 
+  @DocClaim("docs/install.md: answers `/readyz` and `/actuator/health/readiness` once connected to a real kube-apiserver")
   @Test
   void startsAsNonRootAndAnswersReadiness() throws Exception {
     assertThat(LocalImages.configuredUser(CONTROLLER)).isEqualTo("65532:65532");
@@ -96,6 +97,7 @@ class ControllerImageTest {
   }
 
   /** Spring Boot's failure report: the description names the setting and what is wrong, the action what to do. */
+  @DocClaim("docs/install.md: a missing kubeconfig prints `cannot read the kubeconfig <path> (ISOLATO_KUBECONFIG): no such file`")
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = """
       missing kubeconfig     | ISOLATO_KUBECONFIG                   | /config/absent | cannot read the kubeconfig /config/absent (ISOLATO_KUBECONFIG): no such file | Point ISOLATO_KUBECONFIG (isolato.kubeconfig) at a readable kubeconfig file

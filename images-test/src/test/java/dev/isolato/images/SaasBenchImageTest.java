@@ -4,6 +4,7 @@ import static dev.isolato.images.LocalImages.SAAS_BENCH;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.DocClaim;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -73,6 +74,7 @@ class SaasBenchImageTest {
     await().atMost(STARTUP).ignoreExceptions().until(() -> get(port, "/healthz").statusCode() == 200);
   }
 
+  @DocClaim("docs/install.md: its root filesystem is read-only (a write fails with `Read-only file system`) while `/data` takes the io stress")
   @Test
   void runsAsNonRootOnAReadOnlyRootFilesystem() throws Exception {
     assertThat(LocalImages.configuredUser(SAAS_BENCH)).isEqualTo(UID + ":" + UID);
@@ -94,6 +96,7 @@ class SaasBenchImageTest {
   }
 
   /** Workers = ceil(quota / period) of the container's cgroup; 3 CPUs is more than this 2-core host has. */
+  @DocClaim("docs/install.md: 0.5 → 1, 1.5 → 2, 3 CPUs → 3 workers")
   @ParameterizedTest(name = "cpu quota {0}/{1} µs → {2} workers")
   @CsvSource({"50000, 100000, 1", "150000, 100000, 2", "300000, 100000, 3"})
   void workerCountFollowsTheCgroupCpuQuota(long quota, long period, int workers) throws Exception {
@@ -106,6 +109,7 @@ class SaasBenchImageTest {
     }
   }
 
+  @DocClaim("docs/install.md: on SIGTERM it refuses new connections at once, finishes the requests in flight (200, `Connection: close`) and exits 0")
   @Test
   void drainsOnSigterm() throws Exception {
     int port = LocalImages.freePort();
