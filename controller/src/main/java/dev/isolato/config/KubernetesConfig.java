@@ -9,8 +9,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -89,11 +90,32 @@ public class KubernetesConfig {
     return config;
   }
 
-  private static Config fromFile(Path kubeconfig) {
+  static final String KUBECONFIG_ACTION = "Point ISOLATO_KUBECONFIG (isolato.kubeconfig) at a readable kubeconfig file,"
+      + " or leave it empty to use KUBECONFIG, ~/.kube/config or the pod's service account.";
+
+  /** The client configuration of a kubeconfig file; a missing, unreadable or malformed file is an {@link InvalidSettingException}. */
+  static Config fromFile(Path kubeconfig) {
+    String text;
     try {
-      return Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+      text = Files.readString(kubeconfig);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read kubeconfig " + kubeconfig, e);
+      String why = e instanceof NoSuchFileException ? "no such file" : e instanceof AccessDeniedException ? "permission denied" : e.toString();
+      throw new InvalidSettingException("cannot read the kubeconfig " + kubeconfig + " (ISOLATO_KUBECONFIG): " + why, KUBECONFIG_ACTION, e);
+    }
+    try {
+      Config config = Config.fromKubeconfig(null, text, kubeconfig.toString());
+      if (config.getCurrentContext() == null) {  // fabric8 would fall back to in-cluster defaults
+        throw new IllegalArgumentException("it has no current context");
+      }
+      return config;
+    } catch (RuntimeException e) {
+      Throwable root = e;  // fabric8 wraps the parser's reason in "An error has occurred."
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      String why = root.getMessage() == null ? root.toString() : root.getMessage().strip().replaceAll("\\s*\\n\\s*", " ");
+      throw new InvalidSettingException("the kubeconfig " + kubeconfig + " (ISOLATO_KUBECONFIG) is not usable: " + why,
+          KUBECONFIG_ACTION, e);
     }
   }
 }
