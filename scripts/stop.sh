@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# `make stop`: stops what `make run` started, by PID, then the cluster.
+# `make stop`: stops what `make run` started (either MODE), by PID, then the cluster.
+# MODE=cluster's chart is uninstalled first (CRDs, classes, tenants, pools and the token Secret
+# stay, docs/install.md), so that the next `make run` of either mode finds no second controller.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LK=$ROOT/localkube/localkube
 RUN_DIR=${ISOLATO_RUN_DIR:-/var/lib/isolato-run}
 if [ -f "$RUN_DIR/run.pid" ]; then
   pid=$(cat "$RUN_DIR/run.pid"); rm -f "$RUN_DIR/run.pid"
@@ -21,4 +24,10 @@ if [ -f "$RUN_DIR/controller.pid" ]; then
     kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
   fi
 fi
-"$ROOT/localkube/localkube" down
+if [ "$(cat "$RUN_DIR/mode" 2>/dev/null)" = cluster ] && "$LK" status >/dev/null 2>&1; then
+  echo "[make stop] helm uninstall isolato (CRDs, tenants, pools and the token Secret stay)"
+  KUBECONFIG=$("$LK" kubeconfig) "${HELM:-$(make -s --no-print-directory -C "$ROOT" helm-path)}" \
+    uninstall isolato -n isolato-system --wait >/dev/null 2>&1 || echo "[make stop] no release to uninstall"
+  echo host > "$RUN_DIR/mode"
+fi
+"$LK" down
