@@ -107,23 +107,27 @@ class Cluster:
     def call(self, method: str, path: str, body: dict | None = None) -> int:
         return http(method, self.api + path, self.token, body)
 
-    def onboard(self, tid: str, rps: float = 1, deadline_s: float = 180) -> bool:
-        """POSTed until the API takes it: 201, or 409 when an earlier try got through."""
+    def post_until_taken(self, path: str, body: dict, deadline_s: float = 180) -> bool:
+        """POSTed until the API takes it: 201, or 409 when an earlier try got through. No
+        answer, 429 and 5xx (no leader behind the Service, API server away) are retried."""
         end = time.monotonic() + deadline_s
+        while time.monotonic() < end:
+            code = self.call("POST", path, body)
+            if code in (201, 409):
+                return True
+            if code not in (0, 429) and code < 500:
+                raise RuntimeError(f"POST {path} {body}: HTTP {code}")
+            time.sleep(0.3)
+        return False
+
+    def onboard(self, tid: str, rps: float = 1) -> bool:
         body = {
             "tenantId": tid,
             "sloClass": CLASS,
             "committedRps": rps,
             "profile": {"cpu": 1, "memory": 4, "io": 0},
         }
-        while time.monotonic() < end:
-            code = self.call("POST", "/api/v1/tenants", body)
-            if code in (201, 409):
-                return True
-            if code not in (0, 502, 503, 504):
-                raise RuntimeError(f"onboarding {tid}: HTTP {code}")
-            time.sleep(0.3)
-        return False
+        return self.post_until_taken("/api/v1/tenants", body)
 
     def pool_url(self) -> str:
         svc = kubectl_json("-n", POOL_NS, "get", "svc", "saas-bench")
@@ -233,9 +237,8 @@ class Run:
             "perPodCutoffRps": 300,
             "image": IMAGE,
         }
-        code = self.cluster.call("POST", "/api/v1/slo-classes", {"name": CLASS, "spec": spec})
-        if code not in (201, 409):
-            raise SystemExit(f"creating class {CLASS}: HTTP {code}")
+        if not self.cluster.post_until_taken("/api/v1/slo-classes", {"name": CLASS, "spec": spec}):
+            raise SystemExit(f"class {CLASS} not accepted in 180 s")
         self.onboard(LOAD_TENANT, rps=50)
         t = now()
         sh("kubectl", "-n", NS, "wait", "--for=jsonpath={.status.phase}=Serving",
@@ -262,12 +265,15 @@ class Run:
         th.start()
         return th
 
-    def record(self, name, start, end, load_goal, detail="", extra=None, onboarding=None):
+    def record(self, name, start, end, load_goal, detail="", *, extra=None, onboarding=None,
+               since=None):  # fmt: skip
+        """Waits for convergence, counted from `since` (default: the fault's start)."""
+        since = start if since is None else since
         if onboarding:
             onboarding.join(timeout=200)
-        converged, verdict = converge(self.cluster, set(self.attempted), start)
+        converged, verdict = converge(self.cluster, set(self.attempted), since)
         assert self.load is not None
-        stop = now() if converged is None else start + converged
+        stop = now() if converged is None else since + converged
         window = load_window(self.load.samples, start, stop)
         result = FaultResult(
             name, len(self.attempted), verdict, converged, window, load_goal, detail
@@ -279,6 +285,7 @@ class Run:
                 "start_s": start,
                 "fault_end_s": end,
                 "converged_after_s": converged,
+                "converged_counted_from_s": since,
                 "tenants": len(self.attempted),
                 "accepted": len(self.accepted),
                 "lost": verdict.lost,
@@ -331,6 +338,7 @@ class Run:
             detail=f"seed {a.seed}; SIGKILL + pod force-deleted; "
             f"waited ≤ {max(waits):.1f} s for a leader to kill",
             extra={"seed": a.seed, "planned_instants_s": instants, "kills": kills},
+            since=kills[-1]["at_s"],
         )
 
     def kill_leader(self, planned: float) -> dict:
@@ -463,7 +471,8 @@ The chart installed on localkube with 2 replicas (lease 10 s / renew 8 s / retry
 class (`{CLASS}`), a steady-load tenant and a burst of {run.args.tenants} tenants, then each
 fault in turn, {run.args.during} more tenants onboarded during each. After each fault, every
 tenant accepted so far must have its one Tenant object, be in exactly one pool table, be
-Serving and get a 200 from its pool again ("converged after": from the fault's start). The
+Serving and get a 200 from its pool again ("converged after": from the fault's start; for the
+leader kills, from the last kill). The
 steady load sends one request every 0.1 s to the load tenant through the pool's Service; its
 errors are counted from the fault's start until convergence (goal 0 for controller and
 API-server faults). Seed of the kill instants: {run.args.seed}.
