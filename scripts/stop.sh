@@ -6,12 +6,14 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LK=$ROOT/localkube/localkube
 RUN_DIR=${ISOLATO_RUN_DIR:-/var/lib/isolato-run}
+# Running, and not a zombie (a `make run` that ended but whose parent has not reaped it yet).
+alive() { [ -r "/proc/$1/stat" ] && ! awk '{ exit ($3 == "Z") ? 0 : 1 }' "/proc/$1/stat" 2>/dev/null; }
 if [ -f "$RUN_DIR/run.pid" ]; then
   pid=$(cat "$RUN_DIR/run.pid"); rm -f "$RUN_DIR/run.pid"
   # From another shell: signal `make run`, whose trap calls this script again.
-  if [ "$pid" != "$PPID" ] && kill -0 "$pid" 2>/dev/null; then
+  if [ "$pid" != "$PPID" ] && alive "$pid"; then
     kill -TERM "$pid"
-    while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+    while alive "$pid"; do sleep 0.2; done
     exit 0
   fi
 fi

@@ -52,6 +52,7 @@ POOL_NS = f"isolato-c-{CLASS}"
 LOAD_TENANT = "chaos-load"
 IMAGE = "localhost/isolato/saas-bench:dev"
 T0 = time.monotonic()
+LEADER_WAIT_S = 120
 
 
 def now() -> float:
@@ -266,7 +267,7 @@ class Run:
         return th
 
     def record(self, name, start, end, load_goal, detail="", *, extra=None, onboarding=None,
-               since=None):  # fmt: skip
+               since=None, complete=True):  # fmt: skip
         """Waits for convergence, counted from `since` (default: the fault's start)."""
         since = start if since is None else since
         if onboarding:
@@ -276,9 +277,11 @@ class Run:
         stop = now() if converged is None else since + converged
         window = load_window(self.load.samples, start, stop)
         result = FaultResult(
-            name, len(self.attempted), verdict, converged, window, load_goal, detail
+            name, len(self.attempted), verdict, converged, window, load_goal, detail, complete
         )
         self.results.append(result)
+        if not result.passed:
+            diagnose(self.args.out / "diagnostics", name.split()[0] + "-not-converged")
         self.records.append(
             {
                 "fault": name,
@@ -308,47 +311,54 @@ class Run:
         a = self.args
         instants = kill_instants(a.seed, a.kills, a.burst_window, a.min_gap)
         log(f"burst of {a.tenants} tenants over {a.burst_window} s; kills at {instants}")
-        ids = [f"t-{i:03d}" for i in range(a.tenants)]
         start = now()
-        pace = a.burst_window / a.tenants
-        ex = cf.ThreadPoolExecutor(6)
-        futures = []
         kills: list[dict] = []
-        next_kill = 0
-        for i, tid in enumerate(ids):
-            due = start + i * pace
-            while next_kill < len(instants) and start + instants[next_kill] <= now():
-                kills.append(self.kill_leader(start + instants[next_kill]))
-                next_kill += 1
-            time.sleep(max(0.0, due - now()))
-            futures.append(ex.submit(self.onboard, tid))
-        while next_kill < len(instants):
-            time.sleep(max(0.0, start + instants[next_kill] - now()))
-            kills.append(self.kill_leader(start + instants[next_kill]))
-            next_kill += 1
-        cf.wait(futures, timeout=300)
-        ex.shutdown(wait=False)
-        end = now()
+        killer = threading.Thread(target=self.kill_series, args=(start, instants, kills))
+        killer.start()
+        pace = a.burst_window / a.tenants
+        with cf.ThreadPoolExecutor(6) as ex:
+            for i in range(a.tenants):
+                time.sleep(max(0.0, start + i * pace - now()))
+                ex.submit(self.onboard, f"t-{i:03d}")
+        killer.join()
+        done = [k for k in kills if "pod" in k]
         waits = [k["waited_for_leader_s"] for k in kills]
+        detail = (
+            f"seed {a.seed}; SIGKILL + pod force-deleted; a kill waited ≤ {max(waits):.1f} s"
+            " for a ready leader"
+        )
+        if len(done) < a.kills:
+            detail += f"; NO ready leader for {LEADER_WAIT_S} s after kill {len(done)}"
         self.record(
-            f"leader pod killed ×{len(kills)} during a {a.tenants}-tenant burst",
+            f"leader pod killed ×{len(done)} during a {a.tenants}-tenant burst",
             start,
-            end,
+            now(),
             load_goal=True,
-            detail=f"seed {a.seed}; SIGKILL + pod force-deleted; "
-            f"waited ≤ {max(waits):.1f} s for a leader to kill",
+            detail=detail,
             extra={"seed": a.seed, "planned_instants_s": instants, "kills": kills},
             since=kills[-1]["at_s"],
+            complete=len(done) == a.kills,
         )
+
+    def kill_series(self, start: float, instants: list[float], kills: list[dict]) -> None:
+        """Kills the leader at each planned instant (later when a hand-over is still going on);
+        stops, keeping diagnostics, when no ready leader appears within LEADER_WAIT_S."""
+        for planned in instants:
+            time.sleep(max(0.0, start + planned - now()))
+            kills.append(self.kill_leader(start + planned))
+            if "pod" not in kills[-1]:
+                diagnose(self.args.out / "diagnostics", f"no-leader-after-kill-{len(kills) - 1}")
+                return
 
     def kill_leader(self, planned: float) -> dict:
         """SIGKILLs the lease holder's JVM (no lease release) and force-deletes its pod.
-        When no ready pod holds the lease (a hand-over in progress), waits for one, ≤ 60 s."""
+        When no ready pod holds the lease (a hand-over in progress), waits for one."""
         t = now()
-        end = time.monotonic() + 60
+        end = time.monotonic() + LEADER_WAIT_S
         while (pod := self.cluster.leader_pod()) is None:
             if time.monotonic() > end:
-                raise SystemExit("no ready leader to kill for 60 s")
+                log(f"  no ready leader for {LEADER_WAIT_S} s")
+                return {"at_s": now(), "planned_s": planned, "waited_for_leader_s": now() - t}
             time.sleep(0.2)
         killed = crash_pod_jvm(pod)
         sh("kubectl", "-n", NS, "delete", "pod", pod, "--grace-period=0", "--force",
@@ -428,6 +438,26 @@ def crash_pod_jvm(pod: str) -> list[int]:
             os.kill(int(pid), signal.SIGKILL)
             killed.append(int(pid))
     return killed
+
+
+def diagnose(folder: Path, what: str) -> None:
+    """Keeps the lease, the controller pods, their logs and recent events for a failure."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = [f"# {what} at {now()} s"]
+    for args in (
+        ("-n", NS, "get", "lease", "isolato-controller", "-o", "yaml"),
+        ("-n", NS, "get", "pods", "-o", "wide"),
+        ("-n", NS, "describe", "pods", "-l", "app.kubernetes.io/name=isolato"),
+        ("-n", NS, "logs", "-l", "app.kubernetes.io/name=isolato", "--prefix", "--tail=80"),
+        ("-n", NS, "get", "events", "--sort-by=.lastTimestamp"),
+    ):
+        out.append(f"## kubectl {' '.join(args)}")
+        try:
+            out.append(sh("kubectl", *args, check=False, timeout=30))
+        except subprocess.TimeoutExpired:
+            out.append("(timed out)")
+    (folder / f"{what}.txt").write_text("\n".join(out))
+    log(f"  diagnostics in {folder / (what + '.txt')}")
 
 
 FAULTS = ["leader-kills", "apiserver", "etcd-pause", "kubelet", "node"]
@@ -512,7 +542,12 @@ def main() -> None:
     try:
         run.setup()
         for f in faults:
-            getattr(run, f.replace("-", "_"))()
+            try:
+                getattr(run, f.replace("-", "_"))()
+            except (RuntimeError, subprocess.SubprocessError, OSError) as e:
+                log(f"{f}: {e}")
+                diagnose(args.out / "diagnostics", f"{f}-error")
+                raise
     finally:
         run.finish()
         if run.results:

@@ -144,13 +144,14 @@ class FaultResult:
     load: LoadWindow | None
     load_goal: bool  # whether the pools must keep serving (controller and API-server faults)
     detail: str = ""
+    complete: bool = True  # the fault was injected as planned (e.g. every planned kill done)
 
     @property
     def passed(self) -> bool:
         load_ok = not self.load_goal or (
             self.load is not None and self.load.requests > 0 and self.load.errors == 0
         )
-        return self.verdict.ok and self.converge_s is not None and load_ok
+        return self.complete and self.verdict.ok and self.converge_s is not None and load_ok
 
     def row(self) -> list[str]:
         v = self.verdict

@@ -109,6 +109,9 @@ def test_a_fault_passes_only_with_zero_load_errors_where_the_goal_applies():
     assert result(LoadWindow(100, 40), goal=False).passed
     assert not result(None, goal=False, converge=None).passed
     assert not result(None, goal=False, verdict=healthy(served={"a"})).passed
+    incomplete = result(LoadWindow(100, 0))
+    incomplete.complete = False  # e.g. a planned kill found no leader to kill
+    assert not incomplete.passed
 
 
 def test_fault_table_renders_one_row_per_fault():
