@@ -171,7 +171,7 @@ class Load(threading.Thread):
             self.stop.wait(max(0.0, self.period - (now() - t)))
 
 
-def observe(cluster: Cluster, expected: set[str], served: set[str]):
+def observe(cluster: Cluster, expected: set[str], served: set[str], unconfirmed: frozenset[str]):
     """One look at the cluster: the verdict over `expected`, serving the ones not yet served."""
     tenants = kubectl_json("-n", NS, "get", "tenants")["items"]
     names = [t["metadata"]["name"] for t in tenants]
@@ -181,22 +181,29 @@ def observe(cluster: Cluster, expected: set[str], served: set[str]):
     for cm in cms["items"]:
         raw = (cm.get("data") or {}).get("tenants.json")
         tables[cm["metadata"]["namespace"]] = table_ids(raw) if raw else []
-    todo = [i for i in expected if i not in served and phases.get(i) == "Serving"]
+    wanted = expected | (unconfirmed & set(names))
+    todo = [i for i in wanted if i not in served and phases.get(i) == "Serving"]
     with cf.ThreadPoolExecutor(8) as ex:
         for tid, ok in zip(todo, ex.map(cluster.served, todo), strict=True):
             if ok:
                 served.add(tid)
-    return tenant_verdict(expected, names, phases, tables, served)
+    return tenant_verdict(expected, names, phases, tables, served, unconfirmed)
 
 
-def converge(cluster: Cluster, expected: set[str], since: float, deadline_s: float = 240):
+def converge(
+    cluster: Cluster,
+    expected: set[str],
+    unconfirmed: frozenset[str],
+    since: float,
+    deadline_s: float = 240,
+):
     """Polls until every expected tenant is back (verdict ok); seconds since `since`, or None."""
     served: set[str] = set()
     end = time.monotonic() + deadline_s
     verdict = None
     while time.monotonic() < end:
         try:
-            verdict = observe(cluster, expected, served)
+            verdict = observe(cluster, expected, served, unconfirmed)
         except (RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
             log(f"  cluster not answering yet: {str(e)[:120]}")
             time.sleep(1)
@@ -272,7 +279,9 @@ class Run:
         since = start if since is None else since
         if onboarding:
             onboarding.join(timeout=200)
-        converged, verdict = converge(self.cluster, set(self.attempted), since)
+        with self.lock:
+            accepted, unconfirmed = set(self.accepted), frozenset(self.attempted - self.accepted)
+        converged, verdict = converge(self.cluster, accepted, unconfirmed, since)
         assert self.load is not None
         stop = now() if converged is None else since + converged
         window = load_window(self.load.samples, start, stop)
@@ -296,6 +305,7 @@ class Run:
                 "not_serving": verdict.not_serving,
                 "not_served": verdict.not_served,
                 "unexpected": verdict.unexpected,
+                "not_accepted": verdict.not_accepted,
                 "load_requests": window.requests,
                 "load_errors": window.errors,
                 "load_goal_zero_errors": load_goal,
@@ -352,7 +362,9 @@ class Run:
 
     def kill_leader(self, planned: float) -> dict:
         """SIGKILLs the lease holder's JVM (no lease release) and force-deletes its pod.
-        When no ready pod holds the lease (a hand-over in progress), waits for one."""
+        When no ready pod holds the lease (a hand-over in progress), waits for one, and lets a
+        new leader serve --min-gap s first (else a late schedule kills every leader at once and
+        the API never serves: a test of nothing but the hand-over)."""
         t = now()
         end = time.monotonic() + LEADER_WAIT_S
         while (pod := self.cluster.leader_pod()) is None:
@@ -360,6 +372,9 @@ class Run:
                 log(f"  no ready leader for {LEADER_WAIT_S} s")
                 return {"at_s": now(), "planned_s": planned, "waited_for_leader_s": now() - t}
             time.sleep(0.2)
+        if now() - t > 0.5:
+            time.sleep(self.args.min_gap)
+            pod = self.cluster.leader_pod() or pod
         killed = crash_pod_jvm(pod)
         sh("kubectl", "-n", NS, "delete", "pod", pod, "--grace-period=0", "--force",
            "--wait=false", check=False)  # fmt: skip

@@ -74,6 +74,7 @@ class TenantVerdict:
     not_serving: list[str] = field(default_factory=list)
     not_served: list[str] = field(default_factory=list)
     unexpected: list[str] = field(default_factory=list)
+    not_accepted: list[str] = field(default_factory=list)  # tried, never confirmed, absent
 
     @property
     def ok(self) -> bool:
@@ -99,18 +100,23 @@ def tenant_verdict(
     phases: dict[str, str],
     pool_tables: dict[str, list[str]],
     served: set[str],
+    unconfirmed: frozenset[str] = frozenset(),
 ) -> TenantVerdict:
-    """expected: ids the API accepted; resources: Tenant objects' names as listed (a repeat is a
-    duplicate); phases: id → status.phase; pool_tables: pool → ids of its tenant table (as
-    table_ids gives them); served: ids a pool answered with 200."""
-    v = TenantVerdict(expected=len(expected))
+    """expected: ids the API accepted (201, or 409 after a retry); resources: Tenant objects'
+    names as listed (a repeat is a duplicate); phases: id → status.phase; pool_tables: pool →
+    ids of its tenant table (as table_ids gives them); served: ids a pool answered with 200;
+    unconfirmed: ids the client gave up posting (the API never answered) — expected too when
+    their object exists (a POST got through), else only reported as not accepted."""
     present = Counter(resources)
+    expected = set(expected) | {i for i in unconfirmed if present[i]}
+    v = TenantVerdict(expected=len(expected))
     in_tables = Counter(i for ids in pool_tables.values() for i in ids)
     v.lost = sorted(i for i in expected if present[i] == 0 or in_tables[i] == 0)
     v.duplicated = sorted(i for i in expected if present[i] > 1 or in_tables[i] > 1)
     v.not_serving = sorted(i for i in expected if present[i] and phases.get(i) != "Serving")
     v.not_served = sorted(i for i in expected if i not in served)
-    v.unexpected = sorted(i for i in present if i not in expected)
+    v.unexpected = sorted(i for i in present if i not in expected and i not in unconfirmed)
+    v.not_accepted = sorted(i for i in unconfirmed if not present[i])
     return v
 
 
@@ -153,6 +159,12 @@ class FaultResult:
         )
         return self.complete and self.verdict.ok and self.converge_s is not None and load_ok
 
+    def notes(self) -> str:
+        notes = [self.detail] if self.detail else []
+        if self.verdict.not_accepted:
+            notes.insert(0, f"{len(self.verdict.not_accepted)} never accepted (API unreachable)")
+        return "; ".join(notes)
+
     def row(self) -> list[str]:
         v = self.verdict
         return [
@@ -164,7 +176,7 @@ class FaultResult:
             "—" if self.converge_s is None else f"{self.converge_s:.1f}",
             self.load.render() if self.load else "—",
             "pass" if self.passed else "FAIL",
-            self.detail,
+            self.notes(),
         ]
 
 

@@ -33,6 +33,20 @@ def test_every_tenant_present_once_serving_and_served_passes():
     assert v.summary() == "all 3 present once, Serving, served"
 
 
+def test_a_post_never_confirmed_counts_only_if_it_got_through():
+    # "d" got through (its object exists), "e" never reached the API: not lost, reported
+    v = healthy(
+        resources=["a", "b", "c", "d"],
+        phases=dict.fromkeys([*IDS, "d"], "Serving"),
+        pool_tables={"p": ["a", "b", "c", "d"]},
+        served={*IDS, "d"},
+        unconfirmed=frozenset({"d", "e"}),
+    )
+    assert v.ok and v.expected == 4
+    assert v.not_accepted == ["e"]
+    assert not healthy(unconfirmed=frozenset({"d"}), resources=["a", "b", "c", "d"]).ok
+
+
 def test_a_tenant_without_its_object_or_table_entry_is_lost():
     assert healthy(resources=["a", "b"]).lost == ["c"]
     v = healthy(pool_tables={"isolato-c-x": ["a", "b"]})
@@ -120,3 +134,6 @@ def test_fault_table_renders_one_row_per_fault():
     assert lines[0].startswith("| fault | tenants | lost | duplicated | served again |")
     assert lines[2] == "| f | 3 | 0 | 0 | 3/3 | 5.0 | 0/10 (0.00 %) | pass |  |"
     assert "| FAIL |" in lines[3]
+    v = healthy(unconfirmed=frozenset({"zz"}))
+    row = FaultResult("f", 4, v, 1.0, LoadWindow(1, 0), True, "seed 1").row()
+    assert row[-1] == "1 never accepted (API unreachable); seed 1"
