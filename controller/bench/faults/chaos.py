@@ -220,6 +220,7 @@ class Run:
         self.cluster = Cluster()
         self.accepted: set[str] = set()
         self.attempted: set[str] = set()
+        self.refusals: list[str] = []
         self.results: list[FaultResult] = []
         self.records: list[dict] = []
         self.load: Load | None = None
@@ -228,7 +229,14 @@ class Run:
     def onboard(self, tid: str, rps: float = 1) -> None:
         with self.lock:
             self.attempted.add(tid)
-        if self.cluster.onboard(tid, rps):
+        try:
+            taken = self.cluster.onboard(tid, rps)
+        except RuntimeError as e:  # a 4xx: kept as never accepted, and said (not swallowed)
+            with self.lock:
+                self.refusals.append(str(e))
+            log(f"  {tid} refused: {e}")
+            return
+        if taken:
             with self.lock:
                 self.accepted.add(tid)
         else:
@@ -306,6 +314,7 @@ class Run:
                 "not_served": verdict.not_served,
                 "unexpected": verdict.unexpected,
                 "not_accepted": verdict.not_accepted,
+                "refusals_so_far": list(self.refusals),
                 "load_requests": window.requests,
                 "load_errors": window.errors,
                 "load_goal_zero_errors": load_goal,
