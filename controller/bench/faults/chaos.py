@@ -109,12 +109,13 @@ class Cluster:
         return http(method, self.api + path, self.token, body)
 
     def post_until_taken(self, path: str, body: dict, deadline_s: float = 180) -> bool:
-        """POSTed until the API takes it: 201, or 409 when an earlier try got through. No
+        """POSTed until the API takes it: 201, 200 (the same body again) or 409 (an earlier try
+        got through with another body; the verdict checks the object). No
         answer, 429 and 5xx (no leader behind the Service, API server away) are retried."""
         end = time.monotonic() + deadline_s
         while time.monotonic() < end:
             code = self.call("POST", path, body)
-            if code in (201, 409):
+            if code in (200, 201, 409):
                 return True
             if code not in (0, 429) and code < 500:
                 raise RuntimeError(f"POST {path} {body}: HTTP {code}")

@@ -162,7 +162,8 @@ class FaultResult:
     def notes(self) -> str:
         notes = [self.detail] if self.detail else []
         if self.verdict.not_accepted:
-            notes.insert(0, f"{len(self.verdict.not_accepted)} never accepted (API unreachable)")
+            n = len(self.verdict.not_accepted)
+            notes.insert(0, f"{n} never accepted (no answer, or refused: see refusals)")
         return "; ".join(notes)
 
     def row(self) -> list[str]:

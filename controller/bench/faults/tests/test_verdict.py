@@ -136,4 +136,4 @@ def test_fault_table_renders_one_row_per_fault():
     assert "| FAIL |" in lines[3]
     v = healthy(unconfirmed=frozenset({"zz"}))
     row = FaultResult("f", 4, v, 1.0, LoadWindow(1, 0), True, "seed 1").row()
-    assert row[-1] == "1 never accepted (API unreachable); seed 1"
+    assert row[-1] == "1 never accepted (no answer, or refused: see refusals); seed 1"
