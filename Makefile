@@ -29,11 +29,14 @@ deps: ## install missing Debian packages and toolchains (idempotent)
 
 build: deps $(BUILD_TARGETS) ## build everything
 
-run: build ## bring up localkube and Isolato on it (Ctrl-C or `make stop` ends it)
-	@scripts/run.sh
+# MODE=host (default): the controller as a host process; MODE=cluster: the Helm chart on
+# localkube (controller image, 2 replicas). docs/operations.md says why host is the default.
+MODE ?= host
+run: build $(if $(filter cluster,$(MODE)),helm-tool) ## bring up localkube and Isolato on it (MODE=cluster: the Helm chart; Ctrl-C or `make stop` ends it)
+	@MODE=$(MODE) HELM=$(HELM) scripts/run.sh
 
-stop: ## stop what `make run` started
-	@scripts/stop.sh
+stop: ## stop what `make run` started (either MODE)
+	@HELM=$(HELM) scripts/stop.sh
 
 test: deps ## every test of the project: unit, integration, end-to-end
 	@$(MAKE) --no-print-directory test-unit

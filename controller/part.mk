@@ -29,3 +29,16 @@ bench-controller: controller-build ## onboarding latency / burst benchmark on lo
 
 bench-reaction-time: controller-build openloop-build ## reaction time to a load step: CPU HPA, KEDA default/tuned, direct path → docs/BENCHMARKS.md
 	@source gatling/experiments/venv.sh && cd gatling/experiments && "$$PY" pinned.py $(CURDIR)/controller/bench/reaction-time.sh
+
+# Control-plane faults and the `make run` modes, measured on localkube (controller/bench/faults).
+# Both take the cluster for ~10 min: run them under `flock /tmp/isolato-cluster.lock`.
+.PHONY: test-faults chaos bench-run-modes
+UNIT_TEST_TARGETS += test-faults
+test-faults: ## unit tests of the fault runs' verdicts, windows and tables (no cluster)
+	@source gatling/experiments/venv.sh && cd controller/bench/faults && "$$PY" -m pytest -q
+
+chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API server, etcd, kubelet, node) → docs/results/chaos
+	@HELM=$(HELM) controller/bench/faults/chaos.sh $(ARGS)
+
+bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/BENCHMARKS.md
+	@source gatling/experiments/venv.sh && cd controller/bench/faults && "$$PY" run_modes.py --helm $(HELM)

@@ -1,6 +1,6 @@
 # helm: the chart that installs Isolato into shared clusters. Its CRDs are the ones the
 # controller build generates from the Java types; `make helm-crds` copies them in.
-.PHONY: helm-tool helm-crds helm-docs bench-controller-image test-helm test-helm-e2e test-prometheus-rules controller-image-context controller-image
+.PHONY: helm-tool helm-path helm-crds helm-docs bench-controller-image test-helm test-helm-e2e test-prometheus-rules controller-image-context controller-image
 HELM_VERSION := v3.22.0
 HELM := $(HOME)/.cache/isolato/tools/helm-$(HELM_VERSION)
 UNIT_TEST_TARGETS += test-helm test-prometheus-rules
@@ -10,6 +10,9 @@ helm-tool:
 	@[ -x $(HELM) ] || { echo "[helm] building helm $(HELM_VERSION) from the Go module proxy (cold: ~3 min)"; \
 	  d=$$(mktemp -d) && GOBIN=$$d CGO_ENABLED=0 go install helm.sh/helm/v3/cmd/helm@$(HELM_VERSION) \
 	  && mkdir -p $(dir $(HELM)) && mv $$d/helm $(HELM) && rmdir $$d; }
+
+helm-path: helm-tool # the helm binary's path, for scripts run outside make (scripts/stop.sh)
+	@echo $(HELM)
 
 helm-crds: controller-build ## copy the generated CRDs into the chart
 	@cp controller/target/classes/META-INF/fabric8/sloclasses.isolato.dev-v1.yml helm/isolato/crds/sloclasses.isolato.dev.yaml

@@ -80,6 +80,24 @@ lk_apply_changes() {
   lk_step "applied: restarted ${changed[*]}"
 }
 
+lk_known_component() {
+  [[ " ${LK_COMPONENTS[*]} ${LK_OPTIONAL_COMPONENTS[*]} " == *" $1 "* ]] \
+    || lk_die "unknown component '$1' (known: ${LK_COMPONENTS[*]} ${LK_OPTIONAL_COMPONENTS[*]})"
+}
+
+# One component of a running cluster stopped (by its PID, as `down` does) and started again
+# with its current configuration: the fault-injection tests restart the API server or kubelet.
+lk_restart_component() {
+  local c=$1
+  LK_T0=$(date +%s.%N)
+  lk_known_component "$c"
+  lk_is_running "$c" || lk_die "$c does not run; 'localkube up' starts the cluster"
+  lk_step "restarting $c"
+  lk_stop_process "$c"
+  lk_start_component "$c"
+  lk_step "$c restarted (pid $(lk_pid_of "$c"))"
+}
+
 lk_node_ready() {
   lk_kubectl get node "$(lk_conf node.name)" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' 2>/dev/null | grep -x True >/dev/null
 }
