@@ -1,8 +1,8 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: controller-build test-controller test-controller-e2e bench-controller schemathesis
+.PHONY: controller-build test-controller test-controller-e2e test-tune-e2e tune bench-controller schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
-E2E_TEST_TARGETS += test-controller-e2e
+E2E_TEST_TARGETS += test-controller-e2e test-tune-e2e
 
 controller-build: ## build controller/target/isolato-controller.jar
 	@$(MVN) -pl controller -DskipTests package
@@ -23,3 +23,9 @@ test-controller-e2e: controller-build ## controller end-to-end on localkube (gol
 
 bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/BENCHMARKS.md
 	@controller/bench/onboarding.sh
+
+tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10")
+	@controller/bench/tune.sh $(TUNE_ARGS)
+
+test-tune-e2e: controller-build ## reduced tuning loop on localkube: one 20-pod Deployment, one change, undone
+	@controller/test/tune-e2e.sh

@@ -4,8 +4,11 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * When each milestone of one deployment was seen, in milliseconds of a monotonic clock. Pure and
@@ -63,6 +66,30 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
       previous = e.getValue();
     }
     return out;
+  }
+
+  /**
+   * Several workload objects submitted together (J > 1): the stages of the one whose last pod
+   * reached {@code last} latest, with the time between the first submission and its own added
+   * to S1 (its create waited behind the others'), so the stages add up to the whole deployment
+   * time. Empty when no pod got there.
+   */
+  public static Map<Stage, Double> criticalPath(List<Timeline> timelines, Milestone last) {
+    Optional<Timeline> slowest = timelines.stream().filter(t -> t.lastPod(last).isPresent()
+        && t.workload.containsKey(Milestone.SUBMITTED)).max(Comparator.comparingLong(t -> t.end(last)));
+    OptionalLong first = timelines.stream().map(t -> t.workload.get(Milestone.SUBMITTED)).filter(Objects::nonNull)
+        .mapToLong(Long::longValue).min();
+    if (slowest.isEmpty()) {
+      return Map.of();
+    }
+    Map<Stage, Double> out = slowest.get().stageSeconds(last);
+    double wait = (slowest.get().workload.get(Milestone.SUBMITTED) - first.getAsLong()) / 1000.0;
+    out.merge(Stage.S1, wait, Double::sum);
+    return out;
+  }
+
+  private long end(Milestone last) {
+    return pods.get(lastPod(last).orElseThrow()).get(last);
   }
 
   /** SUBMITTED to the last pod's {@code last}, in seconds; empty until a pod got there. */
