@@ -88,6 +88,29 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
     return out;
   }
 
+  /**
+   * Whether S5 and S6 were seen as one: the kubelet reported the sandbox and the running
+   * containers in the same status update, so the tracer stamped both at once and S6 reads 0.
+   */
+  public static boolean s5AndS6Merged(Map<Stage, Double> stages) {
+    return stages.getOrDefault(Stage.S5, 0.0) > 0 && stages.getOrDefault(Stage.S6, 0.0) == 0;
+  }
+
+  /**
+   * S5's time moved to S6: when the two were seen as one, what ends the measured S5 is the
+   * kubelet's status write — S6's T_w, which kubelet.kubeAPIQPS limits — so the pair is compared
+   * with the model and matched to rules as S6.
+   */
+  public static Map<Stage, Double> foldS5IntoS6(Map<Stage, Double> stages) {
+    Map<Stage, Double> out = new EnumMap<>(Stage.class);
+    out.putAll(stages);
+    Double s5 = out.remove(Stage.S5);
+    if (s5 != null) {
+      out.merge(Stage.S6, s5, Double::sum);
+    }
+    return out;
+  }
+
   private long end(Milestone last) {
     return pods.get(lastPod(last).orElseThrow()).get(last);
   }

@@ -76,4 +76,12 @@ class TimelineTest {
     assertThat(b.byStage()).isEqualTo(stages);
     assertThat(b.total()).isCloseTo(0.74, within(1e-9));
   }
+
+  @Test
+  void s5AndS6SeenInOneStatusUpdateAreComparedAsS6() {
+    Map<Stage, Double> seen = Map.of(Stage.S4, 0.1, Stage.S5, 8.0, Stage.S6, 0.0);
+    assertThat(Timeline.s5AndS6Merged(seen)).isTrue();
+    assertThat(Timeline.foldS5IntoS6(seen)).containsOnly(Map.entry(Stage.S4, 0.1), Map.entry(Stage.S6, 8.0));
+    assertThat(Timeline.s5AndS6Merged(Map.of(Stage.S5, 1.0, Stage.S6, 0.2))).isFalse();
+  }
 }

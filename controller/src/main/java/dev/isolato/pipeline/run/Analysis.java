@@ -49,11 +49,14 @@ public record Analysis(String id, WorkloadShape shape, int maxChanges, Status st
    *
    * @param single the 1 × 1 × 1 run of this iteration: the model's input (Section 4.8)
    * @param predicted the model's best case for the shape: equation (7) + S7
+   * @param s5AndS6Merged the kubelet reported sandbox and containers in one status update: the
+   *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)
    * @param measuredGain reduction from the previous iteration's measurement (after its change)
    * @param reverted a change undone because it gained less than 5 % when measured
    */
   public record Iteration(int iteration, double measuredSeconds, Map<Stage, Double> measured,
-      double predictedSeconds, Map<Stage, Double> predicted, Map<Stage, Double> single, CpuMeter.Usage cpu,
+      double predictedSeconds, Map<Stage, Double> predicted, Map<Stage, Double> single, boolean s5AndS6Merged,
+      CpuMeter.Usage cpu,
       BottleneckView bottleneck, Change recommendation, List<Change> reported, TuningStep.Decision decision,
       String applied, Double measuredGain, String reverted) {
 

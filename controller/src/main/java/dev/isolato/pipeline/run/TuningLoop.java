@@ -5,6 +5,8 @@ import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.PipelineModel;
 import dev.isolato.pipeline.Recommendation;
 import dev.isolato.pipeline.Rules;
+import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.Timeline;
 import dev.isolato.pipeline.TuningStep;
 import dev.isolato.pipeline.WorkloadShape;
 import java.util.ArrayList;
@@ -58,6 +60,10 @@ public final class TuningLoop {
         DeploymentBenchmark.Run single = bench.run(new WorkloadShape(1, 1, 1), id + "-" + i + "-single");
         DeploymentBenchmark.Run run = bench.run(shape, id + "-" + i);
         Breakdown predicted = PipelineModel.predict(Breakdown.atStageLevel(single.stages()), shape, h);
+        // the tracer saw S5 and S6 in one status update: compare and match rules as S6 (Timeline)
+        boolean merged = Timeline.s5AndS6Merged(run.stages());
+        Map<Stage, Double> measured = merged ? Timeline.foldS5IntoS6(run.stages()) : run.stages();
+        Breakdown compared = merged ? Breakdown.atStageLevel(Timeline.foldS5IntoS6(predicted.byStage())) : predicted;
         Double gain = its.isEmpty() ? null : TuningStep.reduction(its.get(its.size() - 1).measuredSeconds(), run.seconds());
         String reverted = null;
         if (pending != null && gain != null && gain < TuningStep.MIN_GAIN) {
@@ -67,7 +73,7 @@ public final class TuningLoop {
         }
         Map<String, Double> current = new HashMap<>(settings.current());
         current.putAll(tried); // a rule whose change did not pay is not proposed again
-        TuningStep step = TuningStep.decide(i, run.stages(), predicted,
+        TuningStep step = TuningStep.decide(i, measured, compared,
             new TuningStep.Cpu(run.cpu().controlPlane(), run.cpu().node()), shape, h, current, settings.cluster(), rules);
         boolean apply = step.decision() == TuningStep.Decision.APPLY && changes < maxChanges;
         String applied = null;
@@ -80,7 +86,7 @@ public final class TuningLoop {
           pending = null;
         }
         Analysis.Iteration it = new Analysis.Iteration(i, run.seconds(), run.stages(), predicted.total(),
-            predicted.byStage(), single.stages(), run.cpu(), step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
+            predicted.byStage(), single.stages(), merged, run.cpu(), step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
             step.recommendation().map(Analysis.Change::of).orElse(null),
             step.reported().stream().map(Analysis.Change::of).toList(), step.decision(), applied, gain, reverted);
         its.add(it);
