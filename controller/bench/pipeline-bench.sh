@@ -3,26 +3,30 @@
 # alternate (ABBA…), REPEATS times each, each measurement by the tuning loop's own benchmark
 # (TuneMain --max-changes 0: traced stages, model's best case, CPU). Appends the figures to
 # docs/BENCHMARKS.md.
-#   controller/bench/pipeline-bench.sh J P REPEATS KEY=VALUE...    e.g. 1 100 3 controller-manager.kube-api-qps=100
-# "default" = the keys unset (localkube's defaults, which equal Kubernetes' for every key
-# except kubelet.maxPods 250 and kubelet.maxParallelImagePulls 5, which no benchmark pod needs
-# changed: nothing is pulled, ≤ 200 pods). Uses its own state directory and leaves it down.
+#   controller/bench/pipeline-bench.sh J P REPEATS KEY=DEFAULT:TUNED...
+#   e.g. 1 100 3 controller-manager.kube-api-qps=20:100
+# Each KEY=DEFAULT:TUNED (pipeline_winners.py prints them): "default" sets DEFAULT (Kubernetes'
+# default), "tuned" sets TUNED; every other key keeps localkube's default, which equals
+# Kubernetes' except kubelet.maxPods 250 and kubelet.maxParallelImagePulls 5 (no benchmark pod
+# needs those changed: nothing is pulled, ≤ 200 pods). The keys are unset at the end. Uses its own state directory and leaves it down.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
-[ $# -ge 4 ] || { echo "usage: $0 J P REPEATS KEY=VALUE..." >&2; exit 2; }
+[ $# -ge 4 ] || { echo "usage: $0 J P REPEATS KEY=DEFAULT:TUNED..." >&2; exit 2; }
 J=$1 P=$2 REPEATS=$3; shift 3
 TUNED=("$@")
 export LOCALKUBE_HOME=${LOCALKUBE_HOME:-/var/lib/localkube-tune}
 log() { printf '[pipeline-bench] %s\n' "$*" >&2; }
+reset() { local kv; for kv in "${TUNED[@]}"; do "${LK:-$LOCALKUBE}" config unset "${kv%%=*}" >/dev/null 2>&1 || true; done; }
 configure() { # default|tuned
-  local kv
+  local kv v
   for kv in "${TUNED[@]}"; do
-    if [ "$1" = tuned ]; then "$LK" config set "${kv%%=*}" "${kv#*=}" >/dev/null; else "$LK" config unset "${kv%%=*}" >/dev/null; fi
+    if [ "$1" = tuned ]; then v=${kv#*=}; v=${v#*:}; else v=${kv#*=}; v=${v%%:*}; fi
+    "$LK" config set "${kv%%=*}" "$v" >/dev/null
   done
   "$LK" up >/dev/null 2>&1
 }
-trap 'configure default >/dev/null 2>&1 || true; "$LK" down >/dev/null 2>&1 || true' EXIT
+trap 'reset; "$LK" down >/dev/null 2>&1 || true' EXIT
 out=$(mktemp -d)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq 1 "$REPEATS"); do

@@ -1,4 +1,6 @@
-"""The settings a tuning-loop analysis kept: applied and not undone, as KEY=VALUE lines.
+"""The settings a tuning-loop analysis kept: applied and not undone, as KEY=BEFORE:AFTER lines
+(BEFORE: the value when the loop started, AFTER: the one it kept), the argument format of
+controller/bench/pipeline-bench.sh and tenants-bench.sh.
 
 python3 controller/bench/pipeline_winners.py ANALYSIS.json
 """
@@ -8,7 +10,7 @@ import sys
 
 
 def winners(analysis):
-    kept = {}
+    kept, before = {}, {}
     for it in analysis["iterations"]:
         if it.get("reverted"):
             kept.pop(it["reverted"].split(" back to ")[0], None)
@@ -16,7 +18,8 @@ def winners(analysis):
         if applied.startswith("localkube config set "):
             key, value = applied.split(" && ")[0].removeprefix("localkube config set ").split(" ")
             kept[key] = value
-    return kept
+            before.setdefault(key, f"{it['recommendation']['from']:g}")
+    return {k: f"{before[k]}:{v}" for k, v in kept.items()}
 
 
 if __name__ == "__main__":

@@ -4,33 +4,34 @@
 # the first POST until every tenant is Serving. The two configurations alternate (ABBA…) in
 # one run, REPEATS times each; between runs the tenants are deleted and their namespaces waited
 # for. Appends the figures to docs/BENCHMARKS.md.
-#   controller/bench/tenants-bench.sh N REPEATS KEY=VALUE...   (localkube keys; isolato.* keys go
-#   to the controller as properties)
+#   controller/bench/tenants-bench.sh N REPEATS KEY=DEFAULT:TUNED...   (localkube keys; isolato.*
+#   keys go to the tuned controller as properties, TUNED only)
 # Uses its own state directory (LOCALKUBE_HOME, default /var/lib/localkube-tune) and leaves it down.
 set -euo pipefail
 LOG_TAG=tenants-bench
 export LOCALKUBE_HOME=${LOCALKUBE_HOME:-/var/lib/localkube-tune}
 source "$(dirname "$0")/../test/lib.sh"
-[ $# -ge 3 ] || { echo "usage: $0 N REPEATS KEY=VALUE..." >&2; exit 2; }
+[ $# -ge 3 ] || { echo "usage: $0 N REPEATS KEY=DEFAULT:TUNED..." >&2; exit 2; }
 N=$1 REPEATS=$2; shift 2
 TUNED=("$@")
 CLS=tb
+reset() { local kv; for kv in "${TUNED[@]}"; do "${LK:-$LOCALKUBE}" config unset "${kv%%=*}" >/dev/null 2>&1 || true; done; }
 configure() { # default|tuned: localkube keys set/unset, then up
-  local kv
+  local kv v
   for kv in "${TUNED[@]}"; do
     case "$kv" in isolato.*) continue ;; esac
-    if [ "$1" = tuned ]; then "$LOCALKUBE" config set "${kv%%=*}" "${kv#*=}" >/dev/null
-    else "$LOCALKUBE" config unset "${kv%%=*}" >/dev/null; fi
+    if [ "$1" = tuned ]; then v=${kv#*=}; v=${v#*:}; else v=${kv#*=}; v=${v%%:*}; fi
+    "$LOCALKUBE" config set "${kv%%=*}" "$v" >/dev/null
   done
   "$LOCALKUBE" up >/dev/null 2>&1
 }
 controller_props() { # default|tuned → JAVA_TOOL_OPTIONS system properties for isolato.* keys
   local kv out=""
   [ "$1" = tuned ] || { echo ""; return; }
-  for kv in "${TUNED[@]}"; do case "$kv" in isolato.*) out+=" -D$kv" ;; esac; done
+  for kv in "${TUNED[@]}"; do case "$kv" in isolato.*) out+=" -D${kv%%=*}=${kv#*:}" ;; esac; done
   echo "$out"
 }
-cleanup() { stop_controller; configure default >/dev/null 2>&1 || true; "$LOCALKUBE" down >/dev/null 2>&1 || true; }
+cleanup() { stop_controller; reset; "$LOCALKUBE" down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 "$LOCALKUBE" up >&2
 export KUBECONFIG=$("$LOCALKUBE" kubeconfig)
