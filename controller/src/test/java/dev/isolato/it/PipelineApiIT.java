@@ -82,7 +82,7 @@ class PipelineApiIT extends ItBase {
       assertThat(one.body().get("hardware").get("nodes").asInt()).isPositive();
     });
     assertThat(api("GET", PATH, null).body().findValuesAsText("id")).contains(id);
-    assertThat(kube.namespaces().withName("isolato-pipeline-" + id + "-1-single").get())
+    assertThat(kube.namespaces().withName("isolato-pipeline-" + id + "-1-single-1").get())
         .as("the benchmark runs in a namespace of its own").isNotNull();
     Reply unknown = api("GET", PATH + "/nosuch", null);
     assertThat(unknown.status()).isEqualTo(404);

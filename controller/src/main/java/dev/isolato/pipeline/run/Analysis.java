@@ -47,7 +47,7 @@ public record Analysis(String id, WorkloadShape shape, int maxChanges, Status st
   /**
    * One measurement and its decision.
    *
-   * @param single the 1 × 1 × 1 run of this iteration: the model's input (Section 4.8)
+   * @param single the fastest of three 1 × 1 × 1 runs of this iteration: the model's input (Section 4.8)
    * @param predicted the model's best case for the shape: equation (7) + S7
    * @param s5AndS6Merged the kubelet reported sandbox and containers in one status update: the
    *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)
