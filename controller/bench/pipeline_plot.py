@@ -60,7 +60,8 @@ def shares(ax, first, last):
                 edgecolor="black",
                 linewidth=0.3,
             )
-    ax.set_xticks(range(len(STAGES)), [f"{s}\n{TITLES[s]}" for s in STAGES], fontsize=7)
+    labels = [f"{s}\n{TITLES[s]}" for s in STAGES]
+    ax.set_xticks(range(len(STAGES)), labels, fontsize=6, rotation=15)
     ax.set_ylabel("share of deployment time (%)")
     ax.legend(fontsize=7)
 
