@@ -64,6 +64,12 @@ for (r, dflt, t), x in zip(rows, red):
     c = t[3]
     print(f"| {r} | {dflt[0]:.2f} | {t[0]:.2f} | {100 * x:.1f} % | {dflt[2]} → {t[2]} | {t[1]:.2f} | "
           f"{100 * c['controlPlane']:.0f} / {100 * c['node']:.0f} / {100 * c['host']:.0f} % |")
+def stage_median(v, s):
+    return med([json.loads((Path(d) / f"{v}-{r}.json").read_text())["iterations"][0]["measured"].get(s, 0.0)
+                for r in range(1, R + 1)])
+stages = " ".join(f"{s} {stage_median('default', s):.2f}/{stage_median('tuned', s):.2f}"
+                  for s in ["S1", "S2", "S3", "S4", "S5", "S6", "S7"])
+print(f"\nPer-stage medians, default/tuned (s): {stages}.")
 spread = (max(red) - min(red)) / 2 if R > 1 else 0
 print(f"\nMedian default {dm:.2f} s, tuned {tm:.2f} s: **{100 * (1 - tm / dm):.1f} % less** "
       f"(per-repeat reductions {100 * min(red):.1f}–{100 * max(red):.1f} %, ± {100 * spread:.1f} points). "
