@@ -25,6 +25,36 @@ public record Breakdown(Map<Step, Double> seconds) {
     return new Breakdown(seconds);
   }
 
+  /**
+   * A stage-level measurement (the tracer's) as model input: each stage's seconds on one
+   * representative step. Exact for C = 1; for C > 1 the S6 time is taken as per container.
+   */
+  public static Breakdown atStageLevel(Map<Stage, Double> stages) {
+    Map<Step, Double> out = new EnumMap<>(Step.class);
+    stages.forEach((stage, s) -> out.put(representative(stage), s));
+    return of(out);
+  }
+
+  /** The step a stage-level time is put on: the one whose work dominates the stage. */
+  static Step representative(Stage stage) {
+    return switch (stage) {
+      case S1 -> Step.S1_WRITE;
+      case S2 -> Step.S2_READ;
+      case S3 -> Step.S3_CREATE_POD_OBJECT;
+      case S4 -> Step.S4_SCHEDULE;
+      case S5 -> Step.S5_SANDBOX;
+      case S6 -> Step.S6_CREATE_CONTAINER;
+      case S7 -> Step.S7_PROBE;
+    };
+  }
+
+  /** Seconds per stage. */
+  public Map<Stage, Double> byStage() {
+    Map<Stage, Double> out = new EnumMap<>(Stage.class);
+    seconds.forEach((step, s) -> out.merge(step.stage(), s, Double::sum));
+    return out;
+  }
+
   public double of(Step step) {
     return seconds.getOrDefault(step, 0.0);
   }

@@ -4,8 +4,11 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * When each milestone of one deployment was seen, in milliseconds of a monotonic clock. Pure and
@@ -63,6 +66,53 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
       previous = e.getValue();
     }
     return out;
+  }
+
+  /**
+   * Several workload objects submitted together (J > 1): the stages of the one whose last pod
+   * reached {@code last} latest, with the time between the first submission and its own added
+   * to S1 (its create waited behind the others'), so the stages add up to the whole deployment
+   * time. Empty when no pod got there.
+   */
+  public static Map<Stage, Double> criticalPath(List<Timeline> timelines, Milestone last) {
+    Optional<Timeline> slowest = timelines.stream().filter(t -> t.lastPod(last).isPresent()
+        && t.workload.containsKey(Milestone.SUBMITTED)).max(Comparator.comparingLong(t -> t.end(last)));
+    OptionalLong first = timelines.stream().map(t -> t.workload.get(Milestone.SUBMITTED)).filter(Objects::nonNull)
+        .mapToLong(Long::longValue).min();
+    if (slowest.isEmpty()) {
+      return Map.of();
+    }
+    Map<Stage, Double> out = slowest.get().stageSeconds(last);
+    double wait = (slowest.get().workload.get(Milestone.SUBMITTED) - first.getAsLong()) / 1000.0;
+    out.merge(Stage.S1, wait, Double::sum);
+    return out;
+  }
+
+  /**
+   * Whether S5 and S6 were seen as one: the kubelet reported the sandbox and the running
+   * containers in the same status update, so the tracer stamped both at once and S6 reads 0.
+   */
+  public static boolean s5AndS6Merged(Map<Stage, Double> stages) {
+    return stages.getOrDefault(Stage.S5, 0.0) > 0 && stages.getOrDefault(Stage.S6, 0.0) == 0;
+  }
+
+  /**
+   * S5's time moved to S6: when the two were seen as one, what ends the measured S5 is the
+   * kubelet's status write — S6's T_w, which kubelet.kubeAPIQPS limits — so the pair is compared
+   * with the model and matched to rules as S6.
+   */
+  public static Map<Stage, Double> foldS5IntoS6(Map<Stage, Double> stages) {
+    Map<Stage, Double> out = new EnumMap<>(Stage.class);
+    out.putAll(stages);
+    Double s5 = out.remove(Stage.S5);
+    if (s5 != null) {
+      out.merge(Stage.S6, s5, Double::sum);
+    }
+    return out;
+  }
+
+  private long end(Milestone last) {
+    return pods.get(lastPod(last).orElseThrow()).get(last);
   }
 
   /** SUBMITTED to the last pod's {@code last}, in seconds; empty until a pod got there. */

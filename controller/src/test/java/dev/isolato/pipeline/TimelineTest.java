@@ -54,4 +54,34 @@ class TimelineTest {
     assertThat(b.step()).isEmpty();
     assertThat(b.potentialGain()).isCloseTo((4.0 - 0.05) / 4.6, within(1e-9));
   }
+
+  @Test
+  void severalWorkloadsFollowTheOneThatFinishedLastFromTheFirstSubmission() {
+    Timeline early = new Timeline(WORKLOAD, Map.of("a", Map.of(Milestone.POD_CREATED, 1200L, Milestone.POD_READY,
+        3000L)));
+    Timeline late = new Timeline(Map.of(Milestone.SUBMITTED, 1010L, Milestone.WORKLOAD_CREATED, 1050L,
+        Milestone.WORKLOAD_UNPACKED, 1150L), Map.of("b", Map.of(Milestone.POD_CREATED, 1250L, Milestone.POD_READY,
+        3500L)));
+    Map<Stage, Double> s = Timeline.criticalPath(java.util.List.of(early, late), Milestone.POD_READY);
+    assertThat(s.get(Stage.S1)).as("its own 40 ms plus 10 ms behind the first create").isCloseTo(0.05, within(1e-9));
+    assertThat(s.values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(2.5, within(1e-9));
+    assertThat(Timeline.criticalPath(java.util.List.of(new Timeline(WORKLOAD, Map.of())), Milestone.POD_READY))
+        .isEmpty();
+  }
+
+  @Test
+  void aStageLevelMeasurementIsAModelInputThatKeepsItsStages() {
+    Map<Stage, Double> stages = Map.of(Stage.S1, 0.04, Stage.S3, 0.2, Stage.S6, 0.5);
+    Breakdown b = Breakdown.atStageLevel(stages);
+    assertThat(b.byStage()).isEqualTo(stages);
+    assertThat(b.total()).isCloseTo(0.74, within(1e-9));
+  }
+
+  @Test
+  void s5AndS6SeenInOneStatusUpdateAreComparedAsS6() {
+    Map<Stage, Double> seen = Map.of(Stage.S4, 0.1, Stage.S5, 8.0, Stage.S6, 0.0);
+    assertThat(Timeline.s5AndS6Merged(seen)).isTrue();
+    assertThat(Timeline.foldS5IntoS6(seen)).containsOnly(Map.entry(Stage.S4, 0.1), Map.entry(Stage.S6, 8.0));
+    assertThat(Timeline.s5AndS6Merged(Map.of(Stage.S5, 1.0, Stage.S6, 0.2))).isFalse();
+  }
 }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `make tune`: the deploy-pipeline tuning loop (docs/pipeline.md "The tuning loop") on localkube.
+# Brings localkube up if it is not, then benchmarks a workload shape, breaks it down by stage,
+# applies one recommendation per iteration with `localkube config set` + `localkube up` and
+# measures again, printing one line per step. Arguments go to TuneMain, e.g.
+#   make tune TUNE_ARGS="--workloads 10 --pods 10 --max-changes 3"
+# Defaults: 1 Deployment × 100 pods, up to 5 changes; the analysis is written to
+# build/tune/<time>.json. The changed settings stay in $LOCALKUBE_HOME/localkube.conf
+# (`localkube config` lists them; `localkube config unset KEY && localkube up` undoes one).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+LK="$ROOT/localkube/localkube"
+JAR="$ROOT/controller/target/isolato-controller.jar"
+[ -f "$JAR" ] || { echo "[tune] $JAR is missing: run 'make controller-build'" >&2; exit 1; }
+"$LK" status >/dev/null 2>&1 || "$LK" up
+KUBECONFIG=$("$LK" kubeconfig)
+export KUBECONFIG
+# A copy of the jar: a rebuild while the loop runs must not pull classes from under it.
+copy=$(mktemp --suffix=.jar)
+trap 'rm -f "$copy"' EXIT
+cp "$JAR" "$copy"
+out_default="$ROOT/build/tune/$(date -u +%Y%m%dT%H%M%SZ).json"
+has_out=false
+for a in "$@"; do [ "$a" = --out ] && has_out=true; done
+extra=()
+$has_out || extra=(--out "$out_default")
+java -Dloader.main=dev.isolato.pipeline.run.TuneMain -cp "$copy" \
+  org.springframework.boot.loader.launch.PropertiesLauncher --localkube "$LK" "${extra[@]}" "$@"

@@ -1,0 +1,137 @@
+package dev.isolato.pipeline.run;
+
+import dev.isolato.pipeline.DeploymentTracer;
+import dev.isolato.pipeline.Hardware;
+import dev.isolato.pipeline.Milestone;
+import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.Timeline;
+import dev.isolato.pipeline.WorkloadShape;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one workload shape on the cluster: J Deployments of P pause pods in a namespace of its
+ * own, each traced by a {@link DeploymentTracer}, until every pod is Ready; then deletes the
+ * namespace and waits until it is gone, so the next run starts from the same state.
+ */
+public final class DeploymentBenchmark {
+
+  /** Labels of everything a benchmark creates: Isolato's, and only ever deleted by name. */
+  static final Map<String, String> LABELS = Map.of("app.kubernetes.io/managed-by", "isolato",
+      "isolato.dev/pipeline-benchmark", "true");
+  static final String NAMESPACE_PREFIX = "isolato-pipeline-";
+  /**
+   * Settings the benchmark does not exercise, so no change of them can show: its pods run an
+   * image already on the node (imagePullPolicy Never), nothing is pulled.
+   */
+  public static final java.util.Set<String> NOT_EXERCISED = java.util.Set.of("kubelet.registryPullQPS",
+      "kubelet.registryBurst", "kubelet.maxParallelImagePulls");
+  private static final Duration DELETE_TIMEOUT = Duration.ofMinutes(3);
+
+  private final KubernetesClient client;
+  private final PipelineProperties props;
+  private final CpuMeter cpu;
+
+  public DeploymentBenchmark(KubernetesClient client, PipelineProperties props, CpuMeter cpu) {
+    this.client = client;
+    this.props = props;
+    this.cpu = cpu;
+  }
+
+  /**
+   * One measured run.
+   *
+   * @param stages seconds per stage along the critical path, ending at the last pod's Ready
+   * @param seconds first create to the last pod Ready
+   */
+  public record Run(WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {}
+
+  /** N = Ready nodes; U_c, U_w = CPU capacity (U_c from the properties when set). */
+  public Hardware hardware() {
+    List<Node> nodes = client.nodes().list().getItems().stream().filter(n -> n.getStatus() != null
+        && n.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+        .toList();
+    if (nodes.isEmpty()) {
+      throw new IllegalStateException("the cluster has no Ready node: nothing can run a benchmark");
+    }
+    int cores = nodes.stream().mapToInt(n -> {
+      Quantity q = n.getStatus().getCapacity().get("cpu");
+      return q == null ? 1 : Math.max(1, q.getNumericalAmount().intValue());
+    }).max().orElse(1);
+    return new Hardware(nodes.size(), props.controlPlaneCores() > 0 ? props.controlPlaneCores() : cores, cores);
+  }
+
+  public Run run(WorkloadShape shape, String name) throws InterruptedException {
+    String ns = NAMESPACE_PREFIX + name;
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).withLabels(LABELS)
+        .endMetadata().build()).create();
+    List<DeploymentTracer> tracers = new ArrayList<>();
+    try {
+      for (int i = 0; i < shape.workloads(); i++) {
+        tracers.add(new DeploymentTracer(client, ns, "w-" + i, null, DeploymentTracer.monotonicMs()).start());
+      }
+      CpuMeter.Mark mark = cpu.mark();
+      for (int i = 0; i < shape.workloads(); i++) {
+        tracers.get(i).submitted();
+        client.apps().deployments().inNamespace(ns).resource(deployment("w-" + i, shape)).create();
+      }
+      long deadline = System.nanoTime() + props.runTimeout().toNanos();
+      List<Timeline> timelines = timelines(tracers);
+      while (ready(timelines) < shape.pods()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(ready(timelines) + " of " + shape.pods() + " pods Ready after "
+              + props.runTimeout().toSeconds() + " s (isolato.pipeline.run-timeout); last stages seen: "
+              + Timeline.criticalPath(timelines, Milestone.POD_CREATED));
+        }
+        Thread.sleep(50);
+        timelines = timelines(tracers);
+      }
+      CpuMeter.Usage usage = cpu.since(mark);
+      Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
+      double seconds = stages.values().stream().mapToDouble(Double::doubleValue).sum();
+      return new Run(shape, stages, seconds, usage);
+    } finally {
+      tracers.forEach(DeploymentTracer::close);
+      delete(ns);
+    }
+  }
+
+  private static List<Timeline> timelines(List<DeploymentTracer> tracers) {
+    return tracers.stream().map(DeploymentTracer::timeline).toList();
+  }
+
+  private static long ready(List<Timeline> timelines) {
+    return timelines.stream().mapToLong(t -> t.podsAt(Milestone.POD_READY)).sum();
+  }
+
+  /** Deletes the run's namespace (by name: only ever one this class created) and waits until it is gone. */
+  private void delete(String ns) throws InterruptedException {
+    client.namespaces().withName(ns).delete();
+    long deadline = System.nanoTime() + DELETE_TIMEOUT.toNanos();
+    while (client.namespaces().withName(ns).get() != null && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+    }
+  }
+
+  private Deployment deployment(String name, WorkloadShape shape) {
+    Map<String, String> selector = Map.of("isolato.dev/pipeline-workload", name);
+    var template = new DeploymentBuilder().withNewMetadata().withName(name).withLabels(LABELS).endMetadata()
+        .withNewSpec().withReplicas(shape.podsPerWorkload()).withNewSelector().withMatchLabels(selector).endSelector()
+        .withNewTemplate().withNewMetadata().withLabels(selector).endMetadata().withNewSpec()
+        .withAutomountServiceAccountToken(false).withEnableServiceLinks(false).withTerminationGracePeriodSeconds(0L);
+    for (int c = 0; c < shape.containersPerPod(); c++) {
+      template = template.addNewContainer().withName("c" + c).withImage(props.image()).withImagePullPolicy("Never")
+          .withNewResources().addToRequests("cpu", new Quantity("1m")).addToRequests("memory", new Quantity("4Mi"))
+          .endResources().endContainer();
+    }
+    return template.endSpec().endTemplate().endSpec().build();
+  }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Reduced tuning loop on localkube (`make test`): one 20-pod Deployment, at most one change,
+# which is undone at the end (the other end-to-end tests share this cluster). Checks that the
+# analysis finished, that every stage S1–S7 was measured and predicted, that CPU was measured,
+# that a decision was taken and, if a setting was applied, that the run after it was measured
+# and the setting is back to what it was.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+LK="$ROOT/localkube/localkube"
+before=$("$LK" config | grep -v '^#')
+out="$ROOT/build/tune/e2e.json"
+rm -f "$out"
+start=$(date +%s)
+"$ROOT/controller/bench/tune.sh" --pods 20 --max-changes 1 --timeout 120 --restore --out "$out"
+python3 - "$out" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["status"] == "DONE", a
+its = a["iterations"]
+assert 1 <= len(its) <= 3, len(its)
+first = its[0]
+stages = {"S1", "S2", "S3", "S4", "S5", "S6", "S7"}
+assert set(first["measured"]) <= stages and {"S1", "S3", "S4"} <= set(first["measured"]), first["measured"]
+assert abs(sum(first["measured"].values()) - first["measuredSeconds"]) < 1e-6
+assert first["predictedSeconds"] > 0 and first["single"], first
+assert first["cpu"]["measured"] and first["cpu"]["controlPlane"] > 0, first["cpu"]
+assert first["decision"] in ("APPLY", "STOP_CPU_BOUND", "STOP_SMALL_GAIN", "STOP_NO_RULE"), first["decision"]
+if first["decision"] == "APPLY":
+    assert first.get("applied", "").startswith("localkube config set"), first
+    assert len(its) == 2 and its[1]["measuredSeconds"] > 0 and "measuredGain" in its[1], its
+print(f"[tune-e2e] {len(its)} iteration(s); first {first['measuredSeconds']:.2f} s, bottleneck "
+      f"{(first.get('bottleneck') or {}).get('stage')}, decision {first['decision']}; {a['outcome']}")
+PY
+after=$("$LK" config | grep -v '^#')
+[ "$before" = "$after" ] || { echo "[tune-e2e] localkube's settings were not restored:" >&2; diff <(echo "$before") <(echo "$after") >&2; exit 1; }
+echo "[tune-e2e] passed in $(( $(date +%s) - start )) s"
