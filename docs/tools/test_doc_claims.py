@@ -24,9 +24,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIM_PAGES = ("docs/api.md", "docs/security.md", "docs/troubleshooting.md", "docs/operations.md")
-# an HTTP status code (not a decimal like 120.0), a retry or attempt count, a default
+# an HTTP status code (not a decimal like 120.0 nor a figure with a unit, 259 s), a retry or
+# attempt count, a default
 CLAIM = re.compile(
-    r"(?<![\w.-])[245]\d\d(?![\w%]|\.\d)|\bretr(?:y|ies|ied)\b|\battempts?\b|\bdefault\b(?!-)",
+    r"(?<![\w.-])[245]\d\d(?![\w%]|\.\d| (?:s|ms|tenants?|pods?|req)\b)"
+    r"|\bretr(?:y|ies|ied)\b|\battempts?\b|\bdefault\b(?!-)",
     re.IGNORECASE,
 )
 JAVA = re.compile(r'@DocClaim\(\s*"((?:[^"\\]|\\.)*)"\s*\)')

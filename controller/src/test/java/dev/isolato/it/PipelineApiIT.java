@@ -1,5 +1,6 @@
 package dev.isolato.it;
 
+import dev.isolato.DocClaim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -58,6 +59,10 @@ class PipelineApiIT extends ItBase {
 
   @Test
   @Order(3)
+  @DocClaim("docs/api.md: 202 + `Location`: the analysis runs in the background")
+  @DocClaim("docs/api.md: 409 with `running` while another runs")
+  @DocClaim("docs/api.md: 200: the last 20, newest first")
+  @DocClaim("docs/api.md: what was applied; 404 when unknown")
   void oneAnalysisRunsAtATimeAndIsListed() throws Exception {
     Node node = kube.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
     node.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder().addToCapacity("cpu", new Quantity("2"))
@@ -81,7 +86,7 @@ class PipelineApiIT extends ItBase {
       assertThat(one.body().get("status").asText()).isEqualTo("RUNNING");
       assertThat(one.body().get("hardware").get("nodes").asInt()).isPositive();
     });
-    assertThat(api("GET", PATH, null).body().findValuesAsText("id")).contains(id);
+    assertThat(api("GET", PATH, null).body().findValuesAsText("id")).first().isEqualTo(id);
     assertThat(kube.namespaces().withName("isolato-pipeline-" + id + "-1-single-1").get())
         .as("the benchmark runs in a namespace of its own").isNotNull();
     Reply unknown = api("GET", PATH + "/nosuch", null);

@@ -1,5 +1,6 @@
 package dev.isolato.pipeline;
 
+import dev.isolato.DocClaim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -18,6 +19,7 @@ class ParameterCatalogTest {
   static final Path REPO = Path.of("").toAbsolutePath().getParent();
 
   @Test
+  @DocClaim("docs/operations.md: | component | setting | Kubernetes 1.34 default | what it limits | suggested |")
   void everyKubernetesDefaultIsWhereTheCatalogSaysInTheV1344Source() throws IOException {
     Assumptions.assumeTrue(Files.isDirectory(GO_MODULES.resolve("k8s.io/kubernetes@v1.34.4")),
         "the Kubernetes v1.34.4 module cache (built by localkube) is not on this machine");
