@@ -9,6 +9,7 @@ import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.isolato.profiler.TenantProfilerLoop;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -21,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
@@ -49,9 +51,13 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final AtomicBoolean stopping = new AtomicBoolean();
   private volatile Operator operator;
   private final LeaderRouting routing;
+  /** The tenant profiler (issue 12); null when no Prometheus is configured. Runs on the leader only. */
+  private final TenantProfilerLoop profiler;
 
   public OperatorLifecycle(KubernetesClient client, IsolatoProperties props, CapacityPlanner planner,
-      TablePusher pusher, TenancyMetrics metrics, @Value("${ISOLATO_POD_NAME:}") String podName) {
+      TablePusher pusher, TenancyMetrics metrics, @Value("${ISOLATO_POD_NAME:}") String podName,
+      ObjectProvider<TenantProfilerLoop> profiler) {
+    this.profiler = profiler.getIfAvailable();
     this.routing = new LeaderRouting(client, props.namespace(), podName);
     this.client = client;
     this.props = props;
@@ -100,6 +106,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     op.start();
     if (!props.leaderElection().enabled()) {
       routing.lead();
+      startProfiler();
     }
     operator = op;
   }
@@ -109,6 +116,9 @@ public class OperatorLifecycle implements SmartLifecycle {
     Operator op = operator;
     operator = null;
     stopping.set(true);
+    if (profiler != null) {
+      profiler.stop();
+    }
     if (op != null) {
       op.stop();
       if (props.leaderElection().enabled()) {
@@ -120,6 +130,13 @@ public class OperatorLifecycle implements SmartLifecycle {
   private void startLeading() {
     log.info("leading as {}", identity);
     routing.lead();
+    startProfiler();
+  }
+
+  private void startProfiler() {
+    if (profiler != null) {
+      profiler.start();
+    }
   }
 
   /**

@@ -181,7 +181,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
             outcomes.add(hold(pool, "InvalidName", "tenant id " + badId.get() + " (its namespace would be invalid)"));
             continue;
           }
-          PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
+          PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(cls, pool.tenants()));
           CapacityPlan plan = planner.plan(request);
           try {
             outcomes.add(reconcilePool(cls, pool, plan, keys));

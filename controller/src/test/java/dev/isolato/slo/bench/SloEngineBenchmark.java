@@ -15,7 +15,7 @@ import dev.isolato.slo.PlanRequest;
 import dev.isolato.slo.RatePoint;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.slo.TenantDemand;
-import dev.isolato.slo.UslCapacityPlanner;
+import dev.isolato.slo.ModelCapacityPlanner;
 import dev.isolato.slo.UslFitter;
 import dev.isolato.slo.UslModel;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ public class SloEngineBenchmark {
   private static final int TENANTS_PER_CLASS = 1_000;
   private static final int STEPS = 50;
 
-  private final UslCapacityPlanner usl = new UslCapacityPlanner(PlanPolicy.defaults());
+  private final ModelCapacityPlanner usl = new ModelCapacityPlanner(PlanPolicy.defaults());
   private final LinearCapacityPlanner linear = new LinearCapacityPlanner();
   private final UslFitter fitter = new UslFitter(FitPolicy.defaults(), DetectionPolicy.defaults());
   private final SloEngine engine = SloEngine.withDefaults();
