@@ -98,7 +98,7 @@ public final class TenantProfilerLoop {
   }
 
   /** One pass: rates, profiles, the writes and events that changed, the gauge. */
-  void pass(Instant now) {
+  public void pass(Instant now) {
     TenantRates.Rates measured;
     try {
       measured = rates.offered(window);
