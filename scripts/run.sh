@@ -41,6 +41,10 @@ chmod 600 "$RUN_DIR/api-token"
 TOKEN=$(cat "$RUN_DIR/api-token")
 echo "$API" > "$RUN_DIR/api-url" # read with the token by `make experiment` (gatling/experiments/runner/settings.py)
 
+PROM=$("$LK" config | awk '$1 == "prometheus.port" { p = $3 } $1 == "prometheus.enabled" && $3 != "true" { off = 1 } END { print off ? "off (localkube config set prometheus.enabled true)" : "http://127.0.0.1:" p }')
+# The tenant profiler reads the tenants' rates from that Prometheus (off without it).
+PROFILER_URL=""
+[[ $PROM == http* ]] && PROFILER_URL=$PROM
 log "starting the controller (log: $RUN_DIR/controller.log)"
 # It runs from a copy: a rebuild (make build, make controller-build) rewrites the jar in place,
 # and a JVM whose jar changed under it fails to load classes (requests then hang).
@@ -50,6 +54,7 @@ cp "$JAR" "$RUN_DIR/controller.jar"
 ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$RUN_DIR/api-token \
   ISOLATO_CONTROLLER_CIDRS=${ISOLATO_CONTROLLER_CIDRS:-10.250.0.1/32,10.244.0.1/32} \
   ISOLATO_INGRESS_CIDRS=${ISOLATO_INGRESS_CIDRS:-10.250.0.1/32,10.244.0.1/32} \
+  ISOLATO_PROMETHEUS_URL=${ISOLATO_PROMETHEUS_URL:-$PROFILER_URL} \
   setsid java -jar "$RUN_DIR/controller.jar" >>"$RUN_DIR/controller.log" 2>&1 < /dev/null &
 CTL_PID=$!
 echo "$CTL_PID" > "$RUN_DIR/controller.pid"
@@ -74,7 +79,6 @@ log "ensuring the gold and bronze classes"
 out=$("$LK_BIN_DIR/kubectl" create -f "$ROOT/controller/config/default-classes.yaml" 2>&1) \
   || ! grep -v 'AlreadyExists' <<< "$out" | grep -q . || die "creating the default classes failed: $out"
 
-PROM=$("$LK" config | awk '$1 == "prometheus.port" { p = $3 } $1 == "prometheus.enabled" && $3 != "true" { off = 1 } END { print off ? "off (localkube config set prometheus.enabled true)" : "http://127.0.0.1:" p }')
 cat <<INFO
 
 Isolato is running on localkube.
