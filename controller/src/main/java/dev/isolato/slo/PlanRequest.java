@@ -44,16 +44,9 @@ public record PlanRequest(
     this(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, null, null);
   }
 
-  /** A request for one declared pod size (no size choice). */
-  public PlanRequest(
-      String sloClass,
-      double percentile,
-      double targetLatencyMs,
-      int minReplicas,
-      int maxReplicas,
-      double perPodCutoffRps,
-      List<TenantDemand> tenants,
-      ModelFit fit) {
+  /** A request for the class's one declared pod size (no size choice). */
+  public PlanRequest(String sloClass, double percentile, double targetLatencyMs, int minReplicas, int maxReplicas,
+      double perPodCutoffRps, List<TenantDemand> tenants, ModelFit fit) {
     this(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, fit, null);
   }
 

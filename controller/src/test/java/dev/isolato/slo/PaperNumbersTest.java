@@ -181,7 +181,7 @@ class PaperNumbersTest {
   }
 
   private static PlanRequest request(double perPod, ModelFit fit, double rate) {
-    return new PlanRequest("hpa", 95, 75, 1, 100, perPod, List.of(new TenantDemand("t1", rate)), fit);
+    return new PlanRequest("hpa", 95, 75, 1, 100, perPod, List.of(new TenantDemand("t1", rate))).withModel(fit);
   }
 
   private static ContextCutoff cut(String label, double rps, String... colocated) {

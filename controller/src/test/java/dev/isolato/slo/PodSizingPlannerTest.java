@@ -78,7 +78,7 @@ class PodSizingPlannerTest {
   void aModelFittedAtAnotherSizeIsNotUsedAtTheChosenOne() {
     QueueModel at400 = new QueueModel(9.2, 0, 100, 0);
     ModelFit fit = ModelCapacityPlannerTest.trusted(at400, 95, 110);
-    PlanRequest request = new PlanRequest("gold", 95, 50, 1, 10, 90, List.of(new TenantDemand("a", 90)), fit);
+    PlanRequest request = new PlanRequest("gold", 95, 50, 1, 10, 90, List.of(new TenantDemand("a", 90))).withModel(fit);
 
     CapacityPlan atOther = planner.plan(request.withSizing(new PodSizing(400, MEASURED, 400L)));
     CapacityPlan atFit = planner.plan(request.withSizing(new PodSizing(400, List.of(new SizeCutoff(400, 90.0)), 400L)));

@@ -71,7 +71,7 @@ public class SloEngineBenchmark {
         tenants.add(new TenantDemand("class" + c + "-tenant" + t, 0.1 + random.nextDouble()));
       }
       ModelFit fit = fitter.fit(points(truth, 1, 20 + 2 * c, random), 95);
-      requests.add(new PlanRequest("class" + c, 95, truth.latencyMs(30, 1), 1, 10_000, 25, tenants, fit));
+      requests.add(new PlanRequest("class" + c, 95, truth.latencyMs(30, 1), 1, 10_000, 25, tenants).withModel(fit));
     }
     UslModel truth = new UslModel(10, 0.02, 0.001, 0.1);
     oneReplicaSteps = points(truth, 1, 80, random);
