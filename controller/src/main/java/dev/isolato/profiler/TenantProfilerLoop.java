@@ -120,8 +120,8 @@ public final class TenantProfilerLoop {
         continue;
       }
       TenantProfiler.Profile p = TenantProfiles.classify(profiler, t, measured.of(t.getMetadata().getName(), t.getSpec().sloClass), now);
-      TenantStatus.Profile prev = t.getStatus() == null ? null : t.getStatus().profile;
-      TenantStatus.Profile next = TenantProfiles.toStatus(p, prev, window.toSeconds(), now);
+      TenantStatus.RateProfile prev = t.getStatus() == null ? null : t.getStatus().profile;
+      TenantStatus.RateProfile next = TenantProfiles.toStatus(p, prev, window.toSeconds(), now);
       counts.computeIfAbsent(t.getSpec().sloClass, c -> new TreeMap<>()).merge(next.behaviour, 1L, Long::sum);
       try {
         if (TenantProfiles.worthWriting(prev, next)) {
@@ -138,7 +138,7 @@ public final class TenantProfilerLoop {
     profiles.register(rows, true);
   }
 
-  private void write(Tenant t, TenantStatus.Profile profile) {
+  private void write(Tenant t, TenantStatus.RateProfile profile) {
     // only status.profile: an apply of a whole TenantStatus would take its conditions over
     ObjectNode patch = json.createObjectNode();
     patch.put("apiVersion", t.getApiVersion()).put("kind", t.getKind());

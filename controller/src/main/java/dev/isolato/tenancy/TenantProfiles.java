@@ -25,7 +25,7 @@ public final class TenantProfiles {
 
   /** The profile stored in the tenant's status as the planner reads it; null when none or unreadable. */
   public static Profile profile(Tenant t) {
-    TenantStatus.Profile p = t.getStatus() == null ? null : t.getStatus().profile;
+    TenantStatus.RateProfile p = t.getStatus() == null ? null : t.getStatus().profile;
     if (p == null || p.behaviour == null) {
       return null;
     }
@@ -47,8 +47,8 @@ public final class TenantProfiles {
   }
 
   /** The status form of {@code p}; {@code since} carries over while the behaviour stays. */
-  public static TenantStatus.Profile toStatus(Profile p, TenantStatus.Profile prev, long windowSeconds, Instant now) {
-    TenantStatus.Profile s = new TenantStatus.Profile();
+  public static TenantStatus.RateProfile toStatus(Profile p, TenantStatus.RateProfile prev, long windowSeconds, Instant now) {
+    TenantStatus.RateProfile s = new TenantStatus.RateProfile();
     s.behaviour = p.behaviour().label();
     s.offeredRps = p.measuredRps();
     s.committedRps = p.committedRps();
@@ -65,7 +65,7 @@ public final class TenantProfiles {
    * what the planner counts); not for every new measurement, which would rewrite every tenant
    * at each profiling pass.
    */
-  public static boolean worthWriting(TenantStatus.Profile prev, TenantStatus.Profile next) {
+  public static boolean worthWriting(TenantStatus.RateProfile prev, TenantStatus.RateProfile next) {
     if (prev == null || !Objects.equals(prev.behaviour, next.behaviour) || prev.committedRps != next.committedRps
         || prev.windowSeconds != next.windowSeconds) {
       return true;
@@ -77,7 +77,7 @@ public final class TenantProfiles {
   }
 
   /** The Event of a change of behaviour to a known one; none when it stays or becomes unknown. */
-  public static Optional<ProfileEvent> event(TenantStatus.Profile prev, TenantStatus.Profile next) {
+  public static Optional<ProfileEvent> event(TenantStatus.RateProfile prev, TenantStatus.RateProfile next) {
     if (Behaviour.UNKNOWN.label().equals(next.behaviour) || (prev != null && Objects.equals(prev.behaviour, next.behaviour))) {
       return Optional.empty();
     }

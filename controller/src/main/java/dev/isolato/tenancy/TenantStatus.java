@@ -23,10 +23,10 @@ public class TenantStatus {
    * {@code isolato-profiler}); the reconciler's status writes leave it out.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public Profile profile;
+  public RateProfile profile;
 
   /** The tenant's behaviour from its offered rate against its commitment. */
-  public static class Profile {
+  public static class RateProfile {
     /** abiding, aggressive (above its commitment), passive (far below), or unknown. */
     public String behaviour;
     /** Rate the tenant offered over the window (req/s, refused requests included); absent when unknown. */

@@ -19,7 +19,7 @@ class TenantProfilesTest {
     return t;
   }
 
-  TenantStatus.Profile profiled(Tenant t, Double offered, TenantStatus.Profile prev, Instant at) {
+  TenantStatus.RateProfile profiled(Tenant t, Double offered, TenantStatus.RateProfile prev, Instant at) {
     return TenantProfiles.toStatus(TenantProfiles.classify(profiler, t, offered, at), prev, 600, at);
   }
 
@@ -36,9 +36,9 @@ class TenantProfilesTest {
   @Test
   void sinceCarriesOverWhileTheBehaviourStays() {
     Tenant t = serving("a", 20, "2026-11-23T10:00:00Z");
-    TenantStatus.Profile first = profiled(t, 30.0, null, NOW);
-    TenantStatus.Profile same = profiled(t, 31.0, first, NOW.plusSeconds(30));
-    TenantStatus.Profile calmer = profiled(t, 20.0, same, NOW.plusSeconds(60));
+    TenantStatus.RateProfile first = profiled(t, 30.0, null, NOW);
+    TenantStatus.RateProfile same = profiled(t, 31.0, first, NOW.plusSeconds(30));
+    TenantStatus.RateProfile calmer = profiled(t, 20.0, same, NOW.plusSeconds(60));
 
     assertThat(first).satisfies(p -> {
       assertThat(p.behaviour).isEqualTo("aggressive");
@@ -55,7 +55,7 @@ class TenantProfilesTest {
   @Test
   void aStatusIsRewrittenOnAChangeOfBehaviourOrOfTheRateByATenthOfTheCommitment() {
     Tenant t = serving("a", 20, "2026-11-23T10:00:00Z");
-    TenantStatus.Profile p = profiled(t, 10.0, null, NOW);
+    TenantStatus.RateProfile p = profiled(t, 10.0, null, NOW);
 
     assertThat(TenantProfiles.worthWriting(null, p)).isTrue();
     assertThat(TenantProfiles.worthWriting(p, profiled(t, 11.9, p, NOW.plusSeconds(30)))).isFalse();
@@ -66,9 +66,9 @@ class TenantProfilesTest {
   @Test
   void eventsMarkChangesToAKnownBehaviourAggressiveAsAWarning() {
     Tenant t = serving("a", 20, "2026-11-23T10:00:00Z");
-    TenantStatus.Profile abiding = profiled(t, 20.0, null, NOW);
-    TenantStatus.Profile aggressive = profiled(t, 40.0, abiding, NOW);
-    TenantStatus.Profile unknown = profiled(t, null, aggressive, NOW);
+    TenantStatus.RateProfile abiding = profiled(t, 20.0, null, NOW);
+    TenantStatus.RateProfile aggressive = profiled(t, 40.0, abiding, NOW);
+    TenantStatus.RateProfile unknown = profiled(t, null, aggressive, NOW);
 
     assertThat(TenantProfiles.event(null, abiding)).hasValueSatisfying(e -> {
       assertThat(e.reason()).isEqualTo("TenantAbiding");
@@ -92,7 +92,7 @@ class TenantProfilesTest {
     Tenant aggressive = serving("g", 20, "2026-11-23T10:00:00Z");
     aggressive.getStatus().profile = profiled(aggressive, 40.0, null, NOW);
     Tenant handWritten = serving("h", 20, "2026-11-23T10:00:00Z");
-    handWritten.getStatus().profile = new TenantStatus.Profile();
+    handWritten.getStatus().profile = new TenantStatus.RateProfile();
     handWritten.getStatus().profile.behaviour = "sleepy";
     List<Tenant> tenants = List.of(passive, aggressive, handWritten);
 
