@@ -10,9 +10,9 @@ import java.util.List;
  * Chooses a class's pod size from the cut-offs calibrated at each candidate: the size that
  * reserves the least CPU for the rate the class is sized for (the least CPU per committed
  * req/s), among those whose replicas, at the measured per-pod cut-off plus headroom, fit in
- * maxReplicas. A small CFS quota loses more than its share at the tail (a request that arrives
- * after the pod's quota is spent waits for the next 100 ms period), so its cut-off per core is
- * lower and it needs more CPU for the same load: the measurement decides, not the size.
+ * maxReplicas. A small CFS quota can lose more than its share at the tail (a request that
+ * arrives after the pod's quota is spent waits for the next 100 ms period), so CPU per req/s is
+ * not assumed constant across sizes: the measured cut-offs decide.
  * Sizes without a calibration are not chosen; without any, the declared size stays.
  */
 public final class PodSizeChooser {
