@@ -28,7 +28,7 @@ def cutoffs(directory):
         run = json.loads((response.parent / f"size-{size}.json").read_text())
         rates = sorted(s["offeredRps"] for s in run["steps"])
         step = min(b - a for a, b in itertools.pairwise(rates)) if len(rates) > 1 else None
-        out.setdefault(size, []).append((rep, answer["perPodCutoffRps"], step))
+        out.setdefault(size, []).append((rep, answer.get("perPodCutoffRps"), step))
     return out
 
 
@@ -70,13 +70,14 @@ def main():
         reps = ", ".join(
             f"{rep}: {c:g}" if c is not None else f"{rep}: none" for rep, c in r["cutoffs"].items()
         )
-        mean = (
-            f"{r['meanRps']:.1f} ± {r['halfRangeRps']:.1f}"
-            if r["halfRangeRps"] is not None
-            else f"{r['meanRps']}"
-        )
+        if r["meanRps"] is None:
+            mean = "none (p95 over target at the first step)"
+        elif r["halfRangeRps"] is not None:
+            mean = f"{r['meanRps']:.1f} ± {r['halfRangeRps']:.1f}"
+        else:
+            mean = f"{r['meanRps']:g}"
         ratio = f"{100 * r['perCoreVsLargest']:.0f}%" if r["perCoreVsLargest"] else "—"
-        core = f"{r['rpsPerCore']:.0f}"
+        core = f"{r['rpsPerCore']:.0f}" if r["rpsPerCore"] else "—"
         print(f"| {r['size']} | {reps} | {mean} | {r['stepRps']:g} | {core} | {ratio} |")
 
     plan_file = directory / "plan.json"
