@@ -60,6 +60,11 @@ log "loading the saas-bench image into the node"
 ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
 "$LK" load-image --build "$ctx" --tag "$IMAGE"
 
+PROM=$("$LK" config | awk '$1 == "prometheus.port" { p = $3 } $1 == "prometheus.enabled" && $3 != "true" { off = 1 } END { print off ? "off (localkube config set prometheus.enabled true)" : "http://127.0.0.1:" p }')
+# The tenant profiler reads the tenants' rates from that Prometheus (off without it).
+PROFILER_URL=""
+[[ $PROM == http* ]] && PROFILER_URL=$PROM
+
 cleanup() {
   trap - INT TERM EXIT
   [ -n "${SLEEP_PID:-}" ] && kill "$SLEEP_PID" 2>/dev/null
@@ -80,6 +85,7 @@ start_host() {
   ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$RUN_DIR/api-token \
     ISOLATO_CONTROLLER_CIDRS=${ISOLATO_CONTROLLER_CIDRS:-$HOST_CIDRS} \
     ISOLATO_INGRESS_CIDRS=${ISOLATO_INGRESS_CIDRS:-$HOST_CIDRS} \
+    ISOLATO_PROMETHEUS_URL=${ISOLATO_PROMETHEUS_URL:-$PROFILER_URL} \
     setsid java -jar "$RUN_DIR/controller.jar" >>"$RUN_DIR/controller.log" 2>&1 < /dev/null &
   CTL_PID=$!
   echo "$CTL_PID" > "$RUN_DIR/controller.pid"
@@ -133,7 +139,6 @@ log "ensuring the gold and bronze classes"
 out=$(kubectl create -f "$ROOT/controller/config/default-classes.yaml" 2>&1) \
   || ! grep -v 'AlreadyExists' <<< "$out" | grep -q . || die "creating the default classes failed: $out"
 
-PROM=$("$LK" config | awk '$1 == "prometheus.port" { p = $3 } $1 == "prometheus.enabled" && $3 != "true" { off = 1 } END { print off ? "off (localkube config set prometheus.enabled true)" : "http://127.0.0.1:" p }')
 if [ "$MODE" = host ]; then
   WHERE="Isolato is running on localkube (the controller on this host)."
 else

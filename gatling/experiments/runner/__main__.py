@@ -1,4 +1,5 @@
 """usage: runner.sh run NAME | runner.sh list | runner.sh model-accuracy [DIR]
+       | runner.sh pod-size-plan [DIR]
 
 run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/gatling.md).
   Its parameters come from the environment (see `list`); ISOLATO_API_URL, ISOLATO_API_TOKEN or
@@ -13,6 +14,8 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
 list: the definitions with their parameters and a line each.
 model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to
   one class and compares the predicted cut-off with the measured one.
+pod-size-plan [DIR]: posts the pod-size runs of DIR (default docs/results/pod-size) to a class
+  with candidate sizes and asks the planner which size it runs for a range of committed loads.
 Exit status: 0 done, 1 failed, 2 usage or definition error, 130 interrupted.
 """
 
@@ -33,6 +36,7 @@ from .cluster import ClusterError, Kubectl
 from .definition import Definition, DefinitionError, ParameterError, catalogue
 from .instruments import InstrumentError, Options
 from .model_accuracy import model_accuracy
+from .pod_size import pod_size_plan
 from .run import EXPERIMENTS_DIR, Run, RunError, log
 from .settings import SettingsError, api_settings, results_dir
 
@@ -133,6 +137,11 @@ def main(argv: list[str]) -> int:
             )
             settings = api_settings(environ)
             model_accuracy(IsolatoApi(settings.url, settings.token), directory)
+            return 0
+        if argv[:1] == ["pod-size-plan"] and len(argv) <= 2:
+            directory = Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/pod-size"
+            settings = api_settings(environ)
+            pod_size_plan(IsolatoApi(settings.url, settings.token), directory)
             return 0
     except DefinitionError as e:
         print(f"[experiment] error: {e}", file=sys.stderr)

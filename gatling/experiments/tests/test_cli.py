@@ -20,7 +20,7 @@ def test_an_unknown_name_lists_the_definitions_and_exits_2(capsys):
 def test_list_prints_one_line_per_definition(capsys):
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 9
+    assert len(lines) == 10
     assert lines[0].split()[0] == "accuracy"
 
 

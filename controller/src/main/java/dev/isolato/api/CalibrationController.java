@@ -71,6 +71,7 @@ public class CalibrationController {
     if (run != null && run.steps() != null && run.steps().size() > CalibrationStatus.MAX_STEPS) {
       errors.add(new FieldError("steps", "must have at most " + CalibrationStatus.MAX_STEPS + " steps, had " + run.steps().size()));
     }
+    podCpuError(run).ifPresent(errors::add);
     if (!errors.isEmpty()) {
       throw ApiException.invalid(errors);
     }
@@ -83,6 +84,18 @@ public class CalibrationController {
           throw e;
         }
       }
+    }
+  }
+
+  /** context.podCpu names the pod size the run was measured at (the planner compares sizes by it). */
+  private static java.util.Optional<FieldError> podCpuError(CalibrationRun run) {
+    String cpu = run == null || run.context() == null ? null : run.context().podCpu();
+    try {
+      CalibrationStatus.cpuMillis(cpu);
+      return java.util.Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return java.util.Optional.of(new FieldError("context.podCpu",
+          "must be a positive CPU quantity such as 250m or 1 (the pods' CPU during the run), was '" + cpu + "'"));
     }
   }
 

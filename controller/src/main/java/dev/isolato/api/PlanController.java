@@ -39,7 +39,7 @@ public class PlanController {
   public PlanView plan(@PathVariable String name) {
     SloClass cls = classes.find(name);
     Pool pool = classes.sharedPool(name);
-    PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
+    PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(cls, pool.tenants()));
     List<FieldError> errors = EngineErrors.toApi(PlanRequestValidator.validate(request));
     if (!errors.isEmpty()) {
       throw EngineErrors.classUnusable(name, "planned", errors);

@@ -61,7 +61,9 @@ final class Simulations {
         o.maxReplicas() != null ? o.maxReplicas() : base.maxReplicas(),
         o.perPodCutoffRps() != null ? o.perPodCutoffRps() : base.perPodCutoffRps(),
         demands,
-        Boolean.FALSE.equals(o.useModel()) ? null : base.fit());
+        Boolean.FALSE.equals(o.useModel()) ? null : base.fit(),
+        // an overridden cut-off plans at that cut-off: no pod size choice
+        o.perPodCutoffRps() != null ? null : base.sizing());
   }
 
   /** The engine's errors on a what-if, split into the request's (renamed to their JSON path) and the class's. */

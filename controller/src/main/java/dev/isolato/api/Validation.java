@@ -74,6 +74,7 @@ public final class Validation {
     } else {
       quantity(e, "spec.resources.cpu", s.resources.cpu);
       quantity(e, "spec.resources.memory", s.resources.memory);
+      cpuCandidates(e, s.resources.cpuCandidates);
     }
     intRange(e, "spec.minReplicas", s.minReplicas, 1, MAX_REPLICAS);
     if (s.maxReplicas < s.minReplicas || s.maxReplicas > MAX_REPLICAS) {
@@ -88,6 +89,19 @@ public final class Validation {
           + " characters"));
     }
     return e;
+  }
+
+  private static void cpuCandidates(List<FieldError> e, List<String> candidates) {
+    if (candidates == null) {
+      return;
+    }
+    if (candidates.size() > MAX_CPU_CANDIDATES) {
+      e.add(new FieldError("spec.resources.cpuCandidates", "must have at most " + MAX_CPU_CANDIDATES
+          + " sizes (each is calibrated separately), had " + candidates.size()));
+    }
+    for (int i = 0; i < candidates.size(); i++) {
+      quantity(e, "spec.resources.cpuCandidates[" + i + "]", candidates.get(i));
+    }
   }
 
   /** [min, max]; NaN and infinities are rejected. */

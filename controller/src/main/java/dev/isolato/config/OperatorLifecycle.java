@@ -11,6 +11,7 @@ import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.isolato.profiler.TenantProfilerLoop;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -25,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
@@ -57,12 +59,16 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final LeaderRouting routing;
   private final Autoscaler autoscaler;
   private final DirectScaler directScaler;
+  /** The tenant profiler (issue 12); null when no Prometheus is configured. Runs on the leader only. */
+  private final TenantProfilerLoop profiler;
 
   public OperatorLifecycle(KubernetesClient client, IsolatoProperties props, CapacityPlanner planner,
       TablePusher pusher, TenancyMetrics metrics, MeterRegistry registry,
-      @Value("${ISOLATO_POD_NAME:}") String podName, Autoscaler autoscaler, DirectScaler directScaler) {
+      @Value("${ISOLATO_POD_NAME:}") String podName, Autoscaler autoscaler, DirectScaler directScaler,
+      ObjectProvider<TenantProfilerLoop> profiler) {
     this.autoscaler = autoscaler;
     this.directScaler = directScaler;
+    this.profiler = profiler.getIfAvailable();
     this.routing = new LeaderRouting(client, props.namespace(), podName);
     this.client = client;
     this.props = props;
@@ -119,6 +125,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     if (!props.leaderElection().enabled()) {
       routing.lead();
       directScaler.start();
+      startProfiler();
     }
     operator = op;
     classReconciler = reconciler;
@@ -129,6 +136,9 @@ public class OperatorLifecycle implements SmartLifecycle {
     Operator op = operator;
     operator = null;
     stopping.set(true);
+    if (profiler != null) {
+      profiler.stop();
+    }
     if (op != null) {
       op.stop();
       classReconciler.close();
@@ -142,6 +152,13 @@ public class OperatorLifecycle implements SmartLifecycle {
     log.info("leading as {}", identity);
     routing.lead();
     directScaler.start();
+    startProfiler();
+  }
+
+  private void startProfiler() {
+    if (profiler != null) {
+      profiler.start();
+    }
   }
 
   /**

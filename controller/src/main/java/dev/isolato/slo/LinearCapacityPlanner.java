@@ -18,14 +18,14 @@ public final class LinearCapacityPlanner implements CapacityPlanner {
     if (!(request.perPodCutoffRps() > 0)) {
       throw new IllegalArgumentException("perPodCutoffRps must be > 0, was " + request.perPodCutoffRps());
     }
-    double total = request.totalCommittedRps();
+    double total = request.totalSizedRps();
     int needed = (int) Math.ceil(total / request.perPodCutoffRps());
     int replicas = Math.max(request.minReplicas(), Math.min(request.maxReplicas(), needed));
     Map<String, Double> admitted = new LinkedHashMap<>();
     request.tenants().forEach(t -> admitted.put(t.tenantId(), t.committedRps()));
     List<String> why = new ArrayList<>();
-    why.add(String.format("linear baseline: %d tenants commit %.1f rps in total", request.tenants().size(), total));
-    why.add(String.format("⌈%.1f / %.1f rps per pod⌉ = %d, clamped to [%d, %d] → %d replicas",
+    why.add("linear baseline: " + ModelCapacityPlanner.demand(request));
+    why.add(Text.fmt("⌈%.1f / %.1f rps per pod⌉ = %d, clamped to [%d, %d] → %d replicas",
         total, request.perPodCutoffRps(), needed, request.minReplicas(), request.maxReplicas(), replicas));
     return new CapacityPlan(replicas, admitted, replicas * request.perPodCutoffRps(), METHOD, why);
   }

@@ -15,7 +15,7 @@ public final class SloEngine {
   private final SloEngineConfig config;
   private final CutoffDetector detector;
   private final BestFit fitter;
-  private final UslCapacityPlanner planner;
+  private final CapacityPlanner planner;
   private final LinearCapacityPlanner linear = new LinearCapacityPlanner();
   private final StabilityAnalyzer stability;
 
@@ -23,7 +23,8 @@ public final class SloEngine {
     this.config = config;
     this.detector = new CutoffDetector(config.detection());
     this.fitter = new BestFit(config.fit(), config.detection());
-    this.planner = new UslCapacityPlanner(config.plan());
+    this.planner = new PodSizingPlanner(new ModelCapacityPlanner(config.plan()),
+        new PodSizeChooser(config.plan().headroom()));
     this.stability = new StabilityAnalyzer(config.stability());
   }
 
@@ -35,7 +36,7 @@ public final class SloEngine {
     return config;
   }
 
-  /** The planner reconciliation should use (model-based, linear fallback). */
+  /** The planner reconciliation should use (pod size chosen among candidates, model-based, linear fallback). */
   public CapacityPlanner planner() {
     return planner;
   }
@@ -108,8 +109,8 @@ public final class SloEngine {
   public SimulationResult simulate(PlanRequest request) {
     CapacityPlan plan = plan(request);
     CapacityPlan baseline = request.perPodCutoffRps() > 0 ? linear.plan(request) : null;
-    double total = request.totalCommittedRps();
-    boolean modelled = UslCapacityPlanner.METHOD.equals(plan.method());
+    double total = request.totalSizedRps();
+    boolean modelled = ModelCapacityPlanner.METHOD.equals(plan.method());
     LatencyModel model = modelled ? request.fit().model() : null;
     Double predicted = modelled ? model.latencyMs(total, plan.replicas()) : null;
     Double linearPredicted = modelled && baseline != null && baseline.replicas() >= 1

@@ -3,6 +3,9 @@ package dev.isolato.tenancy;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import dev.isolato.slo.CalibrationContext;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.CalibrationRun;
@@ -12,6 +15,7 @@ import dev.isolato.slo.CutoffResult;
 import dev.isolato.slo.LatencySummary;
 import dev.isolato.slo.LatencyModel;
 import dev.isolato.slo.ModelFit;
+import dev.isolato.slo.PodSizing;
 import dev.isolato.slo.QueueModel;
 import dev.isolato.slo.UslModel;
 import java.time.Instant;
@@ -54,8 +58,10 @@ public final class CalibrationStatus {
    */
   public static List<StoredRunRef> runsForFit(SloClassStatus status, CalibrationRun run) {
     List<StoredRunRef> runs = new ArrayList<>();
+    Long size = podCpuMillis(run);
     for (SloClassStatus.StoredRun s : storedRuns(status)) {
-      if (Objects.equals(s.context, run.context().label()) && s.replicas != run.context().replicas()) {
+      if (Objects.equals(s.context, run.context().label()) && s.replicas != run.context().replicas()
+          && sameSize(s.podCpuMillis, size)) {
         runs.add(new StoredRunRef(s.runId, s.replicas, toRun(s, run.sloClass())));
       }
     }
@@ -76,10 +82,11 @@ public final class CalibrationStatus {
     SloClassStatus prev = current == null ? new SloClassStatus() : current;
     String at = now.toString();
     SloClassStatus next = new SloClassStatus();
-    next.cutoffs = withCutoff(prev.cutoffs, cutoffPoint(outcome, at));
+    next.cutoffs = withCutoff(prev.cutoffs, cutoffPoint(outcome, podCpuMillis(run), at));
     next.perPodCutoffRps = measuredPerPod(next.cutoffs);
     next.calibrationRuns = withRun(storedRuns(prev), toStored(run, at));
     next.fit = toStatus(fit, run.context().label(), fitRuns, at);
+    next.fit.podCpuMillis = podCpuMillis(run);
     next.model = toStatus(fit.model());
     next.calibratedAt = at;
     next.lastRunId = run.runId();
@@ -141,6 +148,81 @@ public final class CalibrationStatus {
     return c.getStatus() != null && c.getStatus().perPodCutoffRps != null && c.getStatus().perPodCutoffRps > 0;
   }
 
+  /**
+   * A run's pod CPU in millicores, from its context.podCpu; null when the run does not say.
+   *
+   * @throws IllegalArgumentException when podCpu is not a positive quantity (the API validates first)
+   */
+  public static Long podCpuMillis(CalibrationRun run) {
+    return run.context() == null ? null : cpuMillis(run.context().podCpu());
+  }
+
+  /** A CPU quantity in millicores (rounded up: 0.5m is 1m, as the API server stores it); null for null. */
+  public static Long cpuMillis(String cpu) {
+    if (cpu == null) {
+      return null;
+    }
+    BigDecimal cores = Quantity.getAmountInBytes(new Quantity(cpu));
+    if (cores.signum() <= 0) {
+      throw new IllegalArgumentException("must be a positive CPU quantity such as 250m or 1, was '" + cpu + "'");
+    }
+    return cores.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
+  }
+
+  /**
+   * The class's candidate pod sizes with the newest per-pod cut-off calibrated at each, for the
+   * planner; null when the class declares no candidates. A cut-off stored before sizes were
+   * recorded counts as the declared size's.
+   */
+  public static PodSizing sizing(SloClass c) {
+    SloClassSpec.PodResources r = c.getSpec().resources;
+    if (r.cpuCandidates == null || r.cpuCandidates.isEmpty()) {
+      return null;
+    }
+    long declared = cpuMillis(r.cpu);
+    List<SloClassStatus.CutoffPoint> cutoffs = c.getStatus() == null ? List.of() : nonNull(c.getStatus().cutoffs);
+    List<Long> sizes = new ArrayList<>();
+    sizes.add(declared);
+    r.cpuCandidates.stream().map(CalibrationStatus::cpuMillis).filter(m -> !sizes.contains(m)).forEach(sizes::add);
+    sizes.sort(Comparator.naturalOrder());
+    List<PodSizing.SizeCutoff> candidates = sizes.stream()
+        .map(m -> new PodSizing.SizeCutoff(m, measuredPerPod(cutoffs.stream()
+            .filter(p -> (p.podCpuMillis == null ? declared : p.podCpuMillis) == m).toList())))
+        .toList();
+    Long fitAt = c.getStatus() == null || c.getStatus().fit == null ? null : c.getStatus().fit.podCpuMillis;
+    return new PodSizing(declared, candidates, fitAt);
+  }
+
+  /** The largest pod CPU the class may run (declared or a candidate), as the class spells it. */
+  public static String largestCpu(SloClassSpec s) {
+    String max = s.resources.cpu;
+    for (String c : s.resources.cpuCandidates == null ? List.<String>of() : s.resources.cpuCandidates) {
+      max = cpuMillis(c) > cpuMillis(max) ? c : max;
+    }
+    return max;
+  }
+
+  /**
+   * The pod CPU as the class spells it (so that the objects built from it read back unchanged):
+   * the declared cpu, or the candidate of {@code chosenMillis}; null chooses the declared cpu.
+   */
+  public static String cpu(SloClassSpec s, Long chosenMillis) {
+    if (chosenMillis == null || chosenMillis.equals(cpuMillis(s.resources.cpu))) {
+      return s.resources.cpu;
+    }
+    for (String c : s.resources.cpuCandidates == null ? List.<String>of() : s.resources.cpuCandidates) {
+      if (chosenMillis.equals(cpuMillis(c))) {
+        return c;
+      }
+    }
+    return chosenMillis + "m";
+  }
+
+  /** Runs of unrecorded size go with any size (runs stored before sizes were recorded). */
+  private static boolean sameSize(Long a, Long b) {
+    return a == null || b == null || a.equals(b);
+  }
+
   /** Whether a calibration changed between two versions of a class (a reason to plan again). */
   public static boolean calibrationChanged(SloClass newer, SloClass older) {
     SloClassStatus a = newer.getStatus();
@@ -149,7 +231,7 @@ public final class CalibrationStatus {
         || !Objects.equals(a == null ? null : a.lastRunId, b == null ? null : b.lastRunId);
   }
 
-  static SloClassStatus.CutoffPoint cutoffPoint(CalibrationOutcome outcome, String at) {
+  static SloClassStatus.CutoffPoint cutoffPoint(CalibrationOutcome outcome, Long podCpuMillis, String at) {
     CutoffResult c = outcome.cutoff();
     if (c.cutoffRps() == null) {
       return null;
@@ -164,6 +246,7 @@ public final class CalibrationStatus {
     p.percentile = c.percentile();
     p.targetMs = c.targetLatencyMs();
     p.measuredAt = at;
+    p.podCpuMillis = podCpuMillis;
     return p;
   }
 
@@ -210,11 +293,11 @@ public final class CalibrationStatus {
     return any;
   }
 
-  /** Stores {@code run}, replacing one of the same context and replicas; the oldest go beyond {@link #MAX_STORED_RUNS}. */
+  /** Stores {@code run}, replacing one of the same context, replicas and pod size; the oldest go beyond {@link #MAX_STORED_RUNS}. */
   static List<SloClassStatus.StoredRun> withRun(List<SloClassStatus.StoredRun> runs, SloClassStatus.StoredRun run) {
     List<SloClassStatus.StoredRun> kept = new ArrayList<>();
     for (SloClassStatus.StoredRun r : runs) {
-      if (!(Objects.equals(r.context, run.context) && r.replicas == run.replicas)) {
+      if (!(Objects.equals(r.context, run.context) && r.replicas == run.replicas && sameSize(r.podCpuMillis, run.podCpuMillis))) {
         kept.add(r);
       }
     }
@@ -229,6 +312,7 @@ public final class CalibrationStatus {
     s.replicas = run.context().replicas();
     s.partial = run.partial();
     s.storedAt = at;
+    s.podCpuMillis = podCpuMillis(run);
     for (CalibrationStep step : run.steps()) {
       SloClassStatus.StoredStep t = new SloClassStatus.StoredStep();
       t.index = step.index();
@@ -254,7 +338,8 @@ public final class CalibrationStatus {
             new LatencySummary(t.count, t.errors, t.p50, t.p90, t.p95, t.p99, t.max), Map.of()))
         .toList();
     return new CalibrationRun(CalibrationRun.SCHEMA_VERSION, s.runId, sloClass, s.partial,
-        new CalibrationContext(s.context, null, null, s.replicas, List.of(), Map.of()), steps);
+        new CalibrationContext(s.context, s.podCpuMillis == null ? null : s.podCpuMillis + "m", null, s.replicas,
+            List.of(), Map.of()), steps);
   }
 
   static SloClassStatus.Fit toStatus(ModelFit fit, String context, List<StoredRunRef> runs, String at) {

@@ -3,6 +3,7 @@ package dev.isolato.tenancy;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.PlanRequest;
 import dev.isolato.slo.TenantDemand;
+import dev.isolato.slo.TenantProfiler;
 import java.util.List;
 
 /** Pure: the planner's input for a class's tenants, and the plan as shown in the class status. */
@@ -11,18 +12,24 @@ public final class ClassPlans {
 
   /**
    * The class's target, replica bounds and per-pod cut-off (measured, else declared) with the
-   * stored fit attached, for {@code tenants}.
+   * stored fit and the candidate pod sizes attached, for {@code tenants}.
    */
   public static PlanRequest request(SloClass cls, List<TenantDemand> tenants) {
     SloClassSpec s = cls.getSpec();
     return new PlanRequest(cls.getMetadata().getName(), s.latency.percentile, s.latency.targetMs,
         s.minReplicas, s.maxReplicas, CalibrationStatus.perPodCutoff(cls), tenants)
-        .withModel(CalibrationStatus.modelFit(cls.getStatus()));
+        .withModel(CalibrationStatus.modelFit(cls.getStatus()))
+        .withSizing(CalibrationStatus.sizing(cls));
   }
 
-  /** Live tenants as demands, in the given order. */
-  public static List<TenantDemand> demands(List<Tenant> tenants) {
-    return tenants.stream().map(t -> new TenantDemand(t.getMetadata().getName(), t.getSpec().committedRps)).toList();
+  /**
+   * Live tenants as the class plans them: at their commitments, or — when the class counts
+   * passive tenants at their measured rate — a passive tenant at the rate in its profile.
+   */
+  public static List<TenantDemand> demands(SloClass cls, List<Tenant> tenants) {
+    boolean measured = cls.getSpec().passiveTenants == SloClassSpec.PassiveTenants.measured;
+    return tenants.stream().map(t -> TenantProfiler.demand(t.getMetadata().getName(), t.getSpec().committedRps,
+        TenantProfiles.profile(t), measured)).toList();
   }
 
   static SloClassStatus.Plan toStatus(CapacityPlan plan, PlanRequest request) {
@@ -33,6 +40,7 @@ public final class ClassPlans {
     p.committedRps = request.totalCommittedRps();
     p.method = plan.method();
     p.explanation = plan.explanation();
+    p.podCpu = plan.podCpuMillis() == null ? null : plan.podCpuMillis() + "m";
     return p;
   }
 }

@@ -175,7 +175,8 @@ public final class PoolObjects {
   static HasMetadata resourceQuota(Input in) {
     SloClassSpec s = in.sloClass().getSpec();
     int pods = s.maxReplicas + SURGE;
-    Quantity cpu = times(s.resources.cpu, pods);
+    // the largest size the planner may choose (issue 12: pod size from measurements)
+    Quantity cpu = times(CalibrationStatus.largestCpu(s), pods);
     Quantity mem = times(s.resources.memory, pods);
     return new ResourceQuotaBuilder().withMetadata(meta(in, "isolato-pool", true))
         .withNewSpec()
@@ -187,7 +188,7 @@ public final class PoolObjects {
 
   /** Any container in the pool namespace defaults to, and may not exceed, the class shape. */
   static HasMetadata limitRange(Input in) {
-    Map<String, Quantity> shape = podShape(in.sloClass().getSpec());
+    Map<String, Quantity> shape = podShape(in);
     return new LimitRangeBuilder().withMetadata(meta(in, "isolato-pool", true))
         .withNewSpec().addNewLimit().withType("Container")
         .withDefault(shape).withDefaultRequest(shape).withMax(shape)
@@ -232,7 +233,7 @@ public final class PoolObjects {
         .withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL").endCapabilities()
         .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
         .addNewPort().withName("http").withContainerPort(Workload.PORT).endPort()
-        .withNewResources().withRequests(podShape(s)).withLimits(podShape(s)).endResources()
+        .withNewResources().withRequests(podShape(in)).withLimits(podShape(in)).endResources()
         .withNewReadinessProbe().withNewHttpGet().withPath("/readyz").withPort(new IntOrString(Workload.PORT))
         .endHttpGet().withPeriodSeconds(1).withFailureThreshold(2).endReadinessProbe()
         .withNewLivenessProbe().withNewHttpGet().withPath("/healthz").withPort(new IntOrString(Workload.PORT))
@@ -284,8 +285,11 @@ public final class PoolObjects {
         .endSpec().build();
   }
 
-  static Map<String, Quantity> podShape(SloClassSpec s) {
-    return Map.of("cpu", new Quantity(s.resources.cpu), "memory", new Quantity(s.resources.memory));
+  /** The class's pod shape, with the CPU the plan chose among the class's candidate sizes (if any). */
+  static Map<String, Quantity> podShape(Input in) {
+    SloClassSpec s = in.sloClass().getSpec();
+    return Map.of("cpu", new Quantity(CalibrationStatus.cpu(s, in.plan().podCpuMillis())), "memory",
+        new Quantity(s.resources.memory));
   }
 
   /** A quantity times n, in canonical form (what the API server would store). */

@@ -262,7 +262,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         runs.add(PoolRun.held(pool, "InvalidName", "tenant id " + badId.get() + " (its namespace would be invalid)"));
         continue;
       }
-      PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(pool.tenants()));
+      PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(cls, pool.tenants()));
       CapacityPlan plan = planner.plan(request);
       String table = TenantTable.json(pool.tenants(), plan, cls.getSpec().admission);
       boolean rotating = rotating(pool.namespace(), keys);

@@ -62,6 +62,18 @@ public class SloClassSpec {
       + "capacity planned for the others (kept for experiments that measure what admission buys).")
   public Admission admission = Admission.enforce;
 
+  @Default("commitment")
+  @JsonPropertyDescription("How the planner counts a tenant the profiler finds passive (offering far "
+      + "below its commitment): commitment, or measured (its measured rate; the class is then "
+      + "overbooked until the tenant is no longer passive, and admission still follows commitments).")
+  public PassiveTenants passiveTenants = PassiveTenants.commitment;
+
+  /** How passive tenants are counted when planning. */
+  public enum PassiveTenants {
+    commitment,
+    measured
+  }
+
   /** Per-tenant admission control in the class's pods. Lower-case like the other CRD enums. */
   public enum Admission {
     enforce,
@@ -90,5 +102,11 @@ public class SloClassSpec {
     @Required
     @Pattern(SpecLimits.POSITIVE_QUANTITY)
     public String memory;
+
+    @Size(max = SpecLimits.MAX_CPU_CANDIDATES)
+    @JsonPropertyDescription("Candidate pod CPU sizes (requests == limits); the planner runs the one "
+        + "reserving the least CPU for the committed load among those calibrated (a calibration run's "
+        + "context.podCpu names its size). Empty: always cpu.")
+    public java.util.List<@Pattern(SpecLimits.POSITIVE_QUANTITY) String> cpuCandidates;
   }
 }

@@ -59,6 +59,8 @@ public class SloClassStatus {
     public Double percentile;
     public Double targetMs;
     public String measuredAt;
+    /** CPU of the pods measured (millicores, from the run's context.podCpu); absent: not recorded. */
+    public Long podCpuMillis;
   }
 
   /**
@@ -95,6 +97,8 @@ public class SloClassStatus {
     public List<String> reasons = new ArrayList<>();
     public List<String> notes = new ArrayList<>();
     public String fittedAt;
+    /** CPU of the pods of the runs fitted (millicores); absent: not recorded. */
+    public Long podCpuMillis;
   }
 
   /** A calibration run reduced to the totals the fitter needs (per-tenant summaries dropped). */
@@ -104,6 +108,8 @@ public class SloClassStatus {
     public int replicas;
     public boolean partial;
     public String storedAt;
+    /** CPU of the pods measured (millicores); absent: not recorded. */
+    public Long podCpuMillis;
     public List<StoredStep> steps = new ArrayList<>();
   }
 
@@ -131,5 +137,7 @@ public class SloClassStatus {
     public double committedRps;
     public String method;
     public List<String> explanation = new ArrayList<>();
+    /** The pod CPU the pools run: the size chosen among spec.resources.cpuCandidates, else spec.resources.cpu. */
+    public String podCpu;
   }
 }

@@ -15,6 +15,8 @@ public final class SpecLimits {
   /** An image reference: no whitespace. */
   public static final String IMAGE = "^\\S+$";
   public static final int MAX_IMAGE_LENGTH = 512;
+  /** Candidate pod sizes a class may declare (each is calibrated separately). */
+  public static final int MAX_CPU_CANDIDATES = 8;
 
   /** Request rates (req/s): committed rates and per-pod cut-offs. */
   public static final double MIN_RPS = 0.001;

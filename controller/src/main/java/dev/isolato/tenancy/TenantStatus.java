@@ -1,5 +1,6 @@
 package dev.isolato.tenancy;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,4 +17,26 @@ public class TenantStatus {
   /** Namespace whose Service serves the tenant. */
   public String namespace;
   public List<Condition> conditions = new ArrayList<>();
+
+  /**
+   * What the tenant profiler measured (issue 12): written only by the profiler (field manager
+   * {@code isolato-profiler}); the reconciler's status writes leave it out.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public RateProfile profile;
+
+  /** The tenant's behaviour from its offered rate against its commitment. */
+  public static class RateProfile {
+    /** abiding, aggressive (above its commitment), passive (far below), or unknown. */
+    public String behaviour;
+    /** Rate the tenant offered over the window (req/s, refused requests included); absent when unknown. */
+    public Double offeredRps;
+    public double committedRps;
+    public long windowSeconds;
+    public String reason;
+    /** RFC 3339 time since which the behaviour holds. */
+    public String since;
+    /** RFC 3339 time of the measurement. */
+    public String measuredAt;
+  }
 }

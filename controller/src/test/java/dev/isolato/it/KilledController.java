@@ -1,5 +1,7 @@
 package dev.isolato.it;
 
+import dev.isolato.profiler.TenantProfilerLoop;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import java.time.Duration;
 import dev.isolato.scaling.DirectScaler;
 import dev.isolato.scaling.Autoscaler;
@@ -51,7 +53,8 @@ final class KilledController implements AutoCloseable {
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("killed", kill)).build();
     lifecycle = new OperatorLifecycle(client, props, planner, new TablePusher(client), metrics,
         new SimpleMeterRegistry(), "", Autoscaler.hpaOnly(),
-        new DirectScaler(client, false, Duration.ofSeconds(1), new SimpleMeterRegistry()));
+        new DirectScaler(client, false, Duration.ofSeconds(1), new SimpleMeterRegistry()),
+        new StaticListableBeanFactory().getBeanProvider(TenantProfilerLoop.class));
     lifecycle.start();
   }
 

@@ -116,17 +116,17 @@ class PaperNumbersTest {
 
     PlanRequest at120 = request(single.perPodCutoffRps(), fit, 120);
     CapacityPlan linear = new LinearCapacityPlanner().plan(at120);
-    CapacityPlan usl = new UslCapacityPlanner(new PlanPolicy(0, 1.5)).plan(at120);
+    CapacityPlan usl = new ModelCapacityPlanner(new PlanPolicy(0, 1.5)).plan(at120);
     assertThat(linear.replicas()).isEqualTo(2);
     assertThat(fit.model().latencyMs(120, linear.replicas())).isGreaterThan(target);
-    assertThat(usl.method()).isEqualTo(UslCapacityPlanner.METHOD);
+    assertThat(usl.method()).isEqualTo(ModelCapacityPlanner.METHOD);
     assertThat(usl.replicas()).isEqualTo(3);
     assertThat(fit.model().latencyMs(120, usl.replicas())).isLessThanOrEqualTo(target);
 
     int previousGap = 0;
     for (double rate : new double[] {120, 240, 480, 720}) {
       PlanRequest r = request(single.perPodCutoffRps(), fit, rate).withTenants(List.of(new TenantDemand("t", rate)));
-      int gap = new UslCapacityPlanner(new PlanPolicy(0, 1.5)).plan(r).replicas() - new LinearCapacityPlanner().plan(r).replicas();
+      int gap = new ModelCapacityPlanner(new PlanPolicy(0, 1.5)).plan(r).replicas() - new LinearCapacityPlanner().plan(r).replicas();
       assertThat(gap).as("USL − linear replicas at %.0f rps", rate).isGreaterThanOrEqualTo(Math.max(1, previousGap));
       previousGap = gap;
     }
@@ -181,7 +181,7 @@ class PaperNumbersTest {
   }
 
   private static PlanRequest request(double perPod, ModelFit fit, double rate) {
-    return new PlanRequest("hpa", 95, 75, 1, 100, perPod, List.of(new TenantDemand("t1", rate)), fit);
+    return new PlanRequest("hpa", 95, 75, 1, 100, perPod, List.of(new TenantDemand("t1", rate))).withModel(fit);
   }
 
   private static ContextCutoff cut(String label, double rps, String... colocated) {

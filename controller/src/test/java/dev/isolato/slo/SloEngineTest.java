@@ -46,7 +46,7 @@ class SloEngineTest {
 
     assertThat(outcome.cutoff().status()).isEqualTo(CutoffResult.NOT_REACHED);
     assertThat(outcome.warnings()).singleElement().asString().contains("lower bound");
-    assertThat(plan.method()).isEqualTo(UslCapacityPlanner.FALLBACK_METHOD);
+    assertThat(plan.method()).isEqualTo(ModelCapacityPlanner.FALLBACK_METHOD);
   }
 
   @Test
@@ -61,7 +61,7 @@ class SloEngineTest {
 
     assertThat(fit.sigmaFitted()).isTrue();
     assertThat(sim.totalCommittedRps()).isEqualTo(240.0);
-    assertThat(sim.plan().method()).isEqualTo(UslCapacityPlanner.METHOD);
+    assertThat(sim.plan().method()).isEqualTo(ModelCapacityPlanner.METHOD);
     assertThat(sim.linearBaseline().replicas()).isEqualTo(4);
     assertThat(sim.plan().replicas()).isGreaterThan(sim.linearBaseline().replicas());
     assertThat(sim.predictedLatencyMs()).isLessThanOrEqualTo(75);

@@ -14,7 +14,7 @@ import dev.isolato.slo.ModelFit;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.slo.SyntheticRuns;
 import dev.isolato.slo.TenantDemand;
-import dev.isolato.slo.UslCapacityPlanner;
+import dev.isolato.slo.ModelCapacityPlanner;
 import dev.isolato.slo.UslModel;
 import java.time.Instant;
 import java.util.List;
@@ -53,6 +53,61 @@ class CalibrationStatusTest {
     SloClassStatus next = CalibrationStatus.record(cls.getStatus(), run, outcome, fit, fitRuns, at);
     cls.setStatus(next);
     return next;
+  }
+
+  static CalibrationRun runAt(String id, String podCpu, double perReplicaCutoff) {
+    UslModel truth = SyntheticRuns.modelWithCutoff(10, 5, perReplicaCutoff, 0.7, 0.2);
+    CalibrationRun r = SyntheticRuns.run("gold", truth, 1, SyntheticRuns.rates(0.1 * perReplicaCutoff, 1.4 * perReplicaCutoff, 14),
+        0.01, new Random(7));
+    return new CalibrationRun(1, id, "gold", false,
+        new CalibrationContext("alone", podCpu, "128Mi", 1, List.of(), Map.of()), r.steps());
+  }
+
+  @Test
+  void cutoffsAreRecordedPerPodSizeAndTheClassOffersEachCandidateItsNewest() {
+    SloClass cls = gold(); // declares 500m
+    cls.getSpec().resources.cpuCandidates = List.of("250m", "1");
+    assertThat(CalibrationStatus.sizing(cls).candidates()).extracting(c -> c.perPodCutoffRps()).containsOnlyNulls();
+
+    ingest(cls, runAt("small", "250m", 20), NOW);
+    ingest(cls, runAt("big", "1000m", 130), NOW.plusSeconds(1));
+    SloClassStatus s = ingest(cls, runAt("mid", "0.5", 60), NOW.plusSeconds(2));
+
+    assertThat(s.cutoffs).extracting(p -> p.podCpuMillis).containsExactly(250L, 1000L, 500L);
+    assertThat(s.calibrationRuns).extracting(r -> r.podCpuMillis).containsExactly(250L, 1000L, 500L);
+    assertThat(s.fit.runIds).as("runs of other sizes are not fitted together").containsExactly("mid");
+    assertThat(s.fit.podCpuMillis).isEqualTo(500L);
+    var sizing = CalibrationStatus.sizing(cls);
+    assertThat(sizing.declaredCpuMillis()).isEqualTo(500);
+    assertThat(sizing.fitCpuMillis()).isEqualTo(500L);
+    assertThat(sizing.candidates()).extracting(c -> c.cpuMillis()).containsExactly(250L, 500L, 1000L);
+    assertThat(sizing.candidates().get(0).perPodCutoffRps()).isEqualTo(s.cutoffs.get(0).rps);
+    assertThat(sizing.candidates().get(2).perPodCutoffRps()).isEqualTo(s.cutoffs.get(1).rps);
+    assertThat(ClassPlans.request(cls, List.of(new TenantDemand("a", 10))).sizing()).isEqualTo(sizing);
+    cls.getSpec().resources.cpuCandidates = null;
+    assertThat(CalibrationStatus.sizing(cls)).as("no candidates: no choice").isNull();
+  }
+
+  @Test
+  void aCutoffWithoutARecordedSizeCountsAsTheDeclaredSizes() {
+    SloClass cls = gold();
+    SloClassStatus s = ingest(cls, runAt("old", null, 60), NOW);
+    cls.getSpec().resources.cpuCandidates = List.of("250m");
+
+    assertThat(s.cutoffs.get(0).podCpuMillis).isNull();
+    assertThat(CalibrationStatus.sizing(cls).candidates().get(1).perPodCutoffRps()).isEqualTo(s.cutoffs.get(0).rps);
+  }
+
+  @Test
+  void cpuQuantitiesAreMillicores() {
+    assertThat(CalibrationStatus.cpuMillis("250m")).isEqualTo(250);
+    assertThat(CalibrationStatus.cpuMillis("1.5")).isEqualTo(1500);
+    assertThat(CalibrationStatus.cpuMillis("0.0005")).as("rounded up, as the API server does").isEqualTo(1);
+    assertThat(CalibrationStatus.cpuMillis(null)).isNull();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CalibrationStatus.cpuMillis("0"))
+        .hasMessageContaining("positive CPU quantity");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CalibrationStatus.cpuMillis("lots"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -104,7 +159,7 @@ class CalibrationStatusTest {
     var request = ClassPlans.request(cls, List.of(new TenantDemand("a", 60), new TenantDemand("b", 40)));
     assertThat(request.perPodCutoffRps()).isEqualTo(cls.getStatus().perPodCutoffRps);
     CapacityPlan plan = ENGINE.planner().plan(request);
-    assertThat(plan.method()).isEqualTo(UslCapacityPlanner.METHOD);
+    assertThat(plan.method()).isEqualTo(ModelCapacityPlanner.METHOD);
     // 110 rps planned: 2 replicas carry ~100 rps at σ = 0.2, so the model needs 3 (linear would say 2)
     assertThat(plan.replicas()).isEqualTo(3);
     assertThat(ClassPlans.toStatus(plan, request).committedRps).isEqualTo(100);
@@ -117,7 +172,7 @@ class CalibrationStatusTest {
     assertThat(request.fit()).isNull();
     assertThat(request.perPodCutoffRps()).isEqualTo(100);
     CapacityPlan plan = ENGINE.planner().plan(request);
-    assertThat(plan.method()).isEqualTo(UslCapacityPlanner.FALLBACK_METHOD);
+    assertThat(plan.method()).isEqualTo(ModelCapacityPlanner.FALLBACK_METHOD);
     assertThat(plan.replicas()).isEqualTo(2);
     assertThat(plan.explanation().get(0)).startsWith("fallback to the linear baseline");
   }

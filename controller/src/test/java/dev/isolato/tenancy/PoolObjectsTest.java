@@ -81,6 +81,25 @@ class PoolObjectsTest {
   }
 
   @Test
+  void podsRunTheSizeThePlanChoseAndTheQuotaFitsTheLargestCandidate() {
+    gold.getSpec().resources.cpuCandidates = List.of("250m", "1");
+    CapacityPlan sized = new CapacityPlan(3, Map.of("acme", 20.0), 150, "linear-fallback", List.of(), 250L);
+    List<HasMetadata> objs = PoolObjects.build(new PoolObjects.Input(gold, new Pool("gold", "isolato-c-gold", null, List.of(acme)),
+        sized, "{}", List.of("t"), PEERS));
+
+    var c = only(objs, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits()).containsEntry("cpu", new Quantity("250m"));
+    assertThat(only(objs, LimitRange.class).getSpec().getLimits().get(0).getMax()).containsEntry("cpu", new Quantity("250m"));
+    // 5 pods of the largest candidate (1 core), so that a change of size is never blocked by the quota
+    assertThat(Quantity.getAmountInBytes(only(objs, ResourceQuota.class).getSpec().getHard().get("limits.cpu")))
+        .isEqualByComparingTo("5");
+    // without a choice the declared cpu stays, spelled as declared
+    var declared = only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class)
+        .getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(declared.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("500m"));
+  }
+
+  @Test
   void theAutoscalerUsesThePivotPointAndThePlanAsFloor() {
     HorizontalPodAutoscaler h = only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), HorizontalPodAutoscaler.class);
     assertThat(h.getSpec().getMinReplicas()).isEqualTo(3);

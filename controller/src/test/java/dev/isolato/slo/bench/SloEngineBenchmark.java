@@ -15,7 +15,7 @@ import dev.isolato.slo.PlanRequest;
 import dev.isolato.slo.RatePoint;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.slo.TenantDemand;
-import dev.isolato.slo.UslCapacityPlanner;
+import dev.isolato.slo.ModelCapacityPlanner;
 import dev.isolato.slo.UslFitter;
 import dev.isolato.slo.UslModel;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ public class SloEngineBenchmark {
   private static final int TENANTS_PER_CLASS = 1_000;
   private static final int STEPS = 50;
 
-  private final UslCapacityPlanner usl = new UslCapacityPlanner(PlanPolicy.defaults());
+  private final ModelCapacityPlanner usl = new ModelCapacityPlanner(PlanPolicy.defaults());
   private final LinearCapacityPlanner linear = new LinearCapacityPlanner();
   private final UslFitter fitter = new UslFitter(FitPolicy.defaults(), DetectionPolicy.defaults());
   private final SloEngine engine = SloEngine.withDefaults();
@@ -71,7 +71,7 @@ public class SloEngineBenchmark {
         tenants.add(new TenantDemand("class" + c + "-tenant" + t, 0.1 + random.nextDouble()));
       }
       ModelFit fit = fitter.fit(points(truth, 1, 20 + 2 * c, random), 95);
-      requests.add(new PlanRequest("class" + c, 95, truth.latencyMs(30, 1), 1, 10_000, 25, tenants, fit));
+      requests.add(new PlanRequest("class" + c, 95, truth.latencyMs(30, 1), 1, 10_000, 25, tenants).withModel(fit));
     }
     UslModel truth = new UslModel(10, 0.02, 0.001, 0.1);
     oneReplicaSteps = points(truth, 1, 80, random);

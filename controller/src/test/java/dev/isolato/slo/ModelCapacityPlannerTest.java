@@ -11,9 +11,9 @@ import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-class UslCapacityPlannerTest {
+class ModelCapacityPlannerTest {
   private static final UslModel MODEL = SyntheticRuns.modelWithCutoff(10, 7.5, 60, 0.7, 0.1);
-  private final UslCapacityPlanner planner = new UslCapacityPlanner(new PlanPolicy(0.2, 1.5));
+  private final ModelCapacityPlanner planner = new ModelCapacityPlanner(new PlanPolicy(0.2, 1.5));
 
   @Test
   void withoutAModelItFallsBackToTheLinearBaselineAndSaysSo() {
@@ -22,7 +22,7 @@ class UslCapacityPlannerTest {
     CapacityPlan plan = planner.plan(request);
     CapacityPlan linear = new LinearCapacityPlanner().plan(request);
 
-    assertThat(plan.method()).isEqualTo(UslCapacityPlanner.FALLBACK_METHOD);
+    assertThat(plan.method()).isEqualTo(ModelCapacityPlanner.FALLBACK_METHOD);
     assertThat(plan.replicas()).isEqualTo(linear.replicas()).isEqualTo(3);
     assertThat(plan.explanation().get(0)).isEqualTo("fallback to the linear baseline: no fitted model for class gold");
     assertThat(plan.explanation().subList(1, plan.explanation().size())).isEqualTo(linear.explanation());
@@ -41,7 +41,7 @@ class UslCapacityPlannerTest {
     assertThat(planner.plan(base.withModel(p99)).explanation().get(0)).contains("predicts p99 but the class targets p95");
     assertThat(planner.plan(base.withModel(narrow)).explanation().get(0))
         .contains("extrapolates beyond 1.5 × the highest measured load 30.0 rps");
-    assertThat(planner.plan(base.withModel(narrow)).method()).isEqualTo(UslCapacityPlanner.FALLBACK_METHOD);
+    assertThat(planner.plan(base.withModel(narrow)).method()).isEqualTo(ModelCapacityPlanner.FALLBACK_METHOD);
   }
 
   @Test
@@ -51,13 +51,35 @@ class UslCapacityPlannerTest {
 
     CapacityPlan plan = planner.plan(request);
 
-    assertThat(plan.method()).isEqualTo(UslCapacityPlanner.METHOD);
+    assertThat(plan.method()).isEqualTo(ModelCapacityPlanner.METHOD);
     double usable = plan.capacityRps() / 1.2;
     assertThat(plan.admittedRps().values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(usable, within(1e-9));
     assertThat(plan.admittedRps().get("c") / plan.admittedRps().get("a")).isCloseTo(6.0, within(1e-9));
     assertThat(plan.admittedRps().get("b")).isGreaterThanOrEqualTo(30);
     assertThat(plan.explanation()).anyMatch(l -> l.startsWith("usl model of gold (p95"));
     assertThat(plan.explanation()).anyMatch(l -> l.contains("with 20% headroom plan for 120.0 rps"));
+  }
+
+  @Test
+  void passiveTenantsCountedAtTheirMeasuredRateShrinkThePlanButAbidingTenantsKeepTheirCommitment() {
+    // 100 rps committed; c is passive at 5 rps of its 60: sized for 45 rps.
+    List<TenantDemand> counted = List.of(new TenantDemand("a", 10), new TenantDemand("b", 30), new TenantDemand("c", 60, 5));
+    List<TenantDemand> committed = List.of(new TenantDemand("a", 10), new TenantDemand("b", 30), new TenantDemand("c", 60));
+    ModelFit fit = trusted(MODEL, 95, 70);
+
+    CapacityPlan overbooked = planner.plan(request(counted).withModel(fit));
+    CapacityPlan full = planner.plan(request(committed).withModel(fit));
+    CapacityPlan linear = new LinearCapacityPlanner().plan(request(counted));
+
+    assertThat(overbooked.replicas()).isLessThan(full.replicas());
+    assertThat(overbooked.explanation()).anyMatch(l -> l.contains(
+        "3 tenants commit 100.0 rps; 1 passive counted at their measured rate: sized for 45.0 rps; with 20% headroom plan for 54.0 rps"));
+    assertThat(overbooked.explanation()).anyMatch(l -> l.endsWith("(the class is overbooked while passive tenants stay passive)"));
+    assertThat(overbooked.admittedRps().get("a")).isGreaterThanOrEqualTo(10);
+    assertThat(overbooked.admittedRps().get("b")).isGreaterThanOrEqualTo(30);
+    assertThat(overbooked.admittedRps().get("c") / overbooked.admittedRps().get("a")).isCloseTo(6.0, within(1e-9));
+    assertThat(linear.replicas()).isEqualTo(1); // ⌈45 / 60⌉
+    assertThat(linear.admittedRps()).containsEntry("c", 60.0);
   }
 
   @Test
@@ -89,7 +111,7 @@ class UslCapacityPlannerTest {
         .withModel(trusted(model, 95, perReplicaCutoff));
     double planned = request.totalCommittedRps() * (1 + headroom);
 
-    CapacityPlan plan = new UslCapacityPlanner(new PlanPolicy(headroom, 1.5)).plan(request);
+    CapacityPlan plan = new ModelCapacityPlanner(new PlanPolicy(headroom, 1.5)).plan(request);
 
     if (plan.explanation().stream().noneMatch(l -> l.startsWith("capacity-limited"))) {
       assertThat(model.latencyMs(planned, plan.replicas())).isLessThanOrEqualTo(75 * (1 + 1e-9));
@@ -110,8 +132,8 @@ class UslCapacityPlannerTest {
         new TenantDemand("c", 25), new TenantDemand("d", 35));
     PlanRequest request = new PlanRequest("verify", 95, 50, 1, 3, 48, mixed).withModel(trusted(knee, 95, 56));
 
-    CapacityPlan capped = new UslCapacityPlanner(new PlanPolicy(0.1, 1.5, 0.8)).plan(request);
-    CapacityPlan uncapped = new UslCapacityPlanner(new PlanPolicy(0.1, 1.5, 1.0)).plan(request);
+    CapacityPlan capped = new ModelCapacityPlanner(new PlanPolicy(0.1, 1.5, 0.8)).plan(request);
+    CapacityPlan uncapped = new ModelCapacityPlanner(new PlanPolicy(0.1, 1.5, 1.0)).plan(request);
 
     // 99 rps planned: 2 replicas reach μ·2 = 100 rps, but at 80% of μ only 3 do (3 × 40 = 120).
     assertThat(uncapped.replicas()).isEqualTo(2);

@@ -18,14 +18,14 @@ import java.util.OptionalInt;
  * {@link LinearCapacityPlanner}, with method {@value #FALLBACK_METHOD} and the reason first in
  * the explanation.
  */
-public final class UslCapacityPlanner implements CapacityPlanner {
+public final class ModelCapacityPlanner implements CapacityPlanner {
   public static final String METHOD = "usl-model";
   public static final String FALLBACK_METHOD = "linear-fallback";
 
   private final PlanPolicy policy;
   private final LinearCapacityPlanner linear = new LinearCapacityPlanner();
 
-  public UslCapacityPlanner(PlanPolicy policy) {
+  public ModelCapacityPlanner(PlanPolicy policy) {
     this.policy = policy;
   }
 
@@ -36,7 +36,7 @@ public final class UslCapacityPlanner implements CapacityPlanner {
       return fallback(request, distrust);
     }
     LatencyModel model = request.fit().model();
-    double total = request.totalCommittedRps();
+    double total = request.totalSizedRps();
     double planned = total * (1 + policy.headroom());
     double target = request.targetLatencyMs();
     String p = "p" + trim(request.percentile());
@@ -44,8 +44,7 @@ public final class UslCapacityPlanner implements CapacityPlanner {
     why.add(fmt("%s model of %s (%s, %d steps, R² %.3f%s): %s", request.fit().form(), request.sloClass(), p,
         request.fit().pointsUsed(), request.fit().rSquared(), request.fit().sigmaFitted() ? "" : ", σ assumed",
         model.describe()));
-    why.add(fmt("%d tenants commit %.1f rps; with %.0f%% headroom plan for %.1f rps",
-        request.tenants().size(), total, 100 * policy.headroom(), planned));
+    why.add(fmt("%s; with %.0f%% headroom plan for %.1f rps", demand(request), 100 * policy.headroom(), planned));
     double cutoff = model.perReplicaCutoffRps(target);
     double limit = Math.min(cutoff, policy.maxUtilisation() * model.saturationRps());
     why.add(fmt("per-replica cut-off at %s <= %.1f ms: %.1f rps", p, target, cutoff));
@@ -74,7 +73,8 @@ public final class UslCapacityPlanner implements CapacityPlanner {
     why.add(fmt("at %d replicas: predicted %s %.1f ms at %.1f rps; cut-off %.1f rps, usable %.1f rps after headroom",
         replicas, p, model.latencyMs(total, replicas), total, capacity, usable));
     Map<String, Double> admitted = shares(request.tenants(), total, usable);
-    why.add(fmt("admitted rate per tenant = %.1f rps × commitment / %.1f rps", usable, total));
+    why.add(fmt("admitted rate per tenant = %.1f rps × commitment / %.1f rps%s", usable, total,
+        request.tenantsCountedBelowCommitment() > 0 ? " (the class is overbooked while passive tenants stay passive)" : ""));
     if (request.perPodCutoffRps() > 0) {
       int linearReplicas = (int) Math.ceil(total / request.perPodCutoffRps());
       why.add(fmt("linear baseline for comparison: ⌈%.1f / %.1f⌉ = %d replicas, predicted %s %s",
@@ -120,7 +120,22 @@ public final class UslCapacityPlanner implements CapacityPlanner {
     return new CapacityPlan(base.replicas(), base.admittedRps(), base.capacityRps(), FALLBACK_METHOD, why);
   }
 
-  /** Each tenant's commitment share of {@code usable}; equal shares when nobody commits anything. */
+  /**
+   * What the tenants demand, for explanations: their commitments, and the rate sized for when
+   * passive tenants are counted at their measured rate.
+   */
+  static String demand(PlanRequest request) {
+    String committed = fmt("%d tenants commit %.1f rps", request.tenants().size(), request.totalCommittedRps());
+    long passive = request.tenantsCountedBelowCommitment();
+    return passive == 0 ? committed : fmt("%s; %d passive counted at their measured rate: sized for %.1f rps",
+        committed, passive, request.totalSizedRps());
+  }
+
+  /**
+   * Each tenant's commitment × {@code usable} / {@code total} (total = the sized rate, so an
+   * abiding tenant keeps its commitment when passive ones are counted lower); equal shares when
+   * nobody commits anything.
+   */
   static Map<String, Double> shares(List<TenantDemand> tenants, double total, double usable) {
     Map<String, Double> admitted = new LinkedHashMap<>(Math.max(16, tenants.size() * 2));
     for (TenantDemand t : tenants) {
