@@ -28,9 +28,14 @@ log "stub service at $STUB_URL (pid $STUB_PID)"
 
 # The five short runs below are independent: started together, they share the JVM start-up
 # time (the test stays near a minute on 2 cores); each is checked once all have ended.
+# gatling:test forks a test-compile: compiled once here, the concurrent runs skip it (five
+# compilers in one target/ race: a recompiling one empties target/classes under the others).
+"$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling test-compile
+NO_COMPILE=(-Dmaven.main.skip=true -Dmaven.test.skip=true)
 bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
-  local name=$1; shift
-  sim_start "$@" >"$OUT/$name.log" 2>&1; BG_PIDS+=("$SIM_PID"); BG_NAMES+=("$name"); SIM_PID=
+  local name=$1 cls=$2; shift 2
+  sim_start "$cls" "${NO_COMPILE[@]}" "$@" >"$OUT/$name.log" 2>&1
+  BG_PIDS+=("$SIM_PID"); BG_NAMES+=("$name"); SIM_PID=
 }
 BG_NAMES=()
 log "starting 5 runs: LinearRampCalibration, AggressiveTenant, TenantMix, CoLocatedRamp, unreachable target"
