@@ -20,10 +20,12 @@ require_cluster() {
   "$LOCALKUBE" status >/dev/null 2>&1 || "$LOCALKUBE" up >&2 || die "localkube is not running"
   export KUBECONFIG=$("$LOCALKUBE" kubeconfig)
   [ -f "$JAR" ] || die "$JAR missing (make controller-build)"
-  local holder
-  holder=$(kubectl -n isolato-system get lease isolato-controller -o jsonpath='{.spec.holderIdentity} {.spec.renewTime}' 2>/dev/null || true)
-  if [ -n "$holder" ] && [ $(( $(date +%s) - $(date -d "${holder#* }" +%s 2>/dev/null || echo 0) )) -lt 15 ]; then
-    die "another controller holds the lease ($holder): stop it first (make stop)"
+  local holder renewed
+  # a controller that stopped cleanly released the lease: no holder (its renewTime stays recent)
+  holder=$(kubectl -n isolato-system get lease isolato-controller -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true)
+  renewed=$(kubectl -n isolato-system get lease isolato-controller -o jsonpath='{.spec.renewTime}' 2>/dev/null || true)
+  if [ -n "$holder" ] && [ $(( $(date +%s) - $(date -d "$renewed" +%s 2>/dev/null || echo 0) )) -lt 15 ]; then
+    die "another controller holds the lease ($holder, renewed $renewed): stop it first (make stop)"
   fi
 }
 
