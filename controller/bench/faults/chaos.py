@@ -183,9 +183,9 @@ def observe(cluster: Cluster, expected: set[str], served: set[str], unconfirmed:
         raw = (cm.get("data") or {}).get("tenants.json")
         tables[cm["metadata"]["namespace"]] = table_ids(raw) if raw else []
     wanted = expected | (unconfirmed & set(names))
-    todo = [i for i in wanted if i not in served and phases.get(i) == "Serving"]
+    unprobed = [i for i in wanted if i not in served and phases.get(i) == "Serving"]
     with cf.ThreadPoolExecutor(8) as ex:
-        for tid, ok in zip(todo, ex.map(cluster.served, todo), strict=True):
+        for tid, ok in zip(unprobed, ex.map(cluster.served, unprobed), strict=True):
             if ok:
                 served.add(tid)
     return tenant_verdict(expected, names, phases, tables, served, unconfirmed)
