@@ -33,7 +33,7 @@ cleanup() {
   [ -n "$LOAD_PIDS" ] && kill $LOAD_PIDS 2>/dev/null || true
   [ -n "$WATCH_PID" ] && kill "$WATCH_PID" 2>/dev/null || true
   if [ -n "$CTL_PID" ]; then
-    api DELETE "/api/v1/tenants/$TENANT" >/dev/null; api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
+    offboard_tenants $TENANT; api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
   fi
   stop_controller
   if [ -n "${TUNED:-}" ]; then untune; "$LOCALKUBE" up >/dev/null 2>&1 || true; fi
@@ -110,9 +110,19 @@ run_variant() {
     '{variant: $v, stepUnixMs: $t, lowRps: $low, highRps: $high, holdSeconds: $hold, targetMs: $target,
       cutoffRps: $cutoff, pivotPercent: $pivot, controllerEnv: $env}' > "$dir/meta.json"
   grep -E "direct path|ScaledObject|HPA" "$WORK/controller.log" > "$dir/controller.log" || true
-  api DELETE "/api/v1/tenants/$TENANT" >/dev/null; api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
+  offboard_tenants $TENANT
+  api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
+  case "$(status)" in 20?) ;; *) die "class delete: HTTP $(status) $(cat "$WORK/body")" ;; esac
   local d=$((SECONDS + 120))
-  until gone; do [ $SECONDS -lt $d ] || die "$NS not deleted in 120 s"; sleep 1; done
+  until gone; do
+    if [ $SECONDS -ge $d ]; then
+      kubectl get namespace $NS -o jsonpath='{.status}' >&2; echo >&2
+      kubectl -n $NS get all,scaledobjects -o wide >&2 || true
+      tail -20 "$WORK/controller.log" >&2
+      die "$NS not deleted in 120 s"
+    fi
+    sleep 1
+  done
   stop_controller
   if [ "$v" = keda-tuned ]; then untune; "$LOCALKUBE" up >&2; TUNED=; fi
   log "$v done: $(wc -l < "$dir/replicas.txt") replica events, $(($(wc -l < "$dir/step.csv") - 1)) step requests"

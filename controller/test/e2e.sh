@@ -118,7 +118,6 @@ log "all 20 served once each after the restart"
 
 log "clean-up"
 rotated=(r-1 r-2 r-3 r-4 r-5 r-6)
-for id in t-gold t-bronze "${rotated[@]}" "${ids[@]}"; do api DELETE "/api/v1/tenants/$id" >/dev/null; done
-kubectl -n isolato-system wait --for=delete --timeout=60s $(printf 'tenant/%s ' t-gold t-bronze "${rotated[@]}" "${ids[@]}") >/dev/null 2>&1 || true
+offboard_tenants t-gold t-bronze "${rotated[@]}" "${ids[@]}"
 api DELETE /api/v1/slo-classes/$GOLD >/dev/null; api DELETE /api/v1/slo-classes/$BRONZE >/dev/null
 log "PASS"

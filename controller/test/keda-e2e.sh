@@ -18,8 +18,7 @@ LOAD_PID=
 cleanup() {
   [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
   if [ -n "$CTL_PID" ]; then
-    api DELETE "/api/v1/tenants/$TENANT" >/dev/null
-    kubectl -n isolato-system wait --for=delete --timeout=60s "tenant/$TENANT" >/dev/null 2>&1 || true
+    offboard_tenants "$TENANT"
     api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
   fi
   stop_controller

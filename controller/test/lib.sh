@@ -59,6 +59,14 @@ api() { # METHOD PATH [JSON] → body on stdout, HTTP status in $WORK/status
 }
 status() { cat "$WORK/status"; }
 
+# Tenant DELETE answers 202 and the tenant goes once its finalizer ran; a class DELETE before
+# that is refused (409), so offboard the tenants first and wait for them.
+offboard_tenants() { # ID...
+  local id objs=()
+  for id in "$@"; do api DELETE "/api/v1/tenants/$id" >/dev/null; objs+=("tenant/$id"); done
+  kubectl -n isolato-system wait --for=delete --timeout=60s "${objs[@]}" >/dev/null 2>&1 || true
+}
+
 class_json() { # NAME CPU MEM MAXREPLICAS CUTOFF
   printf '{"name":"%s","spec":{"latency":{"percentile":95,"targetMs":100},"resources":{"cpu":"%s","memory":"%s"},"priority":500,"minReplicas":1,"maxReplicas":%s,"pivotPercent":70,"perPodCutoffRps":%s,"image":"%s"}}' \
     "$1" "$2" "$3" "$4" "$5" "$IMAGE"
