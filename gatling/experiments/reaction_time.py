@@ -80,6 +80,8 @@ class Result:
     over_target_pct: float  # requests of the hold over the target
     final_ready: int
     requests: int
+    step_utc: str = ""  # when the step started (variants of one table may come from reruns)
+    pods_at_step: int = 1  # ready pods when the step started (> 1: the test is void)
 
 
 def analyse(variant: str, meta: dict, samples, events) -> Result:
@@ -105,6 +107,8 @@ def analyse(variant: str, meta: dict, samples, events) -> Result:
         ),
         final_ready=events[-1][2] if events else ready0,
         requests=len(hold),
+        step_utc=time.strftime("%Y-%m-%d %H:%M", time.gmtime(t0)),
+        pods_at_step=ready0,
     )
 
 
@@ -116,14 +120,15 @@ def table(results: list[Result]) -> str:
     rows = [
         "| autoscaler | step → replicas raised | step → new replica serving"
         " | step → p95 back under target | peak p95 (1 s windows) | requests over target"
-        " | ready pods at the end |",
-        "|---|---|---|---|---|---|---|",
+        " | ready pods at the step / end | step at (UTC) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         rows.append(
             f"| {LABELS.get(r.variant, r.variant)} | {fmt(r.scaled_s)} | {fmt(r.serving_s)}"
             f" | {fmt(r.recovered_s)}"
-            f" | {r.peak_p95_ms:g} ms | {r.over_target_pct:g} % | {r.final_ready} |"
+            f" | {r.peak_p95_ms:g} ms | {r.over_target_pct:g} %"
+            f" | {r.pods_at_step} / {r.final_ready} | {r.step_utc} |"
         )
     return "\n".join(rows)
 
@@ -201,7 +206,8 @@ def section(results: list[Result], meta: dict, host: str) -> str:
             f" {meta['cutoffRps']} req/s per pod (measured, Model accuracy above), pivot"
             f" {meta['pivotPercent']} %; open-loop load {meta['lowRps']} → {meta['highRps']} req/s"
             f" (0.5× → 2.5× of one pod's cut-off) held {meta['holdSeconds']} s; the"
-            " four autoscalers one after the other in one run. Raw data, plot:"
+            " four autoscalers one after the other (a rerun of one variant shows in its step"
+            " time). Raw data, plot:"
             " [results/reaction-time](results/reaction-time/).",
             "",
             table(results),

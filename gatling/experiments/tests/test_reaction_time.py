@@ -39,6 +39,14 @@ def test_analysis_times_the_replica_raise_the_new_pod_ready_and_recovery():
     assert r.peak_p95_ms == 200.0
     assert r.over_target_pct == 40.0
     assert r.final_ready == 3
+    assert (r.pods_at_step, r.step_utc) == (1, "1970-01-01 00:01")
+
+
+def test_a_pool_already_scaled_at_the_step_shows_in_the_table():
+    meta = {"stepUnixMs": 0, "holdSeconds": 5, "targetMs": 50}
+    r = rt.analyse("keda-default", meta, [(1.0, 10.0)], [(-5.0, 4, 4)])
+    assert r.pods_at_step == 4
+    assert "| 4 / 4 |" in rt.table([r])
 
 
 def test_no_raise_reads_never():
