@@ -77,20 +77,21 @@ class IsolatoApi:
         raw = self.call(method, path, body)
         return json.loads(raw) if raw.strip() else None
 
-    def create(self, collection: str, key: str, body: dict[str, Any]) -> bool:
-        """POSTs body to /api/v1/<collection>; False when body[key] already exists (kept as is)."""
+    def create(self, collection: str, key: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        """POSTs body to /api/v1/<collection>: None when created, the live object when body[key]
+        already exists (kept as it is; the caller decides whether it may be reused)."""
+        path = f"/api/v1/{collection}/{body[key]}"
         try:
-            self.call("GET", f"/api/v1/{collection}/{body[key]}")
-            return False
+            return self.json("GET", path)
         except ApiError as e:
             if e.status != 404:
                 raise
         try:
             self.call("POST", f"/api/v1/{collection}", body)
-            return True
+            return None
         except ApiError as e:
-            if e.status == 409:
-                return False
+            if e.status == 409:  # created meanwhile by someone else
+                return self.json("GET", path)
             raise
 
     def delete_quietly(self, path: str) -> None:

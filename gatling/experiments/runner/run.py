@@ -21,6 +21,7 @@ from typing import Any
 from . import simulation as sim
 from .api import ApiError, IsolatoApi
 from .cluster import ClusterError, Kubectl, pool_selector
+from .collision import differences
 from .compare import compare, lines
 from .definition import LATENCY, Calibrate, DeleteCreated, Experiment, Step, Verdict
 from .hygiene import (
@@ -84,6 +85,20 @@ class Run:
 
     # ------------------------------------------------------------------------ the sequence
 
+    @staticmethod
+    def reuse(kind: str, name: str, wanted: dict, live: dict | None, part: str | None) -> None:
+        """An object that already exists is measured as it is: only if it is the definition's."""
+        if live is None:
+            return
+        diff = differences(wanted, live.get(part) if part else live)
+        if diff:
+            raise RunError(
+                f"{kind} {name} already exists and differs from the definition "
+                f"({'; '.join(diff)}): the run would measure it, not the definition's. Delete it "
+                f"(a class after offboarding its tenants) or run where it does not exist"
+            )
+        log(f"  already exists as defined: {name}")
+
     def execute(self) -> None:
         e = self.experiment
         self.api.call("GET", "/api/v1/slo-classes")  # reachable, and the token is accepted
@@ -93,13 +108,23 @@ class Run:
         )
         for c in e.classes:
             log(f"creating SLO class {c.name}")
-            if not self.api.create("slo-classes", "name", c.body()):
-                log(f"  already exists: {c.name}")
+            self.reuse(
+                "SLO class",
+                c.name,
+                c.body()["spec"],
+                self.api.create("slo-classes", "name", c.body()),
+                "spec",
+            )
         self.steps("afterClasses")
         for t in e.tenants:
             log(f"onboarding tenant {t.tenant_id} into {t.slo_class}")
-            if not self.api.create("tenants", "tenantId", t.body()):
-                log(f"  already exists: {t.tenant_id}")
+            self.reuse(
+                "tenant",
+                t.tenant_id,
+                t.body(),
+                self.api.create("tenants", "tenantId", t.body()),
+                None,
+            )
         self.steps("afterTenants")
         urls = self.wait_served()
         try:

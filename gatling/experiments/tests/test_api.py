@@ -54,6 +54,7 @@ class FakeIsolato(BaseHTTPRequestHandler):
                     400, "Bad Request", "invalid class", [{"field": "spec", "message": "required"}]
                 )
             if body["name"] == "racing":  # created by someone else between GET and POST
+                self.classes["racing"] = {"name": "racing", "spec": {"by": "someone else"}}
                 return self.problem(409, "Conflict", "exists")
             self.classes[body["name"]] = body
             return self.answer(201, body)
@@ -85,11 +86,12 @@ def server():
 def test_create_posts_a_missing_object_and_keeps_an_existing_one(server):
     api = IsolatoApi(server, TOKEN)
     body = {"name": "gold", "spec": {"priority": 1}}
-    assert api.create("slo-classes", "name", body) is True
+    assert api.create("slo-classes", "name", body) is None
     assert api.json("GET", "/api/v1/slo-classes/gold") == body
-    assert api.create("slo-classes", "name", {"name": "gold", "spec": {"priority": 2}}) is False
+    assert api.create("slo-classes", "name", {"name": "gold", "spec": {"priority": 2}}) == body
     assert FakeIsolato.classes["gold"]["spec"]["priority"] == 1  # kept as it is
-    assert api.create("slo-classes", "name", {"name": "racing", "spec": {"x": 1}}) is False
+    racing = api.create("slo-classes", "name", {"name": "racing", "spec": {"x": 1}})
+    assert racing == {"name": "racing", "spec": {"by": "someone else"}}
     assert all(auth == f"Bearer {TOKEN}" for _, _, auth in FakeIsolato.seen)
 
 
