@@ -92,7 +92,12 @@ def one_run(mode: str, i: int, helm: str) -> dict:
             return bool(ip) and http("POST", f"http://{ip}:8080/v1/tenants/{tid}/requests") == 200
 
         t_served = wait_for("the tenant served", served, 300)
-        http("DELETE", f"{api}/api/v1/tenants/{tid}", token)  # leaves gold as it was
+        # leaves gold as it was: the tenant's finalizer must run before the controller stops
+        code = http("DELETE", f"{api}/api/v1/tenants/{tid}", token)
+        if code != 202:
+            raise SystemExit(f"{mode}: offboarding {tid}: HTTP {code}")
+        wait_for("the tenant offboarded",
+                 lambda: http("GET", f"{api}/api/v1/tenants/{tid}", token) == 404, 60)  # fmt: skip
     finally:
         subprocess.run([str(ROOT / "scripts/stop.sh")], cwd=ROOT, env=env, check=False,
                        capture_output=True, timeout=600)  # fmt: skip
