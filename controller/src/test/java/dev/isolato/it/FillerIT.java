@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassSpec;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -85,6 +86,7 @@ class FillerIT extends ItBase {
 
   @Test
   @Order(2)
+  @DocClaim("docs/api.md: (400 otherwise, as the CRD's 422)")
   void aHeadroomOfNoCpuIsRefusedByTheApiAndTheApiServerAlike() throws Exception {
     Reply r = api("PUT", "/api/v1/slo-classes/" + CLASS, classWith("{\"cpu\":\"0\"}"));
     assertThat(r.status()).isEqualTo(400);
@@ -113,6 +115,7 @@ class FillerIT extends ItBase {
 
   @Test
   @Order(4)
+  @DocClaim("docs/autoscaling.md: a foreign object of the filler's name is refused, never adopted")
   void aForeignDeploymentOfTheFillersNameIsNeitherAdoptedNorDeleted() throws Exception {
     kube.apps().deployments().inNamespace(POOL).resource(new DeploymentBuilder()
         .withNewMetadata().withName(FILLER).addToLabels("example.com/team", "batch").endMetadata()
