@@ -21,25 +21,19 @@ RATES="24 43"   # 0.5× and 0.9× of the cut-off
 LOAD_PID=
 cleanup() {
   [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
-  if [ -n "$CTL_PID" ]; then
-    api DELETE "/api/v1/tenants/$TENANT" >/dev/null; api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
-  fi
+  delete_tenant_and_class "$TENANT" "$CLASS"
   stop_controller
 }
 trap cleanup EXIT
 
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"
-ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-bench-image)}
-"$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
+load_saas_bench_image
 rm -rf "$OUT/runs"; mkdir -p "$OUT/runs"
 export ISOLATO_DIRECT_SCALING=false ISOLATO_AUTOSCALER=hpa
 start_controller
 
-class() { # FILLER(true|false)
-  printf '{"name":"%s","spec":{"latency":{"percentile":95,"targetMs":%s},"resources":{"cpu":"%s","memory":"128Mi"},"priority":500,"minReplicas":1,"maxReplicas":1,"pivotPercent":70,"perPodCutoffRps":%s,"admission":"off","image":"%s","headroom":{"cpu":"%s","filler":%s}}}' \
-    $CLASS $TARGET_MS $CPU $CUTOFF "$IMAGE" $HEADROOM "$1"
-}
+class() { headroom_class_json $CLASS $CPU $TARGET_MS $CUTOFF $HEADROOM "$1"; }
 api POST /api/v1/slo-classes "$(class false)" >/dev/null
 [ "$(status)" = 201 ] || die "class: HTTP $(status) $(cat "$WORK/body")"
 api POST /api/v1/tenants "$(printf '{"tenantId":"%s","sloClass":"%s","committedRps":%s,"profile":{"cpu":%s,"memory":4,"io":0}}' \
@@ -62,13 +56,6 @@ filler() { # on|off: PUT the class, wait until the filler pod runs / is gone
     kubectl -n $NS wait --for=delete pod -l app.kubernetes.io/name=isolato-filler --timeout=60s >/dev/null 2>&1 || true
   fi
 }
-cpu_ns() { # POD_UID → cpuacct ns (0 when the pod has no cgroup)
-  local d
-  for d in /sys/fs/cgroup/cpuacct/kubepods/{,burstable/,besteffort/}pod"$1"; do
-    [ -f "$d/cpuacct.usage" ] && { cat "$d/cpuacct.usage"; return; }
-  done
-  echo 0
-}
 run() { # MODE RATE REP
   local dir=$OUT/runs/$1-$2-r$3 fuid=
   mkdir -p "$dir"
@@ -77,10 +64,10 @@ run() { # MODE RATE REP
   taskset -c "$GEN_CPUS" "$OPENLOOP" -url "http://$ip:8080" -class $CLASS -tenants $TENANT -rates "$2" -warmup 0s \
     -requests $(($2 * 2)) -timeout 10s -out "$dir/warmup.json" 2>/dev/null
   local f0 c0 t0 f1 c1 t1
-  cp /proc/stat "$dir/stat0"; f0=$([ -n "$fuid" ] && cpu_ns "$fuid" || echo 0); c0=$(cpu_ns "$class_uid"); t0=$(date +%s%N)
+  cp /proc/stat "$dir/stat0"; f0=$([ -n "$fuid" ] && pod_cpu_ns "$fuid" || echo 0); c0=$(pod_cpu_ns "$class_uid"); t0=$(date +%s%N)
   taskset -c "$GEN_CPUS" "$OPENLOOP" -url "http://$ip:8080" -class $CLASS -tenants $TENANT -rates "$2" -warmup 0s \
     -requests $(($2 * SECONDS_PER_RUN)) -timeout 10s -samples "$dir/samples.csv" -out "$dir/run.json" 2>"$dir/openloop.log"
-  cp /proc/stat "$dir/stat1"; f1=$([ -n "$fuid" ] && cpu_ns "$fuid" || echo 0); c1=$(cpu_ns "$class_uid"); t1=$(date +%s%N)
+  cp /proc/stat "$dir/stat1"; f1=$([ -n "$fuid" ] && pod_cpu_ns "$fuid" || echo 0); c1=$(pod_cpu_ns "$class_uid"); t1=$(date +%s%N)
   jq -n --arg mode "$1" --argjson rate "$2" --argjson rep "$3" --argjson wall "$(( (t1 - t0) / 1000000 ))" \
     --argjson filler "$(( (f1 - f0) / 1000000 ))" --argjson cls "$(( (c1 - c0) / 1000000 ))" --arg gen "$GEN_CPUS" \
     '{mode: $mode, rateRps: $rate, rep: $rep, wallMs: $wall, fillerCpuMs: $filler, classCpuMs: $cls, generatorCpus: $gen}' \

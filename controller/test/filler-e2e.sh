@@ -16,11 +16,7 @@ HEADROOM=1750m RATE=120 PROFILE=1000 WINDOW=6
 LOAD_PID=
 cleanup() {
   [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
-  if [ -n "$CTL_PID" ]; then
-    api DELETE "/api/v1/tenants/$TENANT" >/dev/null
-    kubectl -n isolato-system wait --for=delete --timeout=60s "tenant/$TENANT" >/dev/null 2>&1 || true
-    api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
-  fi
+  delete_tenant_and_class "$TENANT" "$CLASS"
   stop_controller
 }
 trap cleanup EXIT
@@ -28,15 +24,11 @@ trap cleanup EXIT
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"
 # the image must know `saas-bench soak`: load the one built from this tree
-ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-bench-image)}
-"$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
+load_saas_bench_image
 export ISOLATO_DIRECT_SCALING=false ISOLATO_AUTOSCALER=hpa
 start_controller
 
-class() { # FILLER(true|false)
-  printf '{"name":"%s","spec":{"latency":{"percentile":95,"targetMs":2000},"resources":{"cpu":"250m","memory":"64Mi"},"priority":100,"minReplicas":1,"maxReplicas":1,"pivotPercent":70,"perPodCutoffRps":%s,"admission":"off","image":"%s","headroom":{"cpu":"%s","filler":%s}}}' \
-    "$CLASS" "$RATE" "$IMAGE" "$HEADROOM" "$1"
-}
+class() { headroom_class_json "$CLASS" 250m 2000 "$RATE" "$HEADROOM" "$1"; }
 api POST /api/v1/slo-classes "$(class true)" >/dev/null
 [[ $(status) =~ ^(201|409)$ ]] || die "class: HTTP $(status) $(cat "$WORK/body")"
 api POST /api/v1/tenants "$(printf '{"tenantId":"%s","sloClass":"%s","committedRps":%s,"profile":{"cpu":%s,"memory":0,"io":0}}' \
@@ -54,13 +46,10 @@ kubectl -n $NS logs -l app.kubernetes.io/name=isolato-filler | grep -q 'soaking 
 filler_uid=$(jq -r '.items[0].metadata.uid' <<< "$fillers")
 class_uid=$(kubectl -n $NS get pods -l app.kubernetes.io/name=saas-bench -o jsonpath='{.items[0].metadata.uid}')
 
-# CPU time (ns) of a pod's cgroup (cgroupfs driver, cgroup v1 cpuacct), any QoS class.
-cpu_ns() {
-  local d
-  for d in /sys/fs/cgroup/cpuacct/kubepods/{,burstable/,besteffort/}pod"$1"; do
-    [ -f "$d/cpuacct.usage" ] && { cat "$d/cpuacct.usage"; return; }
-  done
-  die "no cpuacct cgroup of pod $1"
+cpu_ns() { # POD_UID
+  local ns; ns=$(pod_cpu_ns "$1")
+  [ "$ns" != 0 ] || die "no cpuacct cgroup of pod $1"
+  echo "$ns"
 }
 # millicores each pod used over WINDOW seconds → "filler class"
 rates() {

@@ -17,11 +17,7 @@ LOW=7 HIGH=35   # 0.5× and 2.5× of one pod's threshold
 LOAD_PID=
 cleanup() {
   [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
-  if [ -n "$CTL_PID" ]; then
-    api DELETE "/api/v1/tenants/$TENANT" >/dev/null
-    kubectl -n isolato-system wait --for=delete --timeout=60s "tenant/$TENANT" >/dev/null 2>&1 || true
-    api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
-  fi
+  delete_tenant_and_class "$TENANT" "$CLASS"
   stop_controller
 }
 trap cleanup EXIT

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 import statistics
 import sys
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from reaction_time import p95, replace_section
+from reaction_time import host_line, p95, replace_section
 from runner.knee import quantile_ci_ranks
 
 TITLE = "## Vertical headroom"
@@ -218,15 +217,8 @@ def main(argv: list[str]) -> int:
     plot(result_dir, runs)
     print(table(runs))
     if len(argv) == 2:
-        import os
-        import platform
-
-        host = (
-            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.node()},"
-            f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end"
-        )
         md = Path(argv[1])
-        md.write_text(replace_section(md.read_text(), section(runs, meta, host), TITLE))
+        md.write_text(replace_section(md.read_text(), section(runs, meta, host_line()), TITLE))
     return 0
 
 
