@@ -42,7 +42,7 @@ jq -e '.items | length == 1' <<< "$fillers" >/dev/null || die "expected one fill
 jq -e '.items[0].spec.priority < -1000000000 and .items[0].spec.preemptionPolicy == "Never"
   and .items[0].status.qosClass == "Burstable"' <<< "$fillers" >/dev/null \
   || die "filler pod is not lowest-priority Burstable: $(jq -c '.items[0] | {p: .spec.priority, pp: .spec.preemptionPolicy, q: .status.qosClass}' <<< "$fillers")"
-kubectl -n $NS logs -l app.kubernetes.io/name=isolato-filler | grep -q 'soaking idle CPU' || die "filler is not soaking"
+grep -q 'soaking idle CPU' <<< "$(kubectl -n $NS logs -l app.kubernetes.io/name=isolato-filler)" || die "filler is not soaking"
 filler_uid=$(jq -r '.items[0].metadata.uid' <<< "$fillers")
 class_uid=$(kubectl -n $NS get pods -l app.kubernetes.io/name=saas-bench -o jsonpath='{.items[0].metadata.uid}')
 
