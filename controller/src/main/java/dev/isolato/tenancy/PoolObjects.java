@@ -351,10 +351,10 @@ public final class PoolObjects {
 
   /**
    * The plan's replica count is a floor: when the HPA has scaled the Deployment above it, keep
-   * the larger count instead of fighting the autoscaler.
+   * the larger count instead of fighting the autoscaler. The filler keeps its one pod.
    */
   static HasMetadata floorReplicas(HasMetadata desired, Deployment live) {
-    if (desired instanceof Deployment want && live != null
+    if (desired instanceof Deployment want && !isFiller(want) && live != null
         && live.getSpec() != null && live.getSpec().getReplicas() != null
         && want.getSpec().getReplicas() != null
         && live.getSpec().getReplicas() > want.getSpec().getReplicas()) {

@@ -137,4 +137,15 @@ class PoolFillerTest {
     assertThat(amount(classDeployment(objs).getSpec().getTemplate().getSpec().getContainers().get(0)
         .getResources().getLimits().get("cpu"))).isEqualByComparingTo("0.8");
   }
+
+  @Test
+  void anAutoscaledClassDeploymentDoesNotMultiplyTheFiller() {
+    headroom("300m", true);
+    List<HasMetadata> objs = build();
+    Deployment live = new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder(classDeployment(objs))
+        .editSpec().withReplicas(4).endSpec().build();
+    List<HasMetadata> floored = objs.stream().map(o -> PoolObjects.floorReplicas(o, live)).toList();
+    assertThat(classDeployment(floored).getSpec().getReplicas()).isEqualTo(4);
+    assertThat(filler(floored).getSpec().getReplicas()).isEqualTo(1);
+  }
 }
