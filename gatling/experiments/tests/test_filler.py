@@ -56,6 +56,7 @@ def test_a_run_reports_p95_errors_cpu_and_the_pods_cpus(tmp_path):
     assert (r.count, r.errors, r.p95_ms) == (100, 1, 10.0)
     assert r.filler_millicores == 400 and r.class_millicores == 200
     assert r.pod_cpus_util == pytest.approx(0.25)  # cpu1: the generator has cpu0
+    assert r.pods_used == pytest.approx(0.6)  # (200m + 400m) of one pod CPU
     assert r.p95_low_ms <= r.p95_ms <= r.p95_high_ms
 
 
