@@ -1,8 +1,8 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e test-tune-e2e tune bench-controller bench-reaction-time schemathesis
+.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e tune bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
-E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-tune-e2e
+E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e
 
 controller-build: ## build controller/target/isolato-controller.jar
 	@$(MVN) -pl controller -DskipTests package
@@ -24,11 +24,17 @@ test-controller-e2e: controller-build ## controller end-to-end on localkube (gol
 test-keda-e2e: controller-build openloop-build ## KEDA on localkube: a load step makes it add a replica from the cut-off trigger
 	@controller/test/keda-e2e.sh
 
+test-filler-e2e: controller-build openloop-build saas-bench-build ## vertical headroom on localkube: the filler soaks idle CPU and is starved when the class needs it
+	@controller/test/filler-e2e.sh
+
 bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/BENCHMARKS.md
 	@controller/bench/onboarding.sh
 
 bench-reaction-time: controller-build openloop-build ## reaction time to a load step: CPU HPA, KEDA default/tuned, direct path → docs/BENCHMARKS.md
 	@source gatling/experiments/venv.sh && cd gatling/experiments && "$$PY" pinned.py $(CURDIR)/controller/bench/reaction-time.sh
+
+bench-filler: controller-build openloop-build saas-bench-build ## vertical headroom: class p95 and node CPU with and without the filler → docs/BENCHMARKS.md
+	@source gatling/experiments/venv.sh && cd gatling/experiments && "$$PY" pinned.py $(CURDIR)/controller/bench/filler.sh
 
 # Control-plane faults and the `make run` modes, measured on localkube (controller/bench/faults).
 # Both take the cluster for ~10 min: run them under `flock /tmp/isolato-cluster.lock`.

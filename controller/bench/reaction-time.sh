@@ -32,9 +32,7 @@ untune() {
 cleanup() {
   [ -n "$LOAD_PIDS" ] && kill $LOAD_PIDS 2>/dev/null || true
   [ -n "$WATCH_PID" ] && kill "$WATCH_PID" 2>/dev/null || true
-  if [ -n "$CTL_PID" ]; then
-    offboard_tenants $TENANT; api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
-  fi
+  delete_tenant_and_class $TENANT $CLASS
   stop_controller
   if [ -n "${TUNED:-}" ]; then untune; "$LOCALKUBE" up >/dev/null 2>&1 || true; fi
 }

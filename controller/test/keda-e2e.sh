@@ -17,10 +17,7 @@ LOW=7 HIGH=35   # 0.5× and 2.5× of one pod's threshold
 LOAD_PID=
 cleanup() {
   [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
-  if [ -n "$CTL_PID" ]; then
-    offboard_tenants "$TENANT"
-    api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
-  fi
+  delete_tenant_and_class "$TENANT" "$CLASS"
   stop_controller
 }
 trap cleanup EXIT

@@ -83,3 +83,34 @@ wait_serving() { # TIMEOUT TENANT...
 }
 
 service_ip() { kubectl -n "isolato-c-$1" get svc saas-bench -o jsonpath='{.spec.clusterIP}'; }
+
+# Offboards TENANT (waiting until it is released) and deletes CLASS, when the controller runs.
+delete_tenant_and_class() { # TENANT CLASS
+  [ -n "$CTL_PID" ] || return 0
+  offboard_tenants "$1"
+  api DELETE "/api/v1/slo-classes/$2" >/dev/null
+}
+
+# The saas-bench image built from this tree, loaded into localkube (SAAS_BENCH_IMAGE_CONTEXT:
+# an image context already staged).
+load_saas_bench_image() {
+  local ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-bench-image)}
+  "$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
+}
+
+# A class of one pod (maxReplicas 1, admission off) with vertical headroom, for the filler's
+# e2e and benchmark.
+headroom_class_json() { # NAME CPU TARGET_MS CUTOFF HEADROOM FILLER(true|false)
+  printf '{"name":"%s","spec":{"latency":{"percentile":95,"targetMs":%s},"resources":{"cpu":"%s","memory":"128Mi"},"priority":500,"minReplicas":1,"maxReplicas":1,"pivotPercent":70,"perPodCutoffRps":%s,"admission":"off","image":"%s","headroom":{"cpu":"%s","filler":%s}}}' \
+    "$1" "$3" "$2" "$4" "$IMAGE" "$5" "$6"
+}
+
+# CPU time (ns) of a pod's cgroup (cgroupfs driver, cgroup v1 cpuacct, any QoS class); 0 when
+# the pod has none on this node.
+pod_cpu_ns() { # POD_UID
+  local d
+  for d in /sys/fs/cgroup/cpuacct/kubepods/{,burstable/,besteffort/}pod"$1"; do
+    [ -f "$d/cpuacct.usage" ] && { cat "$d/cpuacct.usage"; return; }
+  done
+  echo 0
+}

@@ -225,6 +225,17 @@ def section(results: list[Result], meta: dict, host: str) -> str:
     )
 
 
+def host_line() -> str:
+    """When and where a benchmark section was measured (UTC time, host, CPUs, load)."""
+    import os
+    import platform
+
+    return (
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.node()},"
+        f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end"
+    )
+
+
 def replace_section(doc: str, new: str, title: str = "## Reaction time") -> str:
     start = doc.find(title)
     if start < 0:
@@ -254,16 +265,11 @@ def main(argv: list[str]) -> int:
     plot(result_dir, data)
     print(table(results))
     if len(argv) == 2:
-        import os
-        import platform
-
-        host = (
-            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.node()},"
-            f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end"
-        )
         md = Path(argv[1])
         md.write_text(
-            replace_section(md.read_text(), section(results, next(iter(data.values()))[0], host))
+            replace_section(
+                md.read_text(), section(results, next(iter(data.values()))[0], host_line())
+            )
         )
     return 0
 

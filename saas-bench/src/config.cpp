@@ -9,6 +9,7 @@ namespace saasbench {
 std::string usage() {
   return R"(usage: saas-bench [serve] [options]     run the service
        saas-bench calibrate [--data-dir DIR]   print milliseconds per stress unit here
+       saas-bench soak [--workers N]           burn idle CPU until SIGTERM (the filler)
 options:
   --listen ADDR:PORT        listen address (default 0.0.0.0:8080; port 0 = any free port)
   --io-threads N            HTTP threads (default 1)
@@ -53,6 +54,8 @@ std::variant<Config, std::string> parse_args(const std::vector<std::string>& arg
     ++i;
   else if (i < args.size() && args[i] == "calibrate")
     c.command = Config::Command::calibrate, ++i;
+  else if (i < args.size() && args[i] == "soak")
+    c.command = Config::Command::soak, ++i;
   // Each option takes one value and stores it, or returns why the value is wrong.
   using Setter = std::function<std::optional<std::string>(const std::string&)>;
   auto ms = [](std::chrono::milliseconds& out) {

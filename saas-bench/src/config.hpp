@@ -13,10 +13,10 @@
 namespace saasbench {
 
 struct Config {
-  enum class Command { serve, calibrate, help };
+  enum class Command { serve, calibrate, soak, help };
   Command command = Command::serve;
   ListenOptions listen;
-  std::optional<unsigned> workers;  // default: from the cgroup CPU limit
+  std::optional<unsigned> workers;  // default: from the cgroup CPU limit (serve and soak)
   std::optional<std::filesystem::path> tenants_file;
   std::optional<std::filesystem::path> admin_token_file;
   std::filesystem::path data_dir = "/data";

@@ -1,13 +1,17 @@
 // saas-bench: the multi-tenant CPU/memory/IO stress service. See docs/saas-bench.md.
 #include <pthread.h>
 
+#include <atomic>
 #include <csignal>
 #include <iostream>
+#include <string>
+#include <thread>
 
 #include "calibrate.hpp"
 #include "config.hpp"
 #include "log.hpp"
 #include "service.hpp"
+#include "soak.hpp"
 
 namespace {
 using namespace saasbench;
@@ -35,8 +39,20 @@ int run(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  Service service(config);
   int sig = 0;
+  if (config.command == Config::Command::soak) {
+    const unsigned threads = worker_count(config);
+    log_line("info", "soaking idle CPU with " + std::to_string(threads) + " threads until SIGTERM");
+    std::atomic<bool> stop{false};
+    std::uint64_t steps = 0;
+    std::thread worker([&] { steps = soak(threads, stop); });
+    sigwait(&stop_signals, &sig);
+    stop = true;
+    worker.join();
+    log_line("info", "soak stopped after " + std::to_string(steps) + " steps");
+    return 0;
+  }
+  Service service(config);
   sigwait(&stop_signals, &sig);
   log_line("info", std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + ", draining");
   const bool clean = service.shutdown(config.grace);

@@ -42,6 +42,9 @@ TEST(Config, ParsesOptions) {
   EXPECT_EQ(c.read_timeout.count(), 100);
   EXPECT_EQ(c.file_poll.count(), 50);
   EXPECT_EQ(ok({"calibrate", "--data-dir", "/x"}).command, Config::Command::calibrate);
+  const Config soak = ok({"soak", "--workers", "2"});
+  EXPECT_EQ(soak.command, Config::Command::soak);
+  EXPECT_EQ(soak.workers, 2U);
   EXPECT_EQ(ok({"--help"}).command, Config::Command::help);
 }
 

@@ -64,4 +64,15 @@ pid=
 [ "$rc" = 0 ] || fail "exit code $rc after SIGTERM"
 grep -q 'drained, exiting' "$dir/log" || fail "no drain message"
 [ -z "$(ls -A "$dir/data")" ] || fail "scratch files left behind"
+# soak (the filler): burns CPU until SIGTERM, then stops at once and exits 0
+"$bin" soak --workers 1 2>"$dir/log" &
+pid=$!
+eventually grep -q 'soaking idle CPU with 1 threads' "$dir/log" || fail "soak did not start"
+used_cpu() { [ "$(awk '{print $14}' "/proc/$pid/stat")" -gt 0 ]; }  # utime, clock ticks
+eventually used_cpu || fail "soak used no CPU"
+kill -TERM "$pid"
+rc=0; wait "$pid" || rc=$?
+pid=
+[ "$rc" = 0 ] || fail "soak exit code $rc after SIGTERM"
+grep -q 'soak stopped after [1-9][0-9]* steps' "$dir/log" || fail "soak did no work"
 echo "process_test: ok"

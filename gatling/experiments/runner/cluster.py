@@ -16,6 +16,8 @@ from typing import Any
 
 CLASS_LABEL = "isolato.dev/class"
 ISOLATION_LABEL = "isolato.dev/isolation"
+# The filler of a class with vertical headroom carries it: it is not the class's capacity.
+ROLE_LABEL = "isolato.dev/role"
 SYSTEM_NAMESPACE = "isolato-system"
 
 
@@ -24,8 +26,8 @@ class ClusterError(Exception):
 
 
 def pool_selector(slo_class: str) -> str:
-    """The label selector of a class's shared pool objects."""
-    return f"{CLASS_LABEL}={slo_class},{ISOLATION_LABEL}=shared"
+    """The label selector of a class's shared pool objects (not its filler's)."""
+    return f"{CLASS_LABEL}={slo_class},{ISOLATION_LABEL}=shared,!{ROLE_LABEL}"
 
 
 def service_url(services: Sequence[Mapping[str, Any]], slo_class: str) -> str:

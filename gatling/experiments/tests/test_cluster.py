@@ -10,7 +10,8 @@ def svc(ns, ip="10.96.0.7", ports=({"name": "http", "port": 8080},)):
 
 
 def test_the_pool_is_found_by_labels_not_by_namespace_name():
-    assert pool_selector("gold") == "isolato.dev/class=gold,isolato.dev/isolation=shared"
+    selector = "isolato.dev/class=gold,isolato.dev/isolation=shared,!isolato.dev/role"
+    assert pool_selector("gold") == selector  # the filler (role label) is not the class's
     # any namespace scheme: the URL comes from the one labelled Service
     assert service_url([svc("isolato-c-gold")], "gold") == "http://10.96.0.7:8080"
 

@@ -76,6 +76,9 @@ public final class Validation {
       quantity(e, "spec.resources.memory", s.resources.memory);
       cpuCandidates(e, s.resources.cpuCandidates);
     }
+    if (s.headroom != null) {
+      quantity(e, "spec.headroom.cpu", s.headroom.cpu);
+    }
     intRange(e, "spec.minReplicas", s.minReplicas, 1, MAX_REPLICAS);
     if (s.maxReplicas < s.minReplicas || s.maxReplicas > MAX_REPLICAS) {
       e.add(new FieldError("spec.maxReplicas", "must be between minReplicas (" + s.minReplicas + ") and " + MAX_REPLICAS

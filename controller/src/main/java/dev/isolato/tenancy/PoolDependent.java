@@ -37,13 +37,25 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
   static final String DESIRED = "isolato.pool.desired";
 
   private final String objectName;
+  private final boolean filler;
 
   /**
    * @param objectName the object's name when the pool holds several of this kind, else null
    */
   PoolDependent(Class<R> type, String objectName) {
-    super(type, type.getSimpleName().toLowerCase() + (objectName == null ? "" : "-" + objectName));
+    this(type, objectName, false);
+  }
+
+  /** The filler's object of this kind ({@link PoolObjects#isFiller}); the others leave it out. */
+  static <R extends HasMetadata> PoolDependent<R> filler(Class<R> type) {
+    return new PoolDependent<>(type, null, true);
+  }
+
+  private PoolDependent(Class<R> type, String objectName, boolean filler) {
+    super(type, type.getSimpleName().toLowerCase() + (objectName == null ? "" : "-" + objectName)
+        + (filler ? "-" + PoolObjects.FILLER_ROLE : ""));
     this.objectName = objectName;
+    this.filler = filler;
     configureWith(new KubernetesDependentResourceConfigBuilder<R>()
         .withCreateResourceOnlyIfNotExistingWithSSA(true)
         // also for ConfigMaps and Secrets (JOSDK's default leaves them out): a dropped data key
@@ -78,7 +90,8 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
     @SuppressWarnings("unchecked")
     List<HasMetadata> objects = context.managedWorkflowAndDependentResourceContext().getMandatory(DESIRED, List.class);
     return objects.stream()
-        .filter(o -> resourceType().isInstance(o) && (objectName == null || objectName.equals(o.getMetadata().getName())))
+        .filter(o -> resourceType().isInstance(o) && PoolObjects.isFiller(o) == filler
+            && (objectName == null || objectName.equals(o.getMetadata().getName())))
         .findFirst();
   }
 

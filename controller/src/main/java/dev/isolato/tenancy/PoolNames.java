@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 public final class PoolNames {
   public static final String SHARED_PREFIX = "isolato-c-";
   public static final String DEDICATED_PREFIX = "isolato-t-";
+  /** Prefix of the filler PriorityClasses (cluster-scoped, same length as the shared one). */
+  public static final String FILLER_PREFIX = "isolato-f-";
   /** A namespace name is a DNS-1123 label: at most 63 characters. */
   public static final int MAX_NAMESPACE = 63;
   /** {@code isolato-c-<class>} must be a namespace name (the class name is also a label value). */
@@ -42,6 +44,11 @@ public final class PoolNames {
   /** The class's PriorityClass (cluster-scoped, so prefixed like the shared namespace). */
   public static String priorityClass(String sloClass) {
     return SHARED_PREFIX + sloClass;
+  }
+
+  /** The PriorityClass of the class's filler pods (as long as the class's own). */
+  public static String fillerPriorityClass(String sloClass) {
+    return FILLER_PREFIX + sloClass;
   }
 
   /**

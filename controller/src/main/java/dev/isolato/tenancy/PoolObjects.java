@@ -1,6 +1,7 @@
 package dev.isolato.tenancy;
 
 import dev.isolato.slo.CapacityPlan;
+import dev.isolato.slo.VerticalHeadroom;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -10,6 +11,10 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -43,6 +48,11 @@ public final class PoolObjects {
   public static final String POOL_LABEL = "isolato.dev/pool";
   public static final String ISOLATION_LABEL = "isolato.dev/isolation";
   public static final String TENANT_LABEL = "isolato.dev/tenant";
+  /** Marks the filler's objects (issue 12 item 6), so nothing counts them as the class's capacity. */
+  public static final String ROLE_LABEL = "isolato.dev/role";
+  public static final String FILLER_ROLE = "filler";
+  /** The filler PriorityClass's value: below every class's (SpecLimits.MAX_PRIORITY bounds them). */
+  static final int FILLER_PRIORITY = -SpecLimits.MAX_PRIORITY - 1;
 
   /** Extra pods the quota allows beyond maxReplicas: the rolling update's surge. */
   static final int SURGE = 1;
@@ -72,9 +82,25 @@ public final class PoolObjects {
 
   /** Objects in apply order: the namespace and cluster objects first, the workload last. */
   public static List<HasMetadata> build(Input in) {
-    return List.of(namespace(in), priorityClass(in.sloClass()), resourceQuota(in), limitRange(in),
-        denyAllPolicy(in), allowServicePolicy(in),
-        adminSecret(in), tableConfigMap(in), deployment(in), service(in), autoscaler(in));
+    List<HasMetadata> objects = new ArrayList<>(List.of(namespace(in), priorityClass(in.sloClass()), resourceQuota(in),
+        limitRange(in), denyAllPolicy(in), allowServicePolicy(in),
+        adminSecret(in), tableConfigMap(in), deployment(in), service(in), autoscaler(in)));
+    if (headroom(in.sloClass().getSpec()).runsFiller()) {
+      objects.add(fillerPriorityClass(in.sloClass()));
+      objects.add(fillerDeployment(in));
+    }
+    return List.copyOf(objects);
+  }
+
+  /** The class's vertical headroom (none unless spec.headroom is declared). */
+  public static VerticalHeadroom headroom(SloClassSpec s) {
+    return s.headroom == null ? VerticalHeadroom.NONE
+        : new VerticalHeadroom(CalibrationStatus.cpuMillis(s.headroom.cpu), s.headroom.filler);
+  }
+
+  /** Whether {@code o} is one of the filler's objects. */
+  public static boolean isFiller(HasMetadata o) {
+    return o.getMetadata().getLabels() != null && FILLER_ROLE.equals(o.getMetadata().getLabels().get(ROLE_LABEL));
   }
 
   public static String priorityClassName(String sloClass) {
@@ -176,22 +202,32 @@ public final class PoolObjects {
     SloClassSpec s = in.sloClass().getSpec();
     int pods = s.maxReplicas + SURGE;
     // the largest size the planner may choose (issue 12: pod size from measurements)
-    Quantity cpu = times(CalibrationStatus.largestCpu(s), pods);
+    Quantity requestsCpu = times(CalibrationStatus.largestCpu(s), pods);
+    Quantity limitsCpu = requestsCpu;
     Quantity mem = times(s.resources.memory, pods);
+    VerticalHeadroom headroom = headroom(s);
+    if (headroom.headroomMillis() > 0) {
+      long largest = CalibrationStatus.cpuMillis(CalibrationStatus.largestCpu(s));
+      requestsCpu = millis(headroom.quotaRequestsMillis(largest, pods));
+      limitsCpu = millis(headroom.quotaLimitsMillis(largest, pods));
+    }
+    if (headroom.runsFiller()) {
+      mem = plus(mem, Workload.FILLER_MEMORY);
+    }
     return new ResourceQuotaBuilder().withMetadata(meta(in, "isolato-pool", true))
         .withNewSpec()
-        .addToHard("pods", new Quantity(Integer.toString(pods)))
-        .addToHard("requests.cpu", cpu).addToHard("limits.cpu", cpu)
+        .addToHard("pods", new Quantity(Integer.toString(headroom.quotaPods(pods))))
+        .addToHard("requests.cpu", requestsCpu).addToHard("limits.cpu", limitsCpu)
         .addToHard("requests.memory", mem).addToHard("limits.memory", mem)
         .endSpec().build();
   }
 
-  /** Any container in the pool namespace defaults to, and may not exceed, the class shape. */
+  /** Any container in the pool namespace defaults to the class shape and may not exceed its limits. */
   static HasMetadata limitRange(Input in) {
     Map<String, Quantity> shape = podShape(in);
     return new LimitRangeBuilder().withMetadata(meta(in, "isolato-pool", true))
         .withNewSpec().addNewLimit().withType("Container")
-        .withDefault(shape).withDefaultRequest(shape).withMax(shape)
+        .withDefault(shape).withDefaultRequest(shape).withMax(podLimits(in))
         .endLimit().endSpec().build();
   }
 
@@ -224,16 +260,13 @@ public final class PoolObjects {
         .withPriorityClassName(priorityClassName(in.pool().sloClass()))
         .withEnableServiceLinks(false)
         .withAutomountServiceAccountToken(false)
-        .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(POD_USER).withRunAsGroup(POD_USER)
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
+        .withSecurityContext(podSecurity())
         .addNewContainer()
         .withName(Workload.NAME).withImage(image).withImagePullPolicy("IfNotPresent")
         .withArgs(Workload.args())
-        .withNewSecurityContext().withRunAsNonRoot(true).withReadOnlyRootFilesystem(true)
-        .withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL").endCapabilities()
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
+        .withSecurityContext(containerSecurity())
         .addNewPort().withName("http").withContainerPort(Workload.PORT).endPort()
-        .withNewResources().withRequests(podShape(in)).withLimits(podShape(in)).endResources()
+        .withNewResources().withRequests(podShape(in)).withLimits(podLimits(in)).endResources()
         .withNewReadinessProbe().withNewHttpGet().withPath("/readyz").withPort(new IntOrString(Workload.PORT))
         .endHttpGet().withPeriodSeconds(1).withFailureThreshold(2).endReadinessProbe()
         .withNewLivenessProbe().withNewHttpGet().withPath("/healthz").withPort(new IntOrString(Workload.PORT))
@@ -248,12 +281,80 @@ public final class PoolObjects {
         .endSpec().endTemplate().endSpec().build();
   }
 
+  /** Non-root, the runtime's seccomp profile: what the namespace's "restricted" Pod Security level demands. */
+  private static PodSecurityContext podSecurity() {
+    return new PodSecurityContextBuilder().withRunAsNonRoot(true).withRunAsUser(POD_USER).withRunAsGroup(POD_USER)
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
+  }
+
+  private static SecurityContext containerSecurity() {
+    return new SecurityContextBuilder().withRunAsNonRoot(true).withReadOnlyRootFilesystem(true)
+        .withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL").endCapabilities()
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
+  }
+
+  /** The filler's objects: the class's labels, marked with the filler role. */
+  private static ObjectMeta fillerMeta(ObjectMeta m) {
+    m.getLabels().put(ROLE_LABEL, FILLER_ROLE);
+    return m;
+  }
+
+  /** Below every class (preempted first), and it never preempts anything itself. */
+  static HasMetadata fillerPriorityClass(SloClass c) {
+    String name = c.getMetadata().getName();
+    return new PriorityClassBuilder()
+        .withNewMetadata().withName(PoolNames.fillerPriorityClass(name))
+        .withLabels(Map.of(MANAGED_BY, MANAGER, CLASS_LABEL, name, ROLE_LABEL, FILLER_ROLE))
+        .withOwnerReferences(owner(c)).endMetadata()
+        .withValue(FILLER_PRIORITY)
+        .withPreemptionPolicy("Never")
+        .withDescription("Isolato filler of SLO class " + name + ": soaks idle CPU, yields it to every class")
+        .build();
+  }
+
+  /**
+   * One pod soaking idle CPU up to the headroom (SAC'20 Finding 5). Its minimal CPU request
+   * makes the kernel give the class pods the CPU first; no port, so no Service, scrape or
+   * table push reaches it, and its name label keeps it out of the class's pods.
+   */
+  static HasMetadata fillerDeployment(Input in) {
+    SloClassSpec s = in.sloClass().getSpec();
+    VerticalHeadroom headroom = headroom(s);
+    Map<String, String> selector = Map.of("app.kubernetes.io/name", Workload.FILLER_NAME, POOL_LABEL, in.pool().namespace());
+    Map<String, String> podLabels = new LinkedHashMap<>(fillerMeta(meta(in, Workload.FILLER_NAME, true)).getLabels());
+    podLabels.putAll(selector);
+    Map<String, Quantity> requests = Map.of("cpu", millis(VerticalHeadroom.FILLER_REQUEST_MILLIS),
+        "memory", new Quantity(Workload.FILLER_MEMORY));
+    Map<String, Quantity> limits = Map.of("cpu", millis(headroom.fillerLimitMillis()),
+        "memory", new Quantity(Workload.FILLER_MEMORY));
+    return new DeploymentBuilder().withMetadata(fillerMeta(meta(in, Workload.FILLER_NAME, true)))
+        .withNewSpec()
+        .withReplicas(VerticalHeadroom.FILLER_PODS)
+        .withNewSelector().withMatchLabels(selector).endSelector()
+        .withNewStrategy().withType("Recreate").endStrategy()
+        .withNewTemplate()
+        .withNewMetadata().withLabels(podLabels).endMetadata()
+        .withNewSpec()
+        .withPriorityClassName(PoolNames.fillerPriorityClass(in.pool().sloClass()))
+        .withEnableServiceLinks(false)
+        .withAutomountServiceAccountToken(false)
+        .withTerminationGracePeriodSeconds(2L)
+        .withSecurityContext(podSecurity())
+        .addNewContainer()
+        .withName("filler").withImage(Workload.imageOf(s)).withImagePullPolicy("IfNotPresent")
+        .withArgs(Workload.fillerArgs())
+        .withSecurityContext(containerSecurity())
+        .withNewResources().withRequests(requests).withLimits(limits).endResources()
+        .endContainer()
+        .endSpec().endTemplate().endSpec().build();
+  }
+
   /**
    * The plan's replica count is a floor: when the HPA has scaled the Deployment above it, keep
-   * the larger count instead of fighting the autoscaler.
+   * the larger count instead of fighting the autoscaler. The filler keeps its one pod.
    */
   static HasMetadata floorReplicas(HasMetadata desired, Deployment live) {
-    if (desired instanceof Deployment want && live != null
+    if (desired instanceof Deployment want && !isFiller(want) && live != null
         && live.getSpec() != null && live.getSpec().getReplicas() != null
         && want.getSpec().getReplicas() != null
         && live.getSpec().getReplicas() > want.getSpec().getReplicas()) {
@@ -290,6 +391,27 @@ public final class PoolObjects {
     SloClassSpec s = in.sloClass().getSpec();
     return Map.of("cpu", new Quantity(CalibrationStatus.cpu(s, in.plan().podCpuMillis())), "memory",
         new Quantity(s.resources.memory));
+  }
+
+  /** A class pod's limits: its shape, with the headroom added to the CPU. */
+  static Map<String, Quantity> podLimits(Input in) {
+    SloClassSpec s = in.sloClass().getSpec();
+    VerticalHeadroom headroom = headroom(s);
+    if (headroom.headroomMillis() == 0) {
+      return podShape(in);
+    }
+    long request = CalibrationStatus.cpuMillis(CalibrationStatus.cpu(s, in.plan().podCpuMillis()));
+    return Map.of("cpu", millis(headroom.podLimitMillis(request)), "memory", new Quantity(s.resources.memory));
+  }
+
+  static Quantity millis(long m) {
+    return new Quantity(m + "m");
+  }
+
+  /** The sum of two quantities, in the first one's format. */
+  static Quantity plus(Quantity a, String b) {
+    BigDecimal sum = Quantity.getAmountInBytes(a).add(Quantity.getAmountInBytes(new Quantity(b)));
+    return Quantity.fromNumericalAmount(sum, a.getFormat());
   }
 
   /** A quantity times n, in canonical form (what the API server would store). */

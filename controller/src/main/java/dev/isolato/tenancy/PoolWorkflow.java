@@ -45,6 +45,8 @@ final class PoolWorkflow {
   private final PoolDependent<Deployment> deployment = new PoolDependent<>(Deployment.class, null);
   private final PoolDependent<Service> service = new PoolDependent<>(Service.class, null);
   private final PoolDependent<HorizontalPodAutoscaler> autoscaler = new PoolDependent<>(HorizontalPodAutoscaler.class, null);
+  private final PoolDependent<PriorityClass> fillerPriorityClass = PoolDependent.filler(PriorityClass.class);
+  private final PoolDependent<Deployment> filler = PoolDependent.filler(Deployment.class);
   private final Workflow<SloClass> workflow = new WorkflowBuilder<SloClass>()
       .addDependentResource(namespace)
       .addDependentResource(priorityClass)
@@ -58,6 +60,9 @@ final class PoolWorkflow {
       .dependsOn(priorityClass, quota, limits, denyAll, allowService, adminSecret, table)
       .addDependentResourceAndConfigure(service).dependsOn(namespace)
       .addDependentResourceAndConfigure(autoscaler).dependsOn(deployment, service)
+      // the filler only next to a running class: after the class's own Deployment
+      .addDependentResourceAndConfigure(fillerPriorityClass)
+      .addDependentResourceAndConfigure(filler).dependsOn(fillerPriorityClass, deployment)
       .withThrowExceptionFurther(false)
       .build();
 
@@ -77,7 +82,7 @@ final class PoolWorkflow {
     context.managedWorkflowAndDependentResourceContext().put(PoolDependent.DESIRED, desired);
     var result = workflow.reconcile(cls, context);
     if (!result.erroredDependentsExist()) {
-      return Optional.empty();
+      return retireFiller(cls, desired, context.getClient());
     }
     List<Throwable> errors = result.getErroredDependents().values().stream().map(PoolWorkflow::root).toList();
     Optional<Failure> refusal = errors.stream().filter(NotOwned.class::isInstance).findFirst()
@@ -92,6 +97,35 @@ final class PoolWorkflow {
       return apiError;
     }
     result.throwAggregateExceptionIfErrorsPresent();
+    return Optional.empty();
+  }
+
+  /**
+   * Deletes the pool's filler, and the class's filler PriorityClass, when the desired objects
+   * leave them out (the class opted out of the filler or of headroom): only Isolato's copies
+   * the informers hold, and only when they are this class's.
+   */
+  private Optional<Failure> retireFiller(SloClass cls, List<HasMetadata> desired, KubernetesClient client) {
+    if (desired.stream().anyMatch(PoolObjects::isFiller)) {
+      return Optional.empty();
+    }
+    String namespace = desired.stream().filter(Namespace.class::isInstance).findFirst()
+        .map(n -> n.getMetadata().getName()).orElse(null);
+    List<HasMetadata> stale = Stream.concat(
+        namespace == null ? Stream.<HasMetadata>empty() : filler.cached(namespace, Workload.FILLER_NAME).stream(),
+        fillerPriorityClass.cached(null, PoolNames.fillerPriorityClass(cls.getMetadata().getName())).stream())
+        .filter(o -> o.getMetadata().getDeletionTimestamp() == null)
+        .toList();
+    try {
+      for (HasMetadata o : stale) {
+        PoolDependent.requireOwned(o, cls);
+        client.resource(o).delete();
+      }
+    } catch (NotOwned e) {
+      return Optional.of(new Failure(true, e.getMessage()));
+    } catch (KubernetesClientException e) {
+      return Optional.of(new Failure(false, "HTTP " + e.getCode() + " " + abbreviate(e.getMessage())));
+    }
     return Optional.empty();
   }
 

@@ -15,7 +15,7 @@ public class SloClassSpec {
   public LatencyTarget latency = new LatencyTarget();
 
   @Required
-  @JsonPropertyDescription("CPU and memory of one pod; requests == limits (Guaranteed QoS).")
+  @JsonPropertyDescription("CPU and memory of one pod; requests == limits (Guaranteed QoS) unless headroom adds CPU above.")
   public PodResources resources = new PodResources();
 
   @Default("0")
@@ -68,6 +68,10 @@ public class SloClassSpec {
       + "overbooked until the tenant is no longer passive, and admission still follows commitments).")
   public PassiveTenants passiveTenants = PassiveTenants.commitment;
 
+  @JsonPropertyDescription("Vertical headroom (SAC'20 Finding 5): CPU the class pods may use above their "
+      + "request, and whether a lowest-priority filler soaks the idle CPU meanwhile. Absent: requests == limits.")
+  public Headroom headroom;
+
   /** How passive tenants are counted when planning. */
   public enum PassiveTenants {
     commitment,
@@ -108,5 +112,18 @@ public class SloClassSpec {
         + "reserving the least CPU for the committed load among those calibrated (a calibration run's "
         + "context.podCpu names its size). Empty: always cpu.")
     public java.util.List<@Pattern(SpecLimits.POSITIVE_QUANTITY) String> cpuCandidates;
+  }
+
+  /** CPU above the request of each class pod, and the filler that soaks it while the class does not. */
+  public static class Headroom {
+    @Required
+    @Pattern(SpecLimits.POSITIVE_QUANTITY)
+    @JsonPropertyDescription("CPU each class pod may use above its request (limit = request + cpu).")
+    public String cpu;
+
+    @Default("true")
+    @JsonPropertyDescription("Whether each pool runs a filler Deployment: lowest priority (preempted first), "
+        + "a 10m CPU request (starved first under contention), CPU limit = cpu.")
+    public boolean filler = true;
   }
 }

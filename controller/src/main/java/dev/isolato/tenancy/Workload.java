@@ -16,6 +16,11 @@ public final class Workload {
   /** Scratch directory of the io stress (an emptyDir). */
   public static final String DATA_DIR = "/data";
 
+  /** The filler Deployment of a class with vertical headroom (its pods soak idle CPU). */
+  public static final String FILLER_NAME = "isolato-filler";
+  /** The filler's memory (requests == limits): saas-bench's soak allocates nothing per step. */
+  public static final String FILLER_MEMORY = "16Mi";
+
   private Workload() {}
 
   /** The image a class's pods run: its spec.image, or the saas-bench image. */
@@ -30,5 +35,10 @@ public final class Workload {
         "--tenants", TABLE_DIR + "/" + TenantTable.FILE,
         "--admin-token-file", ADMIN_DIR + "/" + ADMIN_TOKEN_KEY,
         "--data-dir", DATA_DIR);
+  }
+
+  /** Command-line arguments of the filler container: CPU soak until SIGTERM, one thread per core of its limit. */
+  public static List<String> fillerArgs() {
+    return List.of("soak");
   }
 }

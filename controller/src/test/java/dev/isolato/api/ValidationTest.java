@@ -70,6 +70,18 @@ class ValidationTest {
   }
 
   @Test
+  void aHeadroomNeedsAPositiveCpuQuantity() {
+    SloClassSpec s = spec();
+    s.headroom = new SloClassSpec.Headroom();
+    assertThat(fields(Validation.sloClass("gold", s))).containsExactly("spec.headroom.cpu");
+    s.headroom.cpu = "0m";
+    assertThat(Validation.sloClass("gold", s)).singleElement()
+        .satisfies(e -> assertThat(e.message()).contains("positive Kubernetes quantity", "'0m'"));
+    s.headroom.cpu = "150m";
+    assertThat(Validation.sloClass("gold", s)).isEmpty();
+  }
+
+  @Test
   @DocClaim("docs/api.md: `default`, `isolato`, `kube` and `kube-*` are reserved (400)")
   @DocClaim("docs/operations.md: Class names `system`, `default`, `isolato`, `kube`, `kube-*` are refused (400)")
   void reservedClassNamesAreRefusedNamingTheRule() {
