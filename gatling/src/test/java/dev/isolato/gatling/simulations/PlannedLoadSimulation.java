@@ -79,8 +79,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
         populations.add(warmup(plan, body));
       }
       for (ClassStep step : plan.steps()) {
-        for (TenantLoad load : step.tenants()) {
-          populations.add(population(plan, step, load, body));
+        for (int i = 0; i < step.tenants().size(); i++) {
+          populations.add(population(plan, step, i, body));
         }
       }
     }
@@ -89,8 +89,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
         .maxDuration(Duration.ofMillis((long) (endSeconds * 1000)).plus(GRACE));
   }
 
-  private PopulationBuilder population(ClassPlan plan, ClassStep step, TenantLoad load,
-                                       String body) {
+  private PopulationBuilder population(ClassPlan plan, ClassStep step, int i, String body) {
+    TenantLoad load = step.tenants().get(i);
     String cls = plan.sloClass();
     int index = step.index();
     String tenant = load.tenantId();
@@ -102,7 +102,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
             .body(StringBody(body)))
         .exec(session -> record(session, cls, index, tenant));
     List<OpenInjectionStep> injection = new ArrayList<>();
-    injection.add(nothingFor(millis(warmupSeconds + step.offsetSeconds())));
+    injection.add(nothingFor(millis(warmupSeconds + step.offsetSeconds() + step.phaseSeconds(i))));
     // rampUsers(n) spreads n arrivals evenly over the step: a constant arrival rate with an
     // exact count (constantUsersPerSec truncates the duration to whole seconds).
     long users = Math.max(1, Math.round(load.rps() * step.durationSeconds()));
