@@ -11,7 +11,7 @@ die() { log "error: $*"; exit 1; }
 # Gatling JVM too); its PID (= process group) in SIM_PID.
 sim_start() {
   local cls=$1; shift
-  setsid "$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling \
+  setsid "$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling -am \
     gatling:test "-Dgatling.simulationClass=$SIM_PACKAGE.$cls" "$@" &
   SIM_PID=$!
 }

@@ -84,7 +84,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     });
     op.register(new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
         props.imagePolicy(), props.networkPeers()),
-        c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
+        c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.SloClass.FINALIZER)
             .withFieldManager(dev.isolato.tenancy.Applier.FIELD_MANAGER)
             .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling)
             // Never give up on a class: JOSDK's default stops after 5 quick retries, and a class

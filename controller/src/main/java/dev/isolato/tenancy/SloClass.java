@@ -33,4 +33,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 public class SloClass extends CustomResource<SloClassSpec, SloClassStatus> {
   public static final String GROUP = "isolato.dev";
   public static final String VERSION = "v1alpha1";
+  /**
+   * The class reconciler's finalizer (JOSDK removes it once the reconciler's cleanup is done); the
+   * same name as the tenant's ({@link Tenant#FINALIZER}) because classes of earlier versions carry it.
+   */
+  public static final String FINALIZER = "isolato.dev/cleanup";
 }

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.isolato.slo.CalibrationContext;
-import dev.isolato.slo.CalibrationRun;
+import dev.isolato.calibration.CalibrationContext;
+import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.slo.SyntheticRuns;
 import dev.isolato.slo.UslModel;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.isolato.gatling.stats;
 
+import dev.isolato.calibration.LatencySummary;
 import java.util.Arrays;
 
 /**
@@ -38,7 +39,7 @@ final class Samples {
     }
 
     LatencySummary summary() {
-      return LatencySummary.ofNanos(latenciesNanos.clone(), errors);
+      return Percentiles.ofNanos(latenciesNanos.clone(), errors);
     }
   }
 }

@@ -1,11 +1,13 @@
-package dev.isolato.slo;
+package dev.isolato.calibration;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 /**
  * Request count, error count and latency percentiles (milliseconds) of one calibration step,
  * for all tenants together or for one tenant.
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record LatencySummary(
     @Required @Min(0) long count,
     @Required @Min(0) long errors,
