@@ -38,7 +38,6 @@ ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
 # The token survives restarts so the printed curl lines keep working.
 [ -s "$RUN_DIR/api-token" ] || head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$RUN_DIR/api-token"
 chmod 600 "$RUN_DIR/api-token"
-TOKEN=$(cat "$RUN_DIR/api-token")
 echo "$API" > "$RUN_DIR/api-url" # read with the token by `make experiment` (gatling/experiments/runner/settings.py)
 
 log "starting the controller (log: $RUN_DIR/controller.log)"

@@ -1,4 +1,6 @@
 # Shared helpers of the gatling/ test and experiment scripts (sourced, not run).
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # STUB_PID, STUB_URL are read by the scripts that source this file
 GATLING_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPO_ROOT="$(cd "$GATLING_DIR/.." && pwd)"
 SIM_PACKAGE=dev.isolato.gatling.simulations

@@ -14,8 +14,8 @@ BG_PIDS=()
 cleanup() {
   stop_group "$SIM_PID"
   for p in "${BG_PIDS[@]}"; do stop_group "$p"; done
-  [ -n "$STUB_PID" ] && kill "$STUB_PID" 2>/dev/null && wait "$STUB_PID" 2>/dev/null || true
-  [ -n "${KEEP_OUT:-}" ] && log "kept $OUT" || rm -rf "$OUT"
+  if [ -n "$STUB_PID" ]; then { kill "$STUB_PID" && wait "$STUB_PID"; } 2>/dev/null || true; fi
+  if [ -n "${KEEP_OUT:-}" ]; then log "kept $OUT"; else rm -rf "$OUT"; fi
 }
 trap cleanup EXIT
 
