@@ -59,7 +59,7 @@ public class OpenApiConfig {
           new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
       api.getPaths().forEach((path, item) -> {
         if (path.startsWith("/api/")) {
-          item.readOperationsMap().forEach((method, op) -> describe(method, op, problem));
+          item.readOperationsMap().forEach((method, op) -> describe(op, problem));
         }
       });
     };
@@ -77,7 +77,7 @@ public class OpenApiConfig {
     }
   }
 
-  private static void describe(PathItem.HttpMethod method, Operation op, Content problem) {
+  private static void describe(Operation op, Content problem) {
     ApiResponses responses = op.getResponses();
     boolean input = op.getRequestBody() != null || (op.getParameters() != null && !op.getParameters().isEmpty());
     Map<String, String> common = new TreeMap<>(Map.of(

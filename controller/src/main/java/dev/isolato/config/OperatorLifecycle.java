@@ -144,7 +144,7 @@ public class OperatorLifecycle implements SmartLifecycle {
             if (l.getSpec() != null && identity.equals(l.getSpec().getHolderIdentity())) {
               l.getSpec().setHolderIdentity("");
               l.getSpec().setLeaseDurationSeconds(1);
-              l.getSpec().setRenewTime(ZonedDateTime.now());
+              l.getSpec().setRenewTime(ZonedDateTime.now(java.time.ZoneOffset.UTC));
             }
             return l;
           });

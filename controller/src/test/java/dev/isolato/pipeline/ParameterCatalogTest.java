@@ -24,7 +24,7 @@ class ParameterCatalogTest {
     int checked = 0;
     for (Parameter p : ParameterCatalog.KUBERNETES_1_34) {
       if (p.source().startsWith("k8s.io/")) {
-        String[] fileLine = p.source().split(":");
+        String[] fileLine = p.source().split(":", -1);
         List<String> lines = Files.readAllLines(GO_MODULES.resolve(fileLine[0]));
         assertThat(squash(lines.get(Integer.parseInt(fileLine[1]) - 1))).as(p.id()).contains(squash(p.evidence()));
         checked++;

@@ -111,11 +111,14 @@ class CalibrationReportTest {
   void recorderIsSafeUnderConcurrentWriters() throws Exception {
     StepRecorder r = new StepRecorder();
     ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<java.util.concurrent.Future<?>> writers = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
-      pool.submit(() -> record(r, 0, "t1", 2500, 0, 0, 2000));
+      writers.add(pool.submit(() -> record(r, 0, "t1", 2500, 0, 0, 2000)));
     }
     pool.shutdown();
-    assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+    for (java.util.concurrent.Future<?> w : writers) {
+      w.get(30, TimeUnit.SECONDS); // a writer's exception fails the test
+    }
     CalibrationRun run = CalibrationReport.build("run-5", plan(), r, i -> i == 0);
     assertEquals(10_000, run.steps().get(0).total().count());
     assertTrue(r.complete("gold", 0));
