@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,47 +34,47 @@ class ValidationAgreementIT extends ItBase {
 
   @Test
   void classesOutOfBoundsAreRejectedByTheApiAndTheApiServerAlike() throws Exception {
-    List<String> checked = new ArrayList<>();
-    for (CrdBounds.Probe p : CrdBounds.probes("sloclasses.isolato.dev-v1.yml", CLASS)) {
-      Integer refused = apiServerRefuses(object(SloClass.GROUP + "/" + SloClass.VERSION, "SloClass", null, p.body()),
-          "spec." + p.path());
-      if (p.inBounds()) {
-        assertThat(refused).as("the API server at %s's %s %s", p.path(), p.bound(), p.value()).isNull();
-        continue;
-      }
-      ObjectNode body = JSON.createObjectNode().put("name", "agree-class");
-      body.set("spec", p.body());
-      Reply rest = api("POST", "/api/v1/slo-classes", body.toString());
-      assertThat(rest.status()).as("REST %s = %s", p.path(), p.value()).isEqualTo(400);
-      assertThat(fields(rest)).as("REST %s = %s", p.path(), p.value()).contains("spec." + p.path());
-      assertThat(refused).as("the API server %s = %s", p.path(), p.value()).isEqualTo(422);
-      checked.add(p.path() + " " + p.bound());
-    }
+    List<String> checked = agree("sloclasses.isolato.dev-v1.yml", CLASS, "SloClass", null, "/api/v1/slo-classes", "spec.",
+        spec -> {
+          ObjectNode body = JSON.createObjectNode().put("name", "agree-class");
+          body.set("spec", spec);
+          return body;
+        });
     assertThat(checked).contains("maxReplicas maximum", "pivotPercent minimum", "latency.percentile maximum");
   }
 
   @Test
   void tenantsOutOfBoundsAreRejectedByTheApiAndTheApiServerAlike() throws Exception {
+    List<String> checked = agree("tenants.isolato.dev-v1.yml", TENANT, "Tenant", NS, "/api/v1/tenants", "",
+        spec -> ((ObjectNode) spec.deepCopy()).put("tenantId", "agree-tenant"));
+    assertThat(checked).contains("committedRps minimum", "profile.cpu maximum");
+  }
+
+  /**
+   * Every bound of {@code crd}: past it, a 400 from {@code restPath} naming the field (REST
+   * field names carry {@code restPrefix}) and a 422 from the API server; at it, the API server
+   * accepts. Returns the bounds checked past.
+   */
+  private List<String> agree(String crd, String valid, String kind, String namespace, String restPath,
+      String restPrefix, Function<JsonNode, ObjectNode> restBody) throws Exception {
     List<String> checked = new ArrayList<>();
-    for (CrdBounds.Probe p : CrdBounds.probes("tenants.isolato.dev-v1.yml", TENANT)) {
-      Integer refused = apiServerRefuses(object(SloClass.GROUP + "/" + SloClass.VERSION, "Tenant", NS, p.body()),
-          "spec." + p.path());
+    for (CrdBounds.Probe p : CrdBounds.probes(crd, valid)) {
+      Integer refused = apiServerRefuses(object(kind, namespace, p.body()), "spec." + p.path());
       if (p.inBounds()) {
         assertThat(refused).as("the API server at %s's %s %s", p.path(), p.bound(), p.value()).isNull();
         continue;
       }
-      ObjectNode body = ((ObjectNode) p.body().deepCopy()).put("tenantId", "agree-tenant");
-      Reply rest = api("POST", "/api/v1/tenants", body.toString());
+      Reply rest = api("POST", restPath, restBody.apply(p.body()).toString());
       assertThat(rest.status()).as("REST %s = %s", p.path(), p.value()).isEqualTo(400);
-      assertThat(fields(rest)).as("REST %s = %s", p.path(), p.value()).contains(p.path());
+      assertThat(fields(rest)).as("REST %s = %s", p.path(), p.value()).contains(restPrefix + p.path());
       assertThat(refused).as("the API server %s = %s", p.path(), p.value()).isEqualTo(422);
       checked.add(p.path() + " " + p.bound());
     }
-    assertThat(checked).contains("committedRps minimum", "profile.cpu maximum");
+    return checked;
   }
 
-  private static GenericKubernetesResource object(String apiVersion, String kind, String namespace, JsonNode spec) {
-    return new GenericKubernetesResourceBuilder().withApiVersion(apiVersion).withKind(kind)
+  private static GenericKubernetesResource object(String kind, String namespace, JsonNode spec) {
+    return new GenericKubernetesResourceBuilder().withApiVersion(SloClass.GROUP + "/" + SloClass.VERSION).withKind(kind)
         .withNewMetadata().withName("agree").withNamespace(namespace).endMetadata()
         .addToAdditionalProperties("spec", JSON.convertValue(spec, Map.class)).build();
   }
