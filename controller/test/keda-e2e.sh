@@ -16,7 +16,7 @@ THRESHOLD=14
 LOW=7 HIGH=35   # 0.5× and 2.5× of one pod's threshold
 LOAD_PID=
 cleanup() {
-  [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
+  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
   if [ -n "$CTL_PID" ]; then
     api DELETE "/api/v1/tenants/$TENANT" >/dev/null
     kubectl -n isolato-system wait --for=delete --timeout=60s "tenant/$TENANT" >/dev/null 2>&1 || true

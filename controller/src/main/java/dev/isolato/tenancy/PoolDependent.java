@@ -42,7 +42,7 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
    * @param objectName the object's name when the pool holds several of this kind, else null
    */
   PoolDependent(Class<R> type, String objectName) {
-    super(type, type.getSimpleName().toLowerCase() + (objectName == null ? "" : "-" + objectName));
+    super(type, type.getSimpleName().toLowerCase(java.util.Locale.ROOT) + (objectName == null ? "" : "-" + objectName));
     this.objectName = objectName;
     configureWith(new KubernetesDependentResourceConfigBuilder<R>()
         .withCreateResourceOnlyIfNotExistingWithSSA(true)

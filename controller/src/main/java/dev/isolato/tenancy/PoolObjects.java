@@ -176,7 +176,7 @@ public final class PoolObjects {
     SloClassSpec s = in.sloClass().getSpec();
     int pods = s.maxReplicas + SURGE;
     // the largest size the planner may choose (issue 12: pod size from measurements)
-    Quantity cpu = times(CalibrationStatus.largestCpu(s), pods);
+    Quantity cpu = times(CalibrationStatusMapper.largestCpu(s), pods);
     Quantity mem = times(s.resources.memory, pods);
     return new ResourceQuotaBuilder().withMetadata(meta(in, "isolato-pool", true))
         .withNewSpec()
@@ -288,7 +288,7 @@ public final class PoolObjects {
   /** The class's pod shape, with the CPU the plan chose among the class's candidate sizes (if any). */
   static Map<String, Quantity> podShape(Input in) {
     SloClassSpec s = in.sloClass().getSpec();
-    return Map.of("cpu", new Quantity(CalibrationStatus.cpu(s, in.plan().podCpuMillis())), "memory",
+    return Map.of("cpu", new Quantity(CalibrationStatusMapper.cpu(s, in.plan().podCpuMillis())), "memory",
         new Quantity(s.resources.memory));
   }
 

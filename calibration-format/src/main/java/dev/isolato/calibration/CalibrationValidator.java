@@ -1,4 +1,4 @@
-package dev.isolato.slo;
+package dev.isolato.calibration;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -107,19 +107,20 @@ public final class CalibrationValidator {
     }
   }
 
-  static void requireText(List<FieldError> errors, String field, String value) {
+  /** Shared field checks (the engine's other validators use them too). */
+  public static void requireText(List<FieldError> errors, String field, String value) {
     if (value == null || value.isBlank()) {
       errors.add(new FieldError(field, "required"));
     }
   }
 
-  static void requirePositive(List<FieldError> errors, String field, double value) {
+  public static void requirePositive(List<FieldError> errors, String field, double value) {
     if (!(value > 0) || Double.isInfinite(value)) {
       errors.add(new FieldError(field, "must be > 0, was " + value));
     }
   }
 
-  static void requireNonNegative(List<FieldError> errors, String field, double value) {
+  public static void requireNonNegative(List<FieldError> errors, String field, double value) {
     if (!(value >= 0) || Double.isInfinite(value)) {
       errors.add(new FieldError(field, "must be >= 0, was " + value));
     }
