@@ -47,6 +47,15 @@ def test_a_bad_run_is_reported_by_path() -> None:
     assert "'replicas' is a required property" in found[0]
 
 
+def test_pod_cpu_is_a_positive_quantity() -> None:
+    run = json.loads(documented_runs()[0])
+    for bad in ["0", "0m", "-1", "lots", "1e3"]:
+        run["context"]["podCpu"] = bad
+        assert [v.split(":")[0] for v in validate_runs.violations(run)] == ["$.context.podCpu"], bad
+    run["context"]["podCpu"] = "400m"
+    assert validate_runs.violations(run) == []
+
+
 class _Ok(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))

@@ -15,7 +15,8 @@ import java.util.Map;
  * Where a calibration run was measured.
  *
  * @param label free text naming the context ("alone", "homogeneous", "mix-4:1", …)
- * @param podCpu CPU request (== limit) of one pod, Kubernetes quantity
+ * @param podCpu CPU request (== limit) of one pod, a positive Kubernetes quantity; optional,
+ *     the pod size the run was measured at (the controller keeps a cut-off per size)
  * @param podMemory memory request (== limit) of one pod, Kubernetes quantity
  * @param replicas pods of the class during the run
  * @param colocated classes whose pods shared the node(s)
@@ -24,12 +25,19 @@ import java.util.Map;
  */
 public record CalibrationContext(
     @Required @Pattern(CalibrationRun.NOT_BLANK) String label,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String podCpu,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Pattern(POSITIVE_QUANTITY) String podCpu,
     @JsonInclude(JsonInclude.Include.NON_NULL) String podMemory,
     @Required @Min(1) int replicas,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> colocated,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Integer> tenantMix,
     @JsonAnySetter @JsonAnyGetter Map<String, Object> more) {
+
+  /**
+   * A positive Kubernetes quantity such as 500m, 1 or 256Mi (zero is no resource): the one
+   * definition, also of the controller's CRD and REST bounds (SpecLimits).
+   */
+  public static final String POSITIVE_QUANTITY =
+      "^([0-9]*[1-9][0-9]*(\\.[0-9]+)?|[0-9]+\\.[0-9]*[1-9][0-9]*)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$";
 
   public CalibrationContext {
     colocated = colocated == null ? List.of() : List.copyOf(colocated);

@@ -36,6 +36,24 @@ class CalibrationValidatorTest {
   }
 
   @Test
+  void podCpuIsAPositiveQuantityWhenGiven() {
+    for (String bad : List.of("0", "0m", "-1", "lots", "1e3", "")) {
+      assertThat(CalibrationValidator.validate(run(bad))).as(bad).extracting(FieldError::toString).containsExactly(
+          "context.podCpu: must be a positive CPU quantity such as 250m or 1 (the pods' CPU during the run), was '"
+              + bad + "'");
+    }
+    for (String good : List.of("100m", "0.5", "1", "2500m")) {
+      assertThat(CalibrationValidator.validate(run(good))).as(good).isEmpty();
+    }
+    assertThat(CalibrationValidator.validate(run(null))).as("optional").isEmpty();
+  }
+
+  private static CalibrationRun run(String podCpu) {
+    return new CalibrationRun(1, "r", "gold", false, new CalibrationContext("alone", podCpu, null, 1, List.of(), Map.of()),
+        List.of(new CalibrationStep(0, 10, 10, 16, new LatencySummary(160, 0, 12, 18, 20, 26, 40), Map.of())));
+  }
+
+  @Test
   void missingObjectsAreRequired() throws Exception {
     CalibrationRun run = new ObjectMapper().readValue(
         "{\"schemaVersion\":1,\"runId\":\"r\",\"sloClass\":\"gold\"}", CalibrationRun.class);

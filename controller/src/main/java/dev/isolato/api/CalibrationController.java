@@ -72,7 +72,6 @@ public class CalibrationController {
     if (run != null && run.steps() != null && run.steps().size() > CalibrationStatusMapper.MAX_STEPS) {
       errors.add(new FieldError("steps", "must have at most " + CalibrationStatusMapper.MAX_STEPS + " steps, had " + run.steps().size()));
     }
-    podCpuError(run).ifPresent(errors::add);
     if (!errors.isEmpty()) {
       throw ApiException.invalid(errors);
     }
@@ -85,18 +84,6 @@ public class CalibrationController {
           throw e;
         }
       }
-    }
-  }
-
-  /** context.podCpu names the pod size the run was measured at (the planner compares sizes by it). */
-  private static java.util.Optional<FieldError> podCpuError(CalibrationRun run) {
-    String cpu = run == null || run.context() == null ? null : run.context().podCpu();
-    try {
-      CalibrationStatusMapper.cpuMillis(cpu);
-      return java.util.Optional.empty();
-    } catch (IllegalArgumentException e) {
-      return java.util.Optional.of(new FieldError("context.podCpu",
-          "must be a positive CPU quantity such as 250m or 1 (the pods' CPU during the run), was '" + cpu + "'"));
     }
   }
 
