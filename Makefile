@@ -13,7 +13,9 @@ UNIT_TEST_TARGETS :=
 E2E_TEST_TARGETS :=
 
 include localkube/part.mk
+-include scripts/part.mk
 -include saas-bench/part.mk
+-include calibration-format/part.mk
 -include controller/part.mk
 -include gatling/part.mk
 -include helm/part.mk

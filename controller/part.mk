@@ -5,10 +5,10 @@ UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e
 
 controller-build: ## build controller/target/isolato-controller.jar
-	@$(MVN) -pl controller -DskipTests package
+	@$(MVN) -pl controller -am -DskipTests package
 
 test-controller: localkube-build schemathesis ## controller unit tests + integration tests on a real kube-apiserver/etcd, API fuzzing
-	@$(MVN) -pl controller verify -Disolato.schemathesis=$(SCHEMATHESIS)
+	@$(MVN) -pl controller -am verify -Disolato.schemathesis=$(SCHEMATHESIS)
 
 # The API fuzzer (controller/src/test/java/dev/isolato/it/FuzzIT.java), pinned, in a venv of its own.
 SCHEMATHESIS := $(CURDIR)/build/schemathesis/bin/st

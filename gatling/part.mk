@@ -4,10 +4,10 @@ BUILD_TARGETS += gatling-build openloop-build
 UNIT_TEST_TARGETS += test-gatling-unit test-gatling-simulations test-python test-openloop
 
 gatling-build: ## compile the Gatling module (simulations included)
-	@$(MVN) -pl gatling test-compile
+	@$(MVN) -pl gatling -am test-compile
 
 test-gatling-unit: ## unit tests of the calibration statistics, JSON writer and load plans
-	@$(MVN) -pl gatling test
+	@$(MVN) -pl gatling -am test
 
 # The independent open-loop generator (Go, stdlib only): the referee of the Gatling calibrations.
 OPENLOOP := build/openloop

@@ -37,10 +37,10 @@ podman system service --time=0 "unix://$SOCKET" >"$RUN_DIR/service.log" 2>&1 &
 SERVICE_PID=$!
 finish() {
   local rc=$? left
-  left=$(podman ps -aq --filter "label=dev.isolato.image-test.run=$RUN_ID")
-  if [ -n "$left" ]; then
-    log "FAIL: the tests left containers behind: $(tr '\n' ' ' <<< "$left")(removing them)"
-    podman rm -f -v $left >/dev/null 2>&1 || true
+  mapfile -t left < <(podman ps -aq --filter "label=dev.isolato.image-test.run=$RUN_ID")
+  if [ ${#left[@]} -gt 0 ]; then
+    log "FAIL: the tests left containers behind: ${left[*]} (removing them)"
+    podman rm -f -v "${left[@]}" >/dev/null 2>&1 || true
     rc=1
   fi
   kill "$SERVICE_PID" 2>/dev/null || true
@@ -55,7 +55,7 @@ for _ in $(seq 100); do [ -S "$SOCKET" ] && break; sleep 0.1; done
 
 # The controller's test classes come from the same reactor (RealApiServer); its own tests are
 # filtered out by -Dtest.
-DOCKER_HOST=unix://$SOCKET "$ROOT/mvnw" -B -q --no-transfer-progress -f "$ROOT/pom.xml" -pl controller,images-test test \
+DOCKER_HOST=unix://$SOCKET "$ROOT/mvnw" -B -q --no-transfer-progress -f "$ROOT/pom.xml" -pl controller,images-test -am test \
   -Dtest='dev.isolato.images.**' -Dsurefire.failIfNoSpecifiedTests=false -Disolato.images.skip=false \
   -Disolato.images.run="$RUN_ID" -Disolato.images.saasBench="$SAAS_BENCH_IMAGE" -Disolato.images.controller="$CONTROLLER_IMAGE"
 log "saas-bench and controller images passed ($((SECONDS - t0)) s)"

@@ -17,6 +17,8 @@ PKGS=(
   wrk nginx-light hyperfine prometheus
   # tooling used by the scripts
   curl jq python3 python3-venv openssl ca-certificates
+  # linters of `make test` (shellcheck: every shell script)
+  shellcheck
 )
 
 if [ "$(id -u)" -ne 0 ]; then

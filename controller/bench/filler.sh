@@ -20,7 +20,7 @@ CPU=200m HEADROOM=800m CUTOFF=48 PROFILE=150 TARGET_MS=50
 RATES="24 43"   # 0.5× and 0.9× of the cut-off
 LOAD_PID=
 cleanup() {
-  [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
+  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
   delete_tenant_and_class "$TENANT" "$CLASS"
   stop_controller
 }

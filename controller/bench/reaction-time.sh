@@ -22,7 +22,7 @@ GEN_CPUS=${GEN_CPUS:-0}
 CLASS=rt TENANT=rt-t NS=isolato-c-rt
 CUTOFF=48 PIVOT=70 TARGET_MS=50 PROFILE=150
 LOW=24 HIGH=120 LEAD=20 HOLD=${HOLD:-75}
-WATCH_PID= LOAD_PIDS=
+WATCH_PID="" LOAD_PIDS=()
 TUNED_KEYS="controller-manager.horizontal-pod-autoscaler-sync-period=1s prometheus.scrape-interval=1s"
 
 untune() {
@@ -30,9 +30,9 @@ untune() {
   for kv in $TUNED_KEYS; do "$LOCALKUBE" config unset "${kv%%=*}" >/dev/null 2>&1 || true; done
 }
 cleanup() {
-  [ -n "$LOAD_PIDS" ] && kill $LOAD_PIDS 2>/dev/null || true
-  [ -n "$WATCH_PID" ] && kill "$WATCH_PID" 2>/dev/null || true
-  delete_tenant_and_class $TENANT $CLASS
+  if [ ${#LOAD_PIDS[@]} -gt 0 ]; then kill "${LOAD_PIDS[@]}" 2>/dev/null || true; fi
+  if [ -n "$WATCH_PID" ]; then kill "$WATCH_PID" 2>/dev/null || true; fi
+  delete_tenant_and_class "$TENANT" "$CLASS"
   stop_controller
   if [ -n "${TUNED:-}" ]; then untune; "$LOCALKUBE" up >/dev/null 2>&1 || true; fi
 }
@@ -83,7 +83,7 @@ run_variant() {
   load() { # RATE SECONDS NAME
     taskset -c "$GEN_CPUS" "$OPENLOOP" -url "http://$ip:8080" -class $CLASS -tenants $TENANT -rates "$1" -warmup 0s \
       -requests $(($1 * $2)) -timeout 10s -samples "$dir/$3.csv" -out "$WORK/$3.json" 2>"$dir/$3.log" &
-    LOAD_PIDS="$LOAD_PIDS $!"
+    LOAD_PIDS+=("$!")
   }
   # the base load first, until the autoscaler reads a metric (metrics-server and Prometheus need
   # a few scrapes): only then is the step a test of reaction, not of start-up
@@ -109,9 +109,9 @@ run_variant() {
   WATCH_PID=$!
   t_step=$(date +%s%3N)
   load $((HIGH - LOW)) "$HOLD" step
-  local step_pid=${LOAD_PIDS##* }
+  local step_pid=${LOAD_PIDS[-1]}
   wait "$step_pid" || true
-  kill $LOAD_PIDS 2>/dev/null || true; LOAD_PIDS=
+  kill "${LOAD_PIDS[@]}" 2>/dev/null || true; LOAD_PIDS=()
   kill "$WATCH_PID" 2>/dev/null || true; WATCH_PID=
   jq -n --arg v "$v" --argjson t "$t_step" --argjson low $LOW --argjson high $HIGH --argjson hold "$HOLD" \
     --argjson target $TARGET_MS --argjson cutoff $CUTOFF --argjson pivot $PIVOT --arg env "$(variant_env "$v")" \

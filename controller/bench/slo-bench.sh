@@ -17,8 +17,9 @@ mkdir -p "$OUT"
 
 if [[ "${SUMMARY_ONLY:-0}" != 1 ]]; then
 echo "[slo-bench] compiling the controller and its benchmarks (JMH annotation processing)"
-./mvnw -B -q --no-transfer-progress -pl controller test-compile
-./mvnw -B -q --no-transfer-progress -pl controller dependency:build-classpath \
+# One reactor run (-am: the calibration-format module is resolved from its target/classes); the
+# controller, last in the reactor, writes the classpath file last.
+./mvnw -B -q --no-transfer-progress -pl controller -am test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile="$ROOT/$OUT/classpath.txt"
 CP="controller/target/test-classes:controller/target/classes:$(cat "$OUT/classpath.txt")"
 

@@ -36,7 +36,7 @@ diagnose_pool() { # CLASS TENANT
 
 log "classes $GOLD and $BRONZE"
 for c in "$GOLD 500m 128Mi 3 100" "$BRONZE 250m 64Mi 2 50"; do
-  set -- $c
+  read -r -a args <<<"$c"; set -- "${args[@]}"
   api POST /api/v1/slo-classes "$(class_json "$@")" >/dev/null
   [[ $(status) == 201 || $(status) == 409 ]] || die "class $1: HTTP $(status) $(cat "$WORK/body")"
 done
@@ -46,7 +46,7 @@ api POST /api/v1/tenants "$(tenant_json t-gold $GOLD 10)" >/dev/null; [[ $(statu
 api POST /api/v1/tenants "$(tenant_json t-bronze $BRONZE 10)" >/dev/null; [[ $(status) =~ ^(201|409)$ ]] || die "t-bronze: $(status)"
 wait_serving 180 t-gold t-bronze
 for pair in "t-gold $GOLD" "t-bronze $BRONZE"; do
-  set -- $pair
+  read -r -a args <<<"$pair"; set -- "${args[@]}"
   ip=$(service_ip "$2")
   code=$(svc_post "http://$ip:8080/v1/tenants/$1/requests")
   [ "$code" = 200 ] || { diagnose_pool "$2" "$1"; die "$1 through $2 Service: HTTP $code"; }

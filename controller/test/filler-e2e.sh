@@ -15,7 +15,7 @@ CLASS=e2e-fill TENANT=t-fill NS=isolato-c-e2e-fill
 HEADROOM=1750m RATE=120 PROFILE=1000 WINDOW=6
 LOAD_PID=
 cleanup() {
-  [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
+  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
   delete_tenant_and_class "$TENANT" "$CLASS"
   stop_controller
 }

@@ -16,7 +16,7 @@ THRESHOLD=14
 LOW=7 HIGH=35   # 0.5× and 2.5× of one pod's threshold
 LOAD_PID=
 cleanup() {
-  [ -n "$LOAD_PID" ] && kill $LOAD_PID 2>/dev/null || true
+  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
   delete_tenant_and_class "$TENANT" "$CLASS"
   stop_controller
 }

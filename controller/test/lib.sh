@@ -1,5 +1,7 @@
 # Shared by controller/test/e2e.sh and controller/bench/onboarding.sh: start/stop the
 # controller jar on the host against localkube, and call its API.
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # METRICS and the like are read by the scripts that source this file
 ROOT=${ISOLATO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 LOCALKUBE=$ROOT/localkube/localkube
 JAR=$ROOT/controller/target/isolato-controller.jar
@@ -18,7 +20,8 @@ die() { log "FAIL: $*"; exit 1; }
 
 require_cluster() {
   "$LOCALKUBE" status >/dev/null 2>&1 || "$LOCALKUBE" up >&2 || die "localkube is not running"
-  export KUBECONFIG=$("$LOCALKUBE" kubeconfig)
+  KUBECONFIG=$("$LOCALKUBE" kubeconfig)
+  export KUBECONFIG
   [ -f "$JAR" ] || die "$JAR missing (make controller-build)"
   local holder renewed
   # a controller that stopped cleanly released the lease: no holder (its renewTime stays recent)
@@ -78,7 +81,7 @@ tenant_json() { # ID CLASS RPS
 wait_serving() { # TIMEOUT TENANT...
   local t=$1; shift
   kubectl -n isolato-system wait --for=jsonpath='{.status.phase}'=Serving --timeout="${t}s" \
-    $(printf 'tenant/%s ' "$@") >/dev/null \
+    "${@/#/tenant/}" >/dev/null \
     || die "not Serving within ${t}s: $* (is $IMAGE loaded into localkube? controller log: $WORK/controller.log)"
 }
 

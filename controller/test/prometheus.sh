@@ -1,5 +1,6 @@
 # Sourced by controller/test/e2e.sh: localkube's Prometheus (localkube/lib/prometheus.sh) finds
 # the pool pods through the API server, scrapes them, and records Isolato's rules over them.
+# shellcheck shell=bash
 PROM_URL=http://127.0.0.1:$("$LOCALKUBE" config | awk '$1 == "prometheus.port" { print $3 }')
 
 # Whether QUERY (PromQL) has at least one series now.

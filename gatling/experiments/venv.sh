@@ -1,5 +1,7 @@
 # Sourced: makes ~/.cache/isolato/venv (ISOLATO_VENV) with the pinned packages of the runner,
 # the plots and their checks (requirements*.txt, from PyPI) and sets PY.
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # PY is read by the script that sources this file
 VENV="${ISOLATO_VENV:-$HOME/.cache/isolato/venv}"
 REQS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [ ! -x "$VENV/bin/python" ] \

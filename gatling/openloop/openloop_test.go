@@ -135,7 +135,7 @@ func TestTheRunIsBoundedAndDropsUnfinishedSteps(t *testing.T) {
 	}
 }
 
-// The output has exactly the fields of the format's single definition,
+// The output has exactly the fields of the format's JSON schema (the records of calibration-format/),
 // docs/schemas/calibration-run.schema.json (no extra, every required one).
 func TestOutputFollowsTheCalibrationSchema(t *testing.T) {
 	raw, err := os.ReadFile("../../docs/schemas/calibration-run.schema.json")

@@ -15,7 +15,7 @@ cleanup() {
   if [ -n "$CTL_PID" ]; then
     for t in "${TENANT_IDS[@]}"; do api DELETE "/api/v1/tenants/$t" >/dev/null; done
     kubectl -n isolato-system wait --for=delete --timeout=60s \
-      $(printf 'tenant/%s ' "${TENANT_IDS[@]}") >/dev/null 2>&1 || true
+      "${TENANT_IDS[@]/#/tenant/}" >/dev/null 2>&1 || true
     api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null
   fi
   stop_controller

@@ -1,4 +1,6 @@
 # Shared helpers of the gatling/ test and experiment scripts (sourced, not run).
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # STUB_PID, STUB_URL are read by the scripts that source this file
 GATLING_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPO_ROOT="$(cd "$GATLING_DIR/.." && pwd)"
 SIM_PACKAGE=dev.isolato.gatling.simulations
@@ -11,7 +13,7 @@ die() { log "error: $*"; exit 1; }
 # Gatling JVM too); its PID (= process group) in SIM_PID.
 sim_start() {
   local cls=$1; shift
-  setsid "$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling \
+  setsid "$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling -am \
     gatling:test "-Dgatling.simulationClass=$SIM_PACKAGE.$cls" "$@" &
   SIM_PID=$!
 }

@@ -1,6 +1,7 @@
 # Sourced after controller/test/lib.sh and gatling/test/lib.sh: brings up this script's own
 # Isolato controller (own port and token, controller/test/lib.sh) on the running localkube with
 # the saas-bench image loaded, and exports what the experiment runner needs to reach it.
+# shellcheck shell=bash
 own_controller_up() {
   # A controller stopped just before (a previous session) leaves a fresh lease: poll until it
   # is stale (15 s), at most 60 s, then check once more with its message.

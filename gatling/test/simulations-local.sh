@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every simulation (all four of gatling/src/test/java/.../simulations) for real (short, bounded) against a loopback stub service and
 # checks the calibration JSON they write: counts, errors (429s of a throttled tenant), shape,
-# and that Ctrl-C keeps the complete steps of a run marked partial. No cluster needed.
+# that Ctrl-C keeps the complete steps of a run marked partial, and that every run follows the
+# format's JSON schema. No cluster needed.
 set -euo pipefail
 LOG_TAG=gatling-local
 source "$(dirname "$0")/lib.sh"
@@ -13,8 +14,8 @@ BG_PIDS=()
 cleanup() {
   stop_group "$SIM_PID"
   for p in "${BG_PIDS[@]}"; do stop_group "$p"; done
-  [ -n "$STUB_PID" ] && kill "$STUB_PID" 2>/dev/null && wait "$STUB_PID" 2>/dev/null || true
-  [ -n "${KEEP_OUT:-}" ] && log "kept $OUT" || rm -rf "$OUT"
+  if [ -n "$STUB_PID" ]; then { kill "$STUB_PID" && wait "$STUB_PID"; } 2>/dev/null || true; fi
+  if [ -n "${KEEP_OUT:-}" ]; then log "kept $OUT"; else rm -rf "$OUT"; fi
 }
 trap cleanup EXIT
 
@@ -30,7 +31,7 @@ log "stub service at $STUB_URL (pid $STUB_PID)"
 # time (the test stays near a minute on 2 cores); each is checked once all have ended.
 # gatling:test forks a test-compile: compiled once here, the concurrent runs skip it (five
 # compilers in one target/ race: a recompiling one empties target/classes under the others).
-"$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling test-compile
+"$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling -am test-compile
 NO_COMPILE=(-Dmaven.main.skip=true -Dmaven.test.skip=true)
 bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
   local name=$1 cls=$2; shift 2
@@ -42,18 +43,19 @@ log "starting 5 runs: LinearRampCalibration, AggressiveTenant, TenantMix, CoLoca
 bg ramp LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
   -Disolato.tenants=t1,t2 -Disolato.startRate=20 -Disolato.rateStep=20 -Disolato.steps=3 \
   -Disolato.requestsPerStep=60 -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/ramp" \
-  -Disolato.runId=ramp-test
+  -Disolato.runId=ramp-test -Disolato.context=replicas=1
 bg aggr AggressiveTenant -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=bronze \
   -Disolato.tenants=t1,t2,t3 -Disolato.committedRps=10 -Disolato.aggressiveTenant=t3 \
   -Disolato.factors=1,3 -Disolato.requestsPerStep=50 -Disolato.warmupSeconds=1 \
-  -Disolato.outputDir="$OUT/aggr"
+  -Disolato.outputDir="$OUT/aggr" -Disolato.context=replicas=1
 bg mix TenantMix -Disolato.goldBaseUrl="$STUB_URL" -Disolato.bronzeBaseUrl="$STUB_URL" \
   -Disolato.mix=1:2 -Disolato.startRate=5 -Disolato.steps=2 -Disolato.requestsPerStep=30 \
-  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/mix"
+  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/mix" -Disolato.context=replicas=1
 bg coloc CoLocatedRamp -Disolato.classes=ca,cb -Disolato.ca.baseUrl="$STUB_URL" \
   -Disolato.cb.baseUrl="$STUB_URL" -Disolato.ca.tenantCount=2 -Disolato.ca.startRate=10 \
   -Disolato.ca.rateStep=10 -Disolato.cb.startRate=5 -Disolato.steps=2 -Disolato.stepSeconds=2 \
-  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/coloc"
+  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/coloc" -Disolato.ca.context=replicas=1 \
+  -Disolato.cb.context=replicas=2
 bg unreachable LinearRampCalibration -Disolato.baseUrl=http://127.0.0.1:9 \
   -Disolato.sloClass=gold -Disolato.startRate=5 -Disolato.steps=1 \
   -Disolato.outputDir="$OUT/unreachable"
@@ -101,7 +103,7 @@ log "ok: unreachable target refused before any load"
 log "interrupt: 3 steps of ~4 s, stopped during step 2 as a runner's Ctrl-C does"
 run_simulation LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
   -Disolato.startRate=10 -Disolato.rateStep=0.5 -Disolato.steps=3 -Disolato.requestsPerStep=40 -Disolato.warmup=false \
-  -Disolato.outputDir="$OUT/int" >"$OUT/int.log" 2>&1 &
+  -Disolato.outputDir="$OUT/int" -Disolato.context=replicas=1 >"$OUT/int.log" 2>&1 &
 RUNNER=$!
 for _ in $(seq 1 600); do # wait until the load started (the plan is printed), max 60 s
   grep -q "Simulation .* started" "$OUT/int.log" && break
@@ -115,4 +117,9 @@ check '.partial == true and (.steps | length) == 1 and .steps[0].total.count == 
   "$OUT/int/gold.json" "interrupted run kept its complete step, marked partial"
 if pgrep -g "$pgid" >/dev/null; then die "processes left in group $pgid"; fi
 log "ok: nothing left running"
+
+source "$REPO_ROOT/gatling/experiments/venv.sh"
+"$PY" "$REPO_ROOT/calibration-format/validate_runs.py" "$OUT"/{ramp,aggr,mix,coloc,int}/*.json \
+  || die "a run does not follow docs/schemas/calibration-run.schema.json"
+log "ok: every run written follows the calibration format's schema"
 log "all simulation checks passed"

@@ -39,7 +39,7 @@ cleanup() {
       kubectl ${ns:+-n $ns} delete "$kind" "$name" --wait=false >/dev/null 2>&1 || true
     done
   done
-  [ -n "${LOAD_PID:-}" ] && kill "$LOAD_PID" 2>/dev/null || true
+  if [ -n "${LOAD_PID:-}" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
   rm -rf "$WORK"
   # Waited for: the next e2e's controller would otherwise start on a terminating namespace.
   if ! kubectl delete namespace $NS "isolato-$CLASS" "isolato-c-$CLASS" --ignore-not-found --timeout=180s >/dev/null; then
@@ -54,7 +54,7 @@ log "a bad value fails helm install with the key's name"
 if "$HELM" install isolato-bad "$ROOT/helm/isolato" -n $NS --create-namespace --set replicas=0 >"$WORK/bad" 2>&1; then
   die "helm install with replicas=0 succeeded"
 fi
-grep -q "/replicas" "$WORK/bad" && grep -q "minimum" "$WORK/bad" || die "unclear error: $(cat "$WORK/bad")"
+{ grep -q "/replicas" "$WORK/bad" && grep -q "minimum" "$WORK/bad"; } || die "unclear error: $(cat "$WORK/bad")"
 ! "$HELM" status isolato-bad -n $NS >/dev/null 2>&1 || die "the refused release exists"
 
 log "helm install (2 replicas)"
@@ -97,7 +97,7 @@ onboard() { # ID [RPS]: retried while no replica answers; 200/409: an earlier tr
     sleep 0.2
   done
 }
-serving() { kubectl -n $NS wait --for=jsonpath='{.status.phase}'=Serving --timeout="${1}s" $(printf 'tenant/%s ' "${@:2}") >/dev/null; }
+serving() { local ids=("${@:2}"); kubectl -n "$NS" wait --for=jsonpath='{.status.phase}'=Serving --timeout="${1}s" "${ids[@]/#/tenant/}" >/dev/null; }
 leader() { kubectl -n $NS get lease isolato-controller -o jsonpath='{.spec.holderIdentity}'; }
 leader_pod() { local h; h=$(leader); [ -n "$h" ] && echo "${h%-*}"; }
 api_is_leader() { # the API Service's one ready endpoint is the lease holder's pod (config/LeaderRouting)
@@ -175,7 +175,7 @@ done
 kill "$LOAD_PID"; wait "$LOAD_PID" || true; LOAD_PID=
 read -r ok err < "$WORK/load"
 log "steady load on the pool across the lease loss, 3 leader failures and the upgrade: $ok ok, $err errors"
-[ "$err" = 0 ] && [ "$ok" -gt 0 ] || die "the pool failed requests while the controller was disturbed"
+{ [ "$err" = 0 ] && [ "$ok" -gt 0 ]; } || die "the pool failed requests while the controller was disturbed"
 
 log "helm uninstall: the chart's objects go; CRDs, classes, tenants, pools and the token Secret stay"
 "$HELM" uninstall isolato -n $NS --wait >/dev/null || die "helm uninstall failed"

@@ -190,9 +190,9 @@ lk_stop_shims() {
 lk_unmount_all() {
   local m ns
   # Deepest first; lazy, because a dying shim may still hold a mount for a moment.
-  for m in $(awk -v h="$LK_HOME" '$5 == h || index($5, h "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r); do
+  while read -r m; do
     umount -l "$m" 2>/dev/null || true
-  done
+  done < <(awk -v h="$LK_HOME" '$5 == h || index($5, h "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r)
   for ns in $1; do
     umount -l "$ns" 2>/dev/null || true
     rm -f "$ns"

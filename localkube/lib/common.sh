@@ -1,5 +1,6 @@
 # Paths, logging and process handling shared by every localkube sub-command.
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the LK_* paths are read by the other lib/ files
 
 : "${LOCALKUBE_HOME:=/var/lib/localkube}"
 LK_HOME=$LOCALKUBE_HOME
@@ -43,7 +44,7 @@ lk_start_process() {
   # Close every inherited descriptor above stderr first: a daemon must not keep, say, a
   # caller's flock(1) lock alive for as long as the cluster runs.
   (
-    for fd in /proc/$BASHPID/fd/*; do
+    for fd in /proc/"$BASHPID"/fd/*; do
       fd=${fd##*/}
       [ "$fd" -gt 2 ] && exec {fd}>&-
     done
@@ -79,8 +80,8 @@ lk_logged_since_start() {
 # A process is gone once it no longer exists or is a zombie waiting for init to reap it.
 lk_alive() { [ -r "/proc/$1/stat" ] && ! awk '{ exit ($3 == "Z") ? 0 : 1 }' "/proc/$1/stat" 2>/dev/null; }
 lk_wait_gone() { # pid tenths-of-seconds
-  local i
-  for i in $(seq 1 "$2"); do lk_alive "$1" || return 0; sleep 0.1; done
+  local _
+  for _ in $(seq 1 "$2"); do lk_alive "$1" || return 0; sleep 0.1; done
   ! lk_alive "$1"
 }
 

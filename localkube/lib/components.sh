@@ -1,15 +1,9 @@
 # How each component is configured, started and checked. A component's rendered command
 # line and files are remembered in $LK_APPLIED so that `up` restarts only what changed.
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # LK_COMPONENTS is read by lib/cluster.sh
 
 LK_COMPONENTS=(etcd kube-apiserver containerd kube-controller-manager kube-scheduler kubelet kube-proxy metrics-server)
-
-# Which config key prefix feeds which component.
-declare -gA LK_COMPONENT_PREFIX=(
-  [etcd]=etcd [kube-apiserver]=apiserver [kube-controller-manager]=controller-manager
-  [kube-scheduler]=scheduler [kubelet]=kubelet [kube-proxy]=proxy [metrics-server]=metrics-server
-  [containerd]=containerd
-)
 
 # Addresses each component listens on; checked before starting so a clash is a clear error.
 lk_component_ports() {

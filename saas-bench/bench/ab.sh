@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 pids=()
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done; }
+stop() { for p in "${pids[@]}"; do { kill "$p" && wait "$p"; } 2>/dev/null || true; done; }
 trap 'stop; rm -rf "$tmp"' EXIT
 
 echo '{"version":"ab","tenants":{"nowork":{"profile":{}}}}' > "$tmp/tenants.json"

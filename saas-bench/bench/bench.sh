@@ -15,13 +15,13 @@ CONNS=${BENCH_CONNECTIONS:-50}
 NGINX_PORT=${BENCH_NGINX_PORT:-18481}
 SB_PORT=${BENCH_SB_PORT:-18482}
 tmp=$(mktemp -d)
-nginx_pid= sb_pid=
+nginx_pid='' sb_pid=''
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 stop() {
-  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null || true
-  [ -n "$sb_pid" ] && kill "$sb_pid" 2>/dev/null && wait "$sb_pid" 2>/dev/null || true
-  nginx_pid= sb_pid=
+  if [ -n "$nginx_pid" ]; then { kill "$nginx_pid" && wait "$nginx_pid"; } 2>/dev/null || true; fi
+  if [ -n "$sb_pid" ]; then { kill "$sb_pid" && wait "$sb_pid"; } 2>/dev/null || true; fi
+  nginx_pid='' sb_pid=''
 }
 trap 'stop; rm -rf "$tmp"' EXIT
 
@@ -46,10 +46,10 @@ CONF
   cat > "$tmp/tenants.json" <<'JSON'
 {"version":"bench","tenants":{"nowork":{"profile":{}},"paper":{"profile":{"cpu":150,"memory":12000,"io":100}}}}
 JSON
-  "$bin" --listen 127.0.0.1:$SB_PORT --io-threads "$1" --workers 1 --tenants "$tmp/tenants.json" \
+  "$bin" --listen "127.0.0.1:$SB_PORT" --io-threads "$1" --workers 1 --tenants "$tmp/tenants.json" \
     --data-dir "$tmp/data" --max-in-flight 100000 2>"$tmp/sb.log" & sb_pid=$!
-  await_port $NGINX_PORT / || { log "nginx did not start"; cat "$tmp/nginx-error.log" >&2; exit 1; }
-  await_port $SB_PORT /v1/tenants/nowork/requests || { log "saas-bench did not start"; cat "$tmp/sb.log" >&2; exit 1; }
+  await_port "$NGINX_PORT" / || { log "nginx did not start"; cat "$tmp/nginx-error.log" >&2; exit 1; }
+  await_port "$SB_PORT" /v1/tenants/nowork/requests || { log "saas-bench did not start"; cat "$tmp/sb.log" >&2; exit 1; }
 }
 
 results=()
@@ -59,7 +59,7 @@ for threads in 1 2; do
   for rep in $(seq 1 "$REPS"); do
     read -r n_rps _ _ n_bad < <(run_wrk "http://127.0.0.1:$NGINX_PORT" / "$CONNS" 0 "$SECS")
     read -r s_rps _ _ s_bad < <(run_wrk "http://127.0.0.1:$SB_PORT" /v1/tenants/nowork/requests "$CONNS" 0 "$SECS")
-    [ "$n_bad" = 0 ] && [ "$s_bad" = 0 ] || { log "non-2xx responses (nginx $n_bad, saas-bench $s_bad)"; exit 1; }
+    { [ "$n_bad" = 0 ] && [ "$s_bad" = 0 ]; } || { log "non-2xx responses (nginx $n_bad, saas-bench $s_bad)"; exit 1; }
     log "threads=$threads rep=$rep peak rps: nginx $n_rps, saas-bench $s_rps"
     echo "$n_rps" >> "$tmp/peak-nginx"; echo "$s_rps" >> "$tmp/peak-sb"
   done

@@ -1,4 +1,6 @@
 # Helpers shared by the saas-bench benchmark scripts (sourced; needs $here = this directory).
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # $here and $root are set by the sourcing script
 log() { printf '[bench] %s\n' "$*" >&2; }
 await_port() { for _ in $(seq 1 300); do curl -s -o /dev/null -X POST "http://127.0.0.1:$1$2" && return 0; sleep 0.02; done; return 1; }
 
@@ -23,6 +25,7 @@ machine() { echo "$(uname -n), $(nproc) cores, $(grep -m1 'model name' /proc/cpu
 append_report() {
   local doc="$root/docs/BENCHMARKS.md"
   [ -f "$doc" ] || printf '# Benchmarks\n' > "$doc"
+  # shellcheck disable=SC2016 # Markdown backticks, not a command substitution
   grep -q '^## saas-bench' "$doc" || printf '\n## saas-bench\n\nProduced by `make bench-saas-bench` (saas-bench/bench/bench.sh).\n' >> "$doc"
   # Insert at the end of the saas-bench section (other parts may have sections after it).
   REPORT="$1" python3 - "$doc" <<'PY'

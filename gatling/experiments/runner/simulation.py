@@ -22,7 +22,7 @@ STOP_GRACE_S = 20.0
 def command(repo_root: Path, simulation: str, args: Sequence[str]) -> list[str]:
     return [
         str(repo_root / "mvnw"), "-B", "-q", "--no-transfer-progress",
-        "-f", str(repo_root / "pom.xml"), "-pl", "gatling", "gatling:test",
+        "-f", str(repo_root / "pom.xml"), "-pl", "gatling", "-am", "gatling:test",
         f"-Dgatling.simulationClass={SIM_PACKAGE}.{simulation}", *args,
     ]  # fmt: skip
 

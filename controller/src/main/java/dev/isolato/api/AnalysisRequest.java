@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
+
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;

@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 

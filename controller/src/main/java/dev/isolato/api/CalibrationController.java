@@ -1,14 +1,15 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import dev.isolato.config.KubernetesConfig;
 import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.slo.CalibrationOutcome;
-import dev.isolato.slo.CalibrationRun;
-import dev.isolato.slo.CalibrationValidator;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationValidator;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.ModelFit;
 import dev.isolato.slo.SloEngine;
-import dev.isolato.tenancy.CalibrationStatus;
+import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -67,11 +68,10 @@ public class CalibrationController {
   @ApiResponse(responseCode = "409", description = "the class changed during three attempts to store the run; retry")
   @PostMapping("/api/v1/calibrations")
   public ResponseEntity<CalibrationResponse> ingest(@RequestBody CalibrationRun run) {
-    List<FieldError> errors = new ArrayList<>(EngineErrors.toApi(CalibrationValidator.validate(run)));
-    if (run != null && run.steps() != null && run.steps().size() > CalibrationStatus.MAX_STEPS) {
-      errors.add(new FieldError("steps", "must have at most " + CalibrationStatus.MAX_STEPS + " steps, had " + run.steps().size()));
+    List<FieldError> errors = new ArrayList<>(CalibrationValidator.validate(run));
+    if (run != null && run.steps() != null && run.steps().size() > CalibrationStatusMapper.MAX_STEPS) {
+      errors.add(new FieldError("steps", "must have at most " + CalibrationStatusMapper.MAX_STEPS + " steps, had " + run.steps().size()));
     }
-    podCpuError(run).ifPresent(errors::add);
     if (!errors.isEmpty()) {
       throw ApiException.invalid(errors);
     }
@@ -87,32 +87,20 @@ public class CalibrationController {
     }
   }
 
-  /** context.podCpu names the pod size the run was measured at (the planner compares sizes by it). */
-  private static java.util.Optional<FieldError> podCpuError(CalibrationRun run) {
-    String cpu = run == null || run.context() == null ? null : run.context().podCpu();
-    try {
-      CalibrationStatus.cpuMillis(cpu);
-      return java.util.Optional.empty();
-    } catch (IllegalArgumentException e) {
-      return java.util.Optional.of(new FieldError("context.podCpu",
-          "must be a positive CPU quantity such as 250m or 1 (the pods' CPU during the run), was '" + cpu + "'"));
-    }
-  }
-
   private ResponseEntity<CalibrationResponse> store(SloClass cls, CalibrationRun run) {
-    ClassTarget target = CalibrationStatus.target(cls);
-    List<FieldError> targetErrors = EngineErrors.toApi(target.validate("spec.latency."));
+    ClassTarget target = CalibrationStatusMapper.target(cls);
+    List<FieldError> targetErrors = target.validate("spec.latency.");
     if (!targetErrors.isEmpty()) {
       throw EngineErrors.classUnusable(cls.getMetadata().getName(), "calibrated", targetErrors);
     }
     CalibrationOutcome outcome = engine.ingest(run, target);
-    List<CalibrationStatus.StoredRunRef> fitRuns = CalibrationStatus.runsForFit(cls.getStatus(), run);
+    List<CalibrationStatusMapper.StoredRunRef> fitRuns = CalibrationStatusMapper.runsForFit(cls.getStatus(), run);
     ModelFit fit = fitRuns.size() == 1 ? outcome.fit()
-        : engine.fit(fitRuns.stream().map(CalibrationStatus.StoredRunRef::run).toList(), target);
-    SloClassStatus next = CalibrationStatus.record(cls.getStatus(), run, outcome, fit, fitRuns,
+        : engine.fit(fitRuns.stream().map(CalibrationStatusMapper.StoredRunRef::run).toList(), target);
+    SloClassStatus next = CalibrationStatusMapper.record(cls.getStatus(), run, outcome, fit, fitRuns,
         Instant.now().truncatedTo(ChronoUnit.MILLIS));
     client.resources(SloClass.class).withName(cls.getMetadata().getName()).subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), CalibrationStatus.mergePatch(next, cls.getMetadata().getResourceVersion()));
+        .patch(PatchContext.of(PatchType.JSON_MERGE), CalibrationStatusMapper.mergePatch(next, cls.getMetadata().getResourceVersion()));
     List<String> warnings = new ArrayList<>(outcome.warnings());
     if (!fit.trusted()) {
       warnings.add("the class fit was refused (" + String.join("; ", fit.reasons()) + "): plans use the linear baseline");

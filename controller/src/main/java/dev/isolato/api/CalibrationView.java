@@ -1,6 +1,6 @@
 package dev.isolato.api;
 
-import dev.isolato.tenancy.CalibrationStatus;
+import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassStatus;
 import java.util.List;
@@ -31,7 +31,7 @@ public record CalibrationView(
         .map(r -> new StoredRunSummary(r.runId, r.context, r.replicas, r.steps == null ? 0 : r.steps.size(), r.partial, r.storedAt))
         .toList();
     return new CalibrationView(c.getMetadata().getName(), c.getSpec().latency.percentile, c.getSpec().latency.targetMs,
-        CalibrationStatus.perPodCutoff(c), PlanView.source(c), s.cutoffs == null ? List.of() : s.cutoffs,
+        CalibrationStatusMapper.perPodCutoff(c), PlanView.source(c), s.cutoffs == null ? List.of() : s.cutoffs,
         s.model, s.fit, runs, s.calibratedAt, s.lastRunId);
   }
 }

@@ -1,17 +1,13 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 
-/** Pure: the SLO engine's field errors as the API's problem+json errors. */
+/** Pure: a class the SLO engine cannot use, as the API's problem+json. */
 final class EngineErrors {
   private EngineErrors() {}
-
-  /** One to one: the engine already names fields by their JSON path in the request. */
-  static List<FieldError> toApi(List<dev.isolato.slo.FieldError> errors) {
-    return errors.stream().map(e -> new FieldError(e.field(), e.message())).toList();
-  }
 
   /**
    * 422 for errors in what the class declares (not in the request): the request is fine, the

@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.CalibrationRun;
 import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -15,7 +16,7 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
-import dev.isolato.tenancy.CalibrationStatus;
+import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.SpecLimits;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import java.math.BigDecimal;
@@ -52,13 +53,13 @@ public class OpenApiConfig {
       ModelConverters.getInstance().readAll(Problem.class).forEach(api.getComponents()::addSchemas);
       Schema<?> run = api.getComponents().getSchemas().get("CalibrationRun");
       if (run != null) {
-        ((Schema<?>) run.getProperties().get("steps")).maxItems(CalibrationStatus.MAX_STEPS);
+        ((Schema<?>) run.getProperties().get("steps")).maxItems(CalibrationStatusMapper.MAX_STEPS);
       }
       Content problem = new Content().addMediaType(PROBLEM_JSON,
           new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
       api.getPaths().forEach((path, item) -> {
         if (path.startsWith("/api/")) {
-          item.readOperationsMap().forEach((method, op) -> describe(method, op, problem));
+          item.readOperationsMap().forEach((method, op) -> describe(op, problem));
         }
       });
     };
@@ -76,7 +77,7 @@ public class OpenApiConfig {
     }
   }
 
-  private static void describe(PathItem.HttpMethod method, Operation op, Content problem) {
+  private static void describe(Operation op, Content problem) {
     ApiResponses responses = op.getResponses();
     boolean input = op.getRequestBody() != null || (op.getParameters() != null && !op.getParameters().isEmpty());
     Map<String, String> common = new TreeMap<>(Map.of(

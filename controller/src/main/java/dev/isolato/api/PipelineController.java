@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
+
 import dev.isolato.pipeline.WorkloadShape;
 import dev.isolato.pipeline.run.Analysis;
 import dev.isolato.pipeline.run.PipelineAnalyses;

@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import dev.isolato.slo.PlanRequest;
 import dev.isolato.slo.PlanRequestValidator;
 import dev.isolato.slo.SloEngine;
@@ -40,7 +41,7 @@ public class PlanController {
     SloClass cls = classes.find(name);
     Pool pool = classes.sharedPool(name);
     PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(cls, pool.tenants()));
-    List<FieldError> errors = EngineErrors.toApi(PlanRequestValidator.validate(request));
+    List<FieldError> errors = PlanRequestValidator.validate(request);
     if (!errors.isEmpty()) {
       throw EngineErrors.classUnusable(name, "planned", errors);
     }

@@ -3,7 +3,7 @@ package dev.isolato.api;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.PlanRequest;
 import dev.isolato.slo.SimulationResult;
-import dev.isolato.tenancy.CalibrationStatus;
+import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.SloClass;
 
 /**
@@ -42,6 +42,6 @@ public record PlanView(
   }
 
   static String source(SloClass c) {
-    return CalibrationStatus.perPodCutoffMeasured(c) ? "measured" : "declared";
+    return CalibrationStatusMapper.perPodCutoffMeasured(c) ? "measured" : "declared";
   }
 }

@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 

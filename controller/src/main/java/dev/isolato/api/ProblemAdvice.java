@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import dev.isolato.slo.InvalidInputException;
@@ -37,7 +38,7 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
   /** Input the SLO engine refused (the controllers check first; this keeps a miss a 400, not a 500). */
   @ExceptionHandler(InvalidInputException.class)
   ResponseEntity<ProblemDetail> engine(InvalidInputException e) {
-    return api(ApiException.invalid(EngineErrors.toApi(e.errors())));
+    return api(ApiException.invalid(e.errors()));
   }
 
   /** The API server refused: pass its verdict on with a matching status. */

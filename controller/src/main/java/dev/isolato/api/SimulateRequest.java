@@ -4,7 +4,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
-import dev.isolato.slo.CalibrationRun;
+import dev.isolato.calibration.CalibrationRun;
 import java.util.List;
 
 /**

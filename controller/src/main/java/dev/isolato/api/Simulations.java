@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import dev.isolato.slo.PlanRequest;
 import dev.isolato.slo.TenantDemand;
 import java.util.ArrayList;
@@ -69,10 +70,10 @@ final class Simulations {
   /** The engine's errors on a what-if, split into the request's (renamed to their JSON path) and the class's. */
   record Split(List<FieldError> request, List<FieldError> cls) {}
 
-  static Split split(List<dev.isolato.slo.FieldError> errors, SimulateRequest r) {
+  static Split split(List<dev.isolato.calibration.FieldError> errors, SimulateRequest r) {
     List<FieldError> request = new ArrayList<>();
     List<FieldError> cls = new ArrayList<>();
-    for (dev.isolato.slo.FieldError e : errors) {
+    for (dev.isolato.calibration.FieldError e : errors) {
       String override = OVERRIDE_FIELDS.get(e.field());
       if (override == null) {
         request.add(new FieldError(e.field(), e.message()));

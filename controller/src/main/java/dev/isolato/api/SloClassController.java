@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import dev.isolato.config.KubernetesConfig;
 import dev.isolato.tenancy.PoolNames;
 import org.springframework.beans.factory.annotation.Qualifier;

@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import dev.isolato.config.KubernetesConfig;
 import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.config.IsolatoProperties;

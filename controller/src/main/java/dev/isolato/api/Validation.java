@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import static dev.isolato.tenancy.SpecLimits.*;
 
 import dev.isolato.tenancy.PoolNames;

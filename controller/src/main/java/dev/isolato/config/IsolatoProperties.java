@@ -37,6 +37,8 @@ public record IsolatoProperties(
   }
 
   /**
+   * The security settings: which images pools run and who may reach them.
+   *
    * @param imageAllowlist images a class may run: exact references or prefixes ending in *
    *     (default: the saas-bench image only)
    * @param ingressNamespaceSelector {@code key=value,...} labels of the namespaces whose pods

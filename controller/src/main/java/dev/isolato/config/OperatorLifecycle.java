@@ -108,7 +108,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     SloClassReconciler reconciler = new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
         props.imagePolicy(), props.networkPeers(), autoscaler);
     op.register(reconciler,
-        c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.Tenant.FINALIZER)
+        c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.SloClass.FINALIZER)
             .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
             .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling)
             // Never give up on a class: JOSDK's default stops after 5 quick retries, and a class
@@ -183,7 +183,7 @@ public class OperatorLifecycle implements SmartLifecycle {
             if (l.getSpec() != null && identity.equals(l.getSpec().getHolderIdentity())) {
               l.getSpec().setHolderIdentity("");
               l.getSpec().setLeaseDurationSeconds(1);
-              l.getSpec().setRenewTime(ZonedDateTime.now());
+              l.getSpec().setRenewTime(ZonedDateTime.now(java.time.ZoneOffset.UTC));
             }
             return l;
           });

@@ -37,7 +37,11 @@ public record ScalingProperties(Autoscaler.Mode autoscaler, Keda keda, Direct di
     }
   }
 
-  /** @param interval how often the pool pods are scraped; at most 1 s (the issue's ≥ 1 Hz) */
+  /**
+   * The direct scaling path: pool pods scraped, replicas raised without an autoscaler.
+   *
+   * @param interval how often the pool pods are scraped; at most 1 s (the issue's ≥ 1 Hz)
+   */
   public record Direct(boolean enabled, Duration interval) {
     public Direct {
       interval = interval == null ? Duration.ofSeconds(1) : interval;

@@ -91,7 +91,7 @@ public record Parameter(String id, Stage.Component component, String defaultValu
 
     /** Whether Isolato may change it itself on the given cluster. */
     public boolean appliesOn(Cluster cluster) {
-      return where == Where.ISOLATO || where == Where.LOCALKUBE && cluster == Cluster.LOCALKUBE;
+      return where == Where.ISOLATO || (where == Where.LOCALKUBE && cluster == Cluster.LOCALKUBE);
     }
   }
 

@@ -53,7 +53,7 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
   public Map<Stage, Double> stageSeconds(Milestone last) {
     Map<Milestone, Long> path = new EnumMap<>(workload);
     lastPod(last).ifPresent(p -> pods.get(p).forEach((m, t) -> {
-      if (m.ordinal() <= last.ordinal()) {
+      if (m.compareTo(last) <= 0) {
         path.put(m, t);
       }
     }));

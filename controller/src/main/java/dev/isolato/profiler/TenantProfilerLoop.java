@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,7 +79,8 @@ public final class TenantProfilerLoop {
       t.setDaemon(true);
       return t;
     });
-    executor.scheduleWithFixedDelay(this::passSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    // passSafely logs each failed pass, so the periodic future never holds an exception
+    ScheduledFuture<?> unused = executor.scheduleWithFixedDelay(this::passSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     log.info("tenant profiler: every {} s over a {} s window", interval.toSeconds(), window.toSeconds());
   }
 

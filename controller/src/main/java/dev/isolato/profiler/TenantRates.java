@@ -8,6 +8,8 @@ import java.util.Set;
 public interface TenantRates {
 
   /**
+   * The rates measured over one window.
+   *
    * @param offeredRps per tenant id, requests per second its class's pods received (any status)
    * @param scrapedClasses classes whose pods were measured over the whole window: a tenant of
    *     such a class without a rate offered nothing (the pods export a tenant's counter only
@@ -26,7 +28,11 @@ public interface TenantRates {
     }
   }
 
-  /** @throws RatesUnavailable when the source cannot answer */
+  /**
+   * The rate each tenant offered over the last {@code window}.
+   *
+   * @throws RatesUnavailable when the source cannot answer
+   */
   Rates offered(Duration window);
 
   /** The source did not answer usably; the message says why. */

@@ -72,7 +72,7 @@ public final class Autoscaler {
       } catch (KubernetesClientException e) {
         served = kedaServed; // keep the last answer through an API hiccup
       }
-      if (served != kedaServed || checkedAt == Instant.MIN) {
+      if (served != kedaServed || checkedAt.equals(Instant.MIN)) {
         log.info("KEDA's ScaledObject API is {}: pools get {}", served ? "served" : "not served",
             served ? "a ScaledObject on the measured cut-off" : "the CPU HorizontalPodAutoscaler");
       }

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -82,7 +83,8 @@ public final class DirectScaler implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    timer.scheduleWithFixedDelay(this::tickSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    // tickSafely logs each failed tick, so the periodic future never holds an exception
+    ScheduledFuture<?> unused = timer.scheduleWithFixedDelay(this::tickSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     log.info("direct scaling path: scraping pool pods every {} ms", interval.toMillis());
   }
 

@@ -44,7 +44,7 @@ public final class PoolRate {
    */
   public static double sum(String exposition, String metric) {
     double total = 0;
-    for (String line : exposition.split("\n")) {
+    for (String line : exposition.split("\n", -1)) {
       if (!line.startsWith(metric) || line.length() <= metric.length()) {
         continue;
       }

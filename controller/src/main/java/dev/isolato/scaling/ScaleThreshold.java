@@ -1,6 +1,6 @@
 package dev.isolato.scaling;
 
-import dev.isolato.tenancy.CalibrationStatus;
+import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.SloClass;
 
 /**
@@ -13,7 +13,7 @@ public final class ScaleThreshold {
 
   /** Requests per second per pod above which the class needs another pod. */
   public static double perPodRps(SloClass cls) {
-    return CalibrationStatus.perPodCutoff(cls) * cls.getSpec().pivotPercent / 100.0;
+    return CalibrationStatusMapper.perPodCutoff(cls) * cls.getSpec().pivotPercent / 100.0;
   }
 
   /** Pods needed for {@code rateRps} at {@code perPodRps} each, within [1, max]. */

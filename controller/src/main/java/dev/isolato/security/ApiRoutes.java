@@ -20,7 +20,11 @@ public final class ApiRoutes {
   /** A route pattern as the controller maps it, and the permission a call needs. */
   public record Route(HttpMethod method, String pattern, Function<RequestAuthorizationContext, Permission> permission) {}
 
-  /** @param tenantNamespace where Tenant objects live (RBAC on tenants is granted there) */
+  /**
+   * The routes and the permission each needs.
+   *
+   * @param tenantNamespace where Tenant objects live (RBAC on tenants is granted there)
+   */
   public static List<Route> all(String tenantNamespace) {
     Function<String, Permission> tenants = verb -> Permission.of(verb, "tenants").in(tenantNamespace);
     Function<String, Permission> classes = verb -> Permission.of(verb, "sloclasses");

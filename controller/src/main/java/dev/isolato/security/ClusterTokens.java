@@ -63,7 +63,7 @@ final class ClusterTokens {
     var status = r.getStatus();
     // An empty status.audiences would mean "valid for the API server itself", not for us.
     boolean valid = status != null && Boolean.TRUE.equals(status.getAuthenticated()) && status.getUser() != null
-        && (audience.isEmpty() || status.getAudiences() != null && status.getAudiences().contains(audience));
+        && (audience.isEmpty() || (status.getAudiences() != null && status.getAudiences().contains(audience)));
     count(valid ? "authenticated" : "rejected");
     if (!valid) {
       return Optional.empty();

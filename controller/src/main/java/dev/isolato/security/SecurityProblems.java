@@ -43,7 +43,7 @@ final class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHa
     boolean tokenSent = e instanceof OAuth2AuthenticationException;
     res.setHeader(HttpHeaders.WWW_AUTHENTICATE, tokenSent ? REALM + ", error=\"invalid_token\"" : REALM);
     String detail = !tokenSent ? "no bearer token: send 'Authorization: Bearer <token>'"
-        : e.getMessage() != null && e.getMessage().toLowerCase().contains("malformed")
+        : e.getMessage() != null && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("malformed")
             ? "the bearer token is malformed: send 'Authorization: Bearer <token>' with one token of RFC 6750 characters"
             : "the bearer token is not valid";
     write(res, HttpStatus.UNAUTHORIZED, "Unauthorized", detail);

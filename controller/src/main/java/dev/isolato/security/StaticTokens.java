@@ -110,7 +110,7 @@ final class StaticTokens {
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
-      String[] f = line.split("\\s+");
+      String[] f = line.split("\\s+", -1);
       if (f.length != 2) {
         errors.add("line " + (i + 1) + " has " + f.length + " fields, expected '<token> <tenantId>'");
         continue;

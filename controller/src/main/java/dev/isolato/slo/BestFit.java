@@ -27,7 +27,7 @@ public final class BestFit {
     }
     ModelFit chosen = best;
     for (ModelFit other : fits) {
-      if (other != chosen) {
+      if (!other.equals(chosen)) {
         best = best.withNote(fmt("%s form not chosen: %s, R² %.3f%s", other.form(), other.status(), other.rSquared(),
             other.reasons().isEmpty() ? "" : " (" + String.join("; ", other.reasons()) + ")"));
       }

@@ -1,5 +1,8 @@
 package dev.isolato.slo;
 
+import dev.isolato.calibration.FieldError;
+import dev.isolato.calibration.CalibrationValidator;
+import dev.isolato.calibration.LatencySummary;
 import java.util.ArrayList;
 import java.util.List;
 

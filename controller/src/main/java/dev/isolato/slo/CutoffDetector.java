@@ -118,7 +118,12 @@ public final class CutoffDetector {
     return why;
   }
 
+  /**
+   * (latency − target) / target × 100, saturated at the largest finite double: a latency of
+   * ~1e306 × the target (valid in a run: finite) must still be a number in the JSON answer.
+   */
   static double marginPct(double latencyMs, double targetMs) {
-    return 100 * (latencyMs - targetMs) / targetMs;
+    double margin = (latencyMs - targetMs) / targetMs * 100;
+    return Double.isInfinite(margin) ? Math.copySign(Double.MAX_VALUE, margin) : margin;
   }
 }

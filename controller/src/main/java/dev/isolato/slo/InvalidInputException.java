@@ -1,5 +1,6 @@
 package dev.isolato.slo;
 
+import dev.isolato.calibration.FieldError;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,5 +1,7 @@
 package dev.isolato.slo;
 
+import dev.isolato.calibration.FieldError;
+import dev.isolato.calibration.CalibrationValidator;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.isolato.slo;
 
+import dev.isolato.calibration.LatencySummary;
+import dev.isolato.calibration.CalibrationStep;
 /**
  * One calibration step reduced to what detection and fitting use: the rates, the request and
  * error counts, and the latency at the class's target percentile.

@@ -1,5 +1,8 @@
 package dev.isolato.slo;
 
+import dev.isolato.calibration.FieldError;
+import dev.isolato.calibration.CalibrationValidator;
+import dev.isolato.calibration.CalibrationRun;
 import static dev.isolato.slo.Text.fmt;
 
 import java.util.ArrayList;

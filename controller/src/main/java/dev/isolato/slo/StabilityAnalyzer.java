@@ -20,6 +20,8 @@ public final class StabilityAnalyzer {
   }
 
   /**
+   * How stable the cut-offs of {@code sloClass} are across its contexts.
+   *
    * @param ioIntensiveClasses the classes whose workload is disk-IO intensive
    */
   public StabilityReport analyze(String sloClass, List<ContextCutoff> cutoffs, Set<String> ioIntensiveClasses) {

@@ -28,6 +28,8 @@ public final class TenantProfiler {
   }
 
   /**
+   * When a tenant counts as aggressive, passive or not yet known.
+   *
    * @param aggressiveAbove offered/committed ratio above which a tenant is aggressive (e.g. 1.1:
    *     10% over commitment, beyond the noise of a rate measured over the window)
    * @param passiveBelow ratio below which it is passive (e.g. 0.25)
@@ -60,6 +62,8 @@ public final class TenantProfiler {
   public record Profile(Behaviour behaviour, Double measuredRps, double committedRps, String reason) {}
 
   /**
+   * What {@code measuredRps} says about a tenant committed to {@code committedRps}.
+   *
    * @param measuredRps offered rate over the window, null when no measurement exists
    * @param servedSeconds how long the tenant has been served (null: not served yet)
    */

@@ -17,9 +17,9 @@ public final class ClassPlans {
   public static PlanRequest request(SloClass cls, List<TenantDemand> tenants) {
     SloClassSpec s = cls.getSpec();
     return new PlanRequest(cls.getMetadata().getName(), s.latency.percentile, s.latency.targetMs,
-        s.minReplicas, s.maxReplicas, CalibrationStatus.perPodCutoff(cls), tenants)
-        .withModel(CalibrationStatus.modelFit(cls.getStatus()))
-        .withSizing(CalibrationStatus.sizing(cls));
+        s.minReplicas, s.maxReplicas, CalibrationStatusMapper.perPodCutoff(cls), tenants)
+        .withModel(CalibrationStatusMapper.modelFit(cls.getStatus()))
+        .withSizing(CalibrationStatusMapper.sizing(cls));
   }
 
   /**

@@ -32,7 +32,7 @@ public record NetworkPeers(Map<String, String> ingressNamespaces, Map<String, St
     if (text == null || text.isBlank()) {
       return m;
     }
-    for (String part : text.split(",")) {
+    for (String part : text.split(",", -1)) {
       int eq = part.indexOf('=');
       if (eq <= 0 || eq == part.length() - 1) {
         throw new IllegalArgumentException("label selector '" + text + "': expected key=value[,key=value], got '" + part.strip() + "'");

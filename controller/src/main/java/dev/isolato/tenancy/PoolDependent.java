@@ -52,7 +52,7 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
   }
 
   private PoolDependent(Class<R> type, String objectName, boolean filler) {
-    super(type, type.getSimpleName().toLowerCase() + (objectName == null ? "" : "-" + objectName)
+    super(type, type.getSimpleName().toLowerCase(java.util.Locale.ROOT) + (objectName == null ? "" : "-" + objectName)
         + (filler ? "-" + PoolObjects.FILLER_ROLE : ""));
     this.objectName = objectName;
     this.filler = filler;

@@ -95,7 +95,7 @@ public final class PoolObjects {
   /** The class's vertical headroom (none unless spec.headroom is declared). */
   public static VerticalHeadroom headroom(SloClassSpec s) {
     return s.headroom == null ? VerticalHeadroom.NONE
-        : new VerticalHeadroom(CalibrationStatus.cpuMillis(s.headroom.cpu), s.headroom.filler);
+        : new VerticalHeadroom(CalibrationStatusMapper.cpuMillis(s.headroom.cpu), s.headroom.filler);
   }
 
   /** Whether {@code o} is one of the filler's objects. */
@@ -202,12 +202,12 @@ public final class PoolObjects {
     SloClassSpec s = in.sloClass().getSpec();
     int pods = s.maxReplicas + SURGE;
     // the largest size the planner may choose (issue 12: pod size from measurements)
-    Quantity requestsCpu = times(CalibrationStatus.largestCpu(s), pods);
+    Quantity requestsCpu = times(CalibrationStatusMapper.largestCpu(s), pods);
     Quantity limitsCpu = requestsCpu;
     Quantity mem = times(s.resources.memory, pods);
     VerticalHeadroom headroom = headroom(s);
     if (headroom.headroomMillis() > 0) {
-      long largest = CalibrationStatus.cpuMillis(CalibrationStatus.largestCpu(s));
+      long largest = CalibrationStatusMapper.cpuMillis(CalibrationStatusMapper.largestCpu(s));
       requestsCpu = millis(headroom.quotaRequestsMillis(largest, pods));
       limitsCpu = millis(headroom.quotaLimitsMillis(largest, pods));
     }
@@ -389,7 +389,7 @@ public final class PoolObjects {
   /** The class's pod shape, with the CPU the plan chose among the class's candidate sizes (if any). */
   static Map<String, Quantity> podShape(Input in) {
     SloClassSpec s = in.sloClass().getSpec();
-    return Map.of("cpu", new Quantity(CalibrationStatus.cpu(s, in.plan().podCpuMillis())), "memory",
+    return Map.of("cpu", new Quantity(CalibrationStatusMapper.cpu(s, in.plan().podCpuMillis())), "memory",
         new Quantity(s.resources.memory));
   }
 
@@ -400,7 +400,7 @@ public final class PoolObjects {
     if (headroom.headroomMillis() == 0) {
       return podShape(in);
     }
-    long request = CalibrationStatus.cpuMillis(CalibrationStatus.cpu(s, in.plan().podCpuMillis()));
+    long request = CalibrationStatusMapper.cpuMillis(CalibrationStatusMapper.cpu(s, in.plan().podCpuMillis()));
     return Map.of("cpu", millis(headroom.podLimitMillis(request)), "memory", new Quantity(s.resources.memory));
   }
 

@@ -125,7 +125,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         || !Objects.equals(newer.getMetadata().getGeneration(), older.getMetadata().getGeneration())
         || newer.getMetadata().getDeletionTimestamp() != null
         || !Objects.equals(newer.getMetadata().getFinalizers(), older.getMetadata().getFinalizers())
-        || CalibrationStatus.calibrationChanged(newer, older);
+        || CalibrationStatusMapper.calibrationChanged(newer, older);
   }
 
   @Override

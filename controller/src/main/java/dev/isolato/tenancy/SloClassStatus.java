@@ -1,5 +1,6 @@
 package dev.isolato.tenancy;
 
+import dev.isolato.calibration.CalibrationStep;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,8 @@ public class SloClassStatus {
   public Long observedGeneration;
 
   /**
-   * Measured cut-off points, oldest first: the last {@value CalibrationStatus#MAX_CUTOFFS_PER_CONTEXT}
-   * per context label, at most {@value CalibrationStatus#MAX_CONTEXTS} labels.
+   * Measured cut-off points, oldest first: the last {@value CalibrationStatusMapper#MAX_CUTOFFS_PER_CONTEXT}
+   * per context label, at most {@value CalibrationStatusMapper#MAX_CONTEXTS} labels.
    */
   public List<CutoffPoint> cutoffs = new ArrayList<>();
 
@@ -101,7 +102,7 @@ public class SloClassStatus {
     public Long podCpuMillis;
   }
 
-  /** A calibration run reduced to the totals the fitter needs (per-tenant summaries dropped). */
+  /** A calibration run reduced to what the fitter needs: its steps without per-tenant summaries. */
   public static class StoredRun {
     public String runId;
     public String context;
@@ -110,22 +111,7 @@ public class SloClassStatus {
     public String storedAt;
     /** CPU of the pods measured (millicores); absent: not recorded. */
     public Long podCpuMillis;
-    public List<StoredStep> steps = new ArrayList<>();
-  }
-
-  /** One step's rates and total latency summary. */
-  public static class StoredStep {
-    public int index;
-    public double offeredRps;
-    public double achievedRps;
-    public double durationSeconds;
-    public long count;
-    public long errors;
-    public double p50;
-    public double p90;
-    public double p95;
-    public double p99;
-    public double max;
+    public List<CalibrationStep> steps = new ArrayList<>();
   }
 
   /** A capacity plan as shown to users. */

@@ -1,5 +1,7 @@
 package dev.isolato.tenancy;
 
+import dev.isolato.calibration.CalibrationContext;
+
 /**
  * The one definition of each bound on what a provider declares: the CRD schema (generator
  * annotations on {@link TenantSpec} and {@link SloClassSpec}), the OpenAPI document (the same
@@ -10,8 +12,7 @@ public final class SpecLimits {
   /** A DNS-1123 label (names of classes and tenants; RE2 and ECMA syntax alike). */
   public static final String DNS1123_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
   /** A positive Kubernetes quantity such as 500m, 1 or 256Mi (zero is no resource). */
-  public static final String POSITIVE_QUANTITY =
-      "^([0-9]*[1-9][0-9]*(\\.[0-9]+)?|[0-9]+\\.[0-9]*[1-9][0-9]*)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$";
+  public static final String POSITIVE_QUANTITY = CalibrationContext.POSITIVE_QUANTITY;
   /** An image reference: no whitespace. */
   public static final String IMAGE = "^\\S+$";
   public static final int MAX_IMAGE_LENGTH = 512;

@@ -31,8 +31,8 @@ public class TenancyMetrics {
     static ClassFacts of(SloClass c) {
       SloClassSpec s = c.getSpec();
       String at = c.getStatus() == null ? null : c.getStatus().calibratedAt;
-      return new ClassFacts(s.latency.percentile, s.latency.targetMs / 1000.0, CalibrationStatus.perPodCutoff(c),
-          s.pivotPercent / 100.0, CalibrationStatus.perPodCutoffMeasured(c) ? instant(at) : null);
+      return new ClassFacts(s.latency.percentile, s.latency.targetMs / 1000.0, CalibrationStatusMapper.perPodCutoff(c),
+          s.pivotPercent / 100.0, CalibrationStatusMapper.perPodCutoffMeasured(c) ? instant(at) : null);
     }
 
     /** A status written by hand may hold anything; an unreadable time is no calibration time. */

@@ -1,7 +1,6 @@
 package dev.isolato.tenancy;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
-import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -20,11 +19,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("tenants")
 @Singular("tenant")
 // `kubectl get tenant`: where the tenant is, whether it is served and at what rate.
-@AdditionalPrinterColumn(name = "Class", jsonPath = ".spec.sloClass", type = Type.STRING)
-@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = Type.STRING)
-@AdditionalPrinterColumn(name = "CommittedRps", jsonPath = ".spec.committedRps", type = Type.NUMBER)
-@AdditionalPrinterColumn(name = "AdmittedRps", jsonPath = ".status.admittedRps", type = Type.NUMBER)
-@AdditionalPrinterColumn(name = "Pool", jsonPath = ".status.namespace", type = Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Class", jsonPath = ".spec.sloClass", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "CommittedRps", jsonPath = ".spec.committedRps", type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(name = "AdmittedRps", jsonPath = ".status.admittedRps", type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(name = "Pool", jsonPath = ".status.namespace", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
 public class Tenant extends CustomResource<TenantSpec, TenantStatus> implements Namespaced {
   /** Removed by the controller once the tenant is out of every table and namespace. */
   public static final String FINALIZER = "isolato.dev/cleanup";

@@ -1,5 +1,7 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

@@ -1,17 +1,13 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClassSpec;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +17,6 @@ import org.junit.jupiter.api.Test;
  */
 class CrdAgreementTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Path CRDS = Path.of("target/classes/META-INF/fabric8");
 
   private static final String TENANT = """
       {"tenantId":"acme","sloClass":"gold","committedRps":10,"burst":10,"profile":{"cpu":1,"memory":1,"io":1}}""";
@@ -75,53 +70,16 @@ class CrdAgreementTest {
 
   /** For every property with a minimum or maximum under spec: the bound passes, one step past it fails. */
   private static void probe(String crd, String valid, String prefix, Check check) throws Exception {
-    JsonNode spec = new YAMLMapper().readTree(CRDS.resolve(crd).toFile())
-        .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
-    List<String> bounded = new ArrayList<>();
-    walk(spec, "", (path, schema) -> {
-      boolean integer = "integer".equals(schema.path("type").asText());
-      Function<Double, JsonNode> value = d -> integer ? JSON.valueToTree(d.longValue()) : JSON.valueToTree(d);
-      for (String bound : List.of("minimum", "maximum")) {
-        if (!schema.has(bound)) {
-          continue;
-        }
-        bounded.add(path + " " + bound);
-        double at = schema.get(bound).asDouble();
-        double past = bound.equals("minimum") ? (integer ? at - 1 : Math.nextDown(at)) : (integer ? at + 1 : Math.nextUp(at));
-        assertThat(fields(check.apply(with(valid, path, value.apply(at))))).as("%s at its %s %s", path, bound, at)
-            .doesNotContain(prefix + path);
-        assertThat(fields(check.apply(with(valid, path, value.apply(past))))).as("%s = %s, past its %s", path, past, bound)
-            .contains(prefix + path);
+    List<CrdBounds.Probe> probes = CrdBounds.probes(crd, valid);
+    assertThat(probes).as("bounds found in " + crd).isNotEmpty();
+    for (CrdBounds.Probe p : probes) {
+      List<String> fields = fields(check.apply(p.body()));
+      if (p.inBounds()) {
+        assertThat(fields).as("%s at its %s %s", p.path(), p.bound(), p.value()).doesNotContain(prefix + p.path());
+      } else {
+        assertThat(fields).as("%s = %s, past its %s", p.path(), p.value(), p.bound()).contains(prefix + p.path());
       }
-    });
-    assertThat(bounded).as("bounds found in " + crd).isNotEmpty();
-  }
-
-  interface Visitor {
-    void visit(String path, JsonNode schema) throws Exception;
-  }
-
-  private static void walk(JsonNode schema, String path, Visitor v) throws Exception {
-    if (schema.has("properties")) {
-      var names = schema.get("properties").fieldNames();
-      while (names.hasNext()) {
-        String n = names.next();
-        walk(schema.get("properties").get(n), path.isEmpty() ? n : path + "." + n, v);
-      }
-    } else {
-      v.visit(path, schema);
     }
-  }
-
-  private static JsonNode with(String json, String path, JsonNode value) throws Exception {
-    ObjectNode root = (ObjectNode) JSON.readTree(json);
-    ObjectNode node = root;
-    String[] parts = path.split("\\.");
-    for (int i = 0; i < parts.length - 1; i++) {
-      node = (ObjectNode) node.get(parts[i]);
-    }
-    node.set(parts[parts.length - 1], value);
-    return root;
   }
 
   private static List<String> fields(List<FieldError> errors) {

@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.FieldError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isolato.DocClaim;

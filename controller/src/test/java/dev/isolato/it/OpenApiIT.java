@@ -3,7 +3,7 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.isolato.tenancy.CalibrationStatus;
+import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.SpecLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +73,7 @@ class OpenApiIT extends ItBase {
     JsonNode run = schemas.get("CalibrationRun");
     assertThat(run.get("required")).extracting(JsonNode::asText).contains("schemaVersion", "runId", "sloClass", "context", "steps");
     assertThat(run.at("/properties/steps/minItems").asInt()).isEqualTo(1);
-    assertThat(run.at("/properties/steps/maxItems").asInt()).isEqualTo(CalibrationStatus.MAX_STEPS);
+    assertThat(run.at("/properties/steps/maxItems").asInt()).isEqualTo(CalibrationStatusMapper.MAX_STEPS);
     assertThat(schemas.at("/CalibrationStep/properties/offeredRps/exclusiveMinimum").isNumber()).isTrue();
     assertThat(schemas.at("/CalibrationStep/properties/offeredRps/exclusiveMinimum").asDouble()).isZero();
     assertThat(schemas.at("/CalibrationContext/properties/replicas/minimum").asInt()).isEqualTo(1);

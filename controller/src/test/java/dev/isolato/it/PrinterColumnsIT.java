@@ -59,7 +59,7 @@ class PrinterColumnsIT extends ItBase {
   static Map<String, Map<String, String>> rows(String output) {
     Map<String, Map<String, String>> rows = new LinkedHashMap<>();
     List<String> header = null;
-    for (String line : output.split("\n")) {
+    for (String line : output.split("\n", -1)) {
       if (line.isBlank()) {
         header = null;
         continue;

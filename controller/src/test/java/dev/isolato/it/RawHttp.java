@@ -34,7 +34,7 @@ final class RawHttp {
       req.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
     }
     req.append("\r\n");
-    try (Socket s = new Socket("127.0.0.1", port)) {
+    try (Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(20_000);
       OutputStream out = s.getOutputStream();
       out.write(req.toString().getBytes(StandardCharsets.ISO_8859_1));
@@ -50,8 +50,8 @@ final class RawHttp {
     if (end < 0) {
       throw new IOException("no complete HTTP response: " + text);
     }
-    String[] lines = text.substring(0, end).split("\r\n");
-    int status = Integer.parseInt(lines[0].split(" ")[1]);
+    String[] lines = text.substring(0, end).split("\r\n", -1);
+    int status = Integer.parseInt(lines[0].split(" ", -1)[1]);
     Map<String, String> headers = new LinkedHashMap<>();
     for (int i = 1; i < lines.length; i++) {
       int colon = lines[i].indexOf(':');
@@ -75,7 +75,7 @@ final class RawHttp {
         }
         size.append((char) c);
       }
-      int n = Integer.parseInt(size.toString().trim().split(";")[0], 16);
+      int n = Integer.parseInt(size.toString().trim().split(";", -1)[0], 16);
       if (n == 0) {
         return out.toByteArray();
       }

@@ -89,7 +89,7 @@ class SecurityIT extends ItBase {
         "/api;x/" + rest, "/api/" + rest + ";x", "/api;jsessionid=1/" + rest,
         "//api/" + rest, "/api//" + rest, "/api/" + rest.replaceFirst("/", "//"),
         "/x/../api/" + rest, "/api/./" + rest, "/api/v1/x/%2e%2e/" + rest.substring(3), "/api/%2e/" + rest,
-        "/API/" + rest, "/Api/" + rest, "/api/V1/" + rest.substring(3), "/api/" + rest.toUpperCase()));
+        "/API/" + rest, "/Api/" + rest, "/api/V1/" + rest.substring(3), "/api/" + rest.toUpperCase(java.util.Locale.ROOT)));
     if (path.contains(":")) {
       v.add(path.replace(":", "%3A"));
     }
@@ -207,7 +207,7 @@ class SecurityIT extends ItBase {
     assertThat(wrongAudience.status()).as("a token for the API server's own audience (like every automounted one)").isEqualTo(401);
     assertThat(wrongAudience.raw().headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"isolato\", error=\"invalid_token\"");
 
-    String[] parts = nobody.split("\\.");
+    String[] parts = nobody.split("\\.", -1);
     String forged = parts[0] + "." + parts[1] + "." + Base64.getUrlEncoder().withoutPadding()
         .encodeToString(UUID.randomUUID().toString().repeat(8).getBytes(StandardCharsets.UTF_8));
     assertThat(as(forged, "GET", "/api/v1/slo-classes", null).status()).as("forged signature").isEqualTo(401);

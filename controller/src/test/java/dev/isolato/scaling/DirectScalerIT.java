@@ -62,7 +62,7 @@ class DirectScalerIT {
         .addNewCondition().withType("Ready").withStatus("True").endCondition().build());
     kube.pods().resource(p).updateStatus();
 
-    pod = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    pod = HttpServer.create(new InetSocketAddress(java.net.InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), 0); // the pod IP above
     pod.createContext("/metrics", x -> {
       long now = System.nanoTime();
       answered += rate * (now - lastNanos) / 1e9;

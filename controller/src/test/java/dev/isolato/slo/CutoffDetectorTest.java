@@ -141,4 +141,13 @@ class CutoffDetectorTest {
   private static double[] latencies(double... ms) {
     return ms;
   }
+
+  @Test
+  void theLatencyMarginIsANumberEvenForAnAbsurdLatency() {
+    assertThat(CutoffDetector.marginPct(60, 50)).isEqualTo(20.0);
+    assertThat(CutoffDetector.marginPct(40, 50)).isEqualTo(-20.0);
+    // found by FuzzIT: a finite p95 of 1.3e307 ms over a 50 ms target answered "Infinity"
+    assertThat(CutoffDetector.marginPct(1.3e307, 50)).isFinite().isGreaterThan(1e307);
+    assertThat(CutoffDetector.marginPct(Double.MAX_VALUE, 0.001)).isEqualTo(Double.MAX_VALUE);
+  }
 }

@@ -1,5 +1,7 @@
 package dev.isolato.slo;
 
+import dev.isolato.calibration.CalibrationRun;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,9 @@
 package dev.isolato.slo;
 
+import dev.isolato.calibration.LatencySummary;
+import dev.isolato.calibration.CalibrationContext;
+import dev.isolato.calibration.CalibrationStep;
+import dev.isolato.calibration.CalibrationRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

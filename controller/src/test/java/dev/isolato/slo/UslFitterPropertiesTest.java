@@ -1,5 +1,6 @@
 package dev.isolato.slo;
 
+import dev.isolato.calibration.CalibrationRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

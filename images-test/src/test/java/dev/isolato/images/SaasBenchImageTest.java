@@ -136,7 +136,7 @@ class SaasBenchImageTest {
 
   private static boolean refused(int port) throws IOException {
     try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      s.connect(new InetSocketAddress(java.net.InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 1000);
       return false;
     } catch (ConnectException e) {
       return true;

@@ -84,14 +84,14 @@ public final class CpuMeter {
 
   /** utime + stime of a /proc/<pid>/stat line (fields 14 and 15; the name in parentheses may hold spaces). */
   static long processTicks(String stat) {
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
     return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 
   /** busy and total jiffies of the "cpu" line of /proc/stat; zeros when unreadable. */
   private static long[] hostTicks() {
     try {
-      String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+", -1);
       Map<Integer, Long> v = new HashMap<>();
       long total = 0;
       for (int i = 1; i < f.length; i++) {

@@ -86,7 +86,7 @@ public final class LocalkubeSettings implements ClusterSettings {
   /** `localkube config` lines: {@code key = value} with a marker for overrides. */
   static Map<String, Setting> parse(String config) {
     Map<String, Setting> out = new LinkedHashMap<>();
-    for (String line : config.split("\n")) {
+    for (String line : config.split("\n", -1)) {
       Matcher m = LINE.matcher(line.strip());
       if (m.matches()) {
         out.put(m.group(1), new Setting(m.group(2), m.group(3) != null));

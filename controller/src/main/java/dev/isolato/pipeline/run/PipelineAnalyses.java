@@ -62,7 +62,9 @@ public class PipelineAnalyses {
     running = id;
     Analysis first = Analysis.started(id, shape, maxChanges, "pending");
     put(first);
-    worker.submit(() -> {
+    // execute, not submit: nothing reads a future, and an unexpected Throwable reaches the
+    // thread's uncaught-exception handler instead of vanishing in one
+    worker.execute(() -> {
       try {
         put(loop.run(id, shape, maxChanges, line -> log.info("pipeline {}", line), this::put));
       } finally {

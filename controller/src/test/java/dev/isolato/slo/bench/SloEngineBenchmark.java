@@ -1,13 +1,13 @@
 package dev.isolato.slo.bench;
 
-import dev.isolato.slo.CalibrationContext;
-import dev.isolato.slo.CalibrationRun;
-import dev.isolato.slo.CalibrationStep;
+import dev.isolato.calibration.CalibrationContext;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationStep;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.DetectionPolicy;
 import dev.isolato.slo.FitPolicy;
-import dev.isolato.slo.LatencySummary;
+import dev.isolato.calibration.LatencySummary;
 import dev.isolato.slo.LinearCapacityPlanner;
 import dev.isolato.slo.ModelFit;
 import dev.isolato.slo.PlanPolicy;

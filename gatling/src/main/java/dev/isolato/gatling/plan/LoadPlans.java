@@ -166,7 +166,7 @@ public final class LoadPlans {
   }
 
   static int[] parseMix(String raw) {
-    String[] parts = raw.split(":");
+    String[] parts = raw.split(":", -1);
     try {
       if (parts.length == 2) {
         int g = Integer.parseInt(parts[0].trim());
@@ -271,7 +271,7 @@ public final class LoadPlans {
 
   private static Map<String, Object> pairsContext(String name, String text) {
     Map<String, Object> given = new LinkedHashMap<>();
-    for (String pair : text.split(",")) {
+    for (String pair : text.split(",", -1)) {
       int eq = pair.indexOf('=');
       if (eq <= 0) {
         throw new IllegalArgumentException(Settings.PREFIX + name + " must be a JSON object or "

@@ -2,6 +2,10 @@ package dev.isolato.gatling.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.isolato.calibration.CalibrationContext;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationStep;
+import dev.isolato.calibration.LatencySummary;
 import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.TenantLoad;
@@ -31,7 +35,7 @@ public final class CalibrationReport {
    */
   public static CalibrationRun build(String runId, ClassPlan plan, StepRecorder recorder,
                                      IntPredicate stepComplete) {
-    List<CalibrationRun.Step> steps = new ArrayList<>();
+    List<CalibrationStep> steps = new ArrayList<>();
     for (ClassStep step : plan.steps()) {
       if (stepComplete.test(step.index()) && recorder.hasData(plan.sloClass(), step.index())) {
         steps.add(stepResult(plan.sloClass(), step, recorder));
@@ -39,7 +43,7 @@ public final class CalibrationReport {
     }
     boolean partial = steps.size() < plan.steps().size();
     return new CalibrationRun(CalibrationRun.SCHEMA_VERSION, runId, plan.sloClass(), partial,
-        plan.context(), steps);
+        JSON.convertValue(plan.context(), CalibrationContext.class), steps);
   }
 
   /**
@@ -47,7 +51,7 @@ public final class CalibrationReport {
    * if longer, first send to last answer: a backlog that drains after the step shows up as a
    * lower achieved rate instead of being hidden.
    */
-  static CalibrationRun.Step stepResult(String sloClass, ClassStep step, StepRecorder recorder) {
+  static CalibrationStep stepResult(String sloClass, ClassStep step, StepRecorder recorder) {
     Map<String, LatencySummary> tenants = new LinkedHashMap<>();
     List<Samples.Snapshot> snapshots = new ArrayList<>();
     for (TenantLoad load : step.tenants()) {
@@ -60,7 +64,7 @@ public final class CalibrationReport {
     Samples.Snapshot all = merge(snapshots);
     double spanSeconds = Math.max(step.durationSeconds(),
         (all.lastEndMillis() - all.firstStartMillis()) / 1000.0);
-    return new CalibrationRun.Step(step.index(), round(step.offeredRps(), 3),
+    return new CalibrationStep(step.index(), round(step.offeredRps(), 3),
         round(all.okCount() / spanSeconds, 3), round(step.durationSeconds(), 3),
         all.summary(), tenants);
   }

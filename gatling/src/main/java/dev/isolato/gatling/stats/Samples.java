@@ -1,5 +1,6 @@
 package dev.isolato.gatling.stats;
 
+import dev.isolato.calibration.LatencySummary;
 import java.util.Arrays;
 
 /**
@@ -31,14 +32,42 @@ final class Samples {
         lastEndMillis);
   }
 
-  /** An immutable copy taken under the lock. */
-  record Snapshot(long[] latenciesNanos, long errors, long firstStartMillis, long lastEndMillis) {
+  /** A copy taken under the lock (a class, not a record: records compare arrays by identity). */
+  static final class Snapshot {
+    private final long[] latenciesNanos;
+    private final long errors;
+    private final long firstStartMillis;
+    private final long lastEndMillis;
+
+    Snapshot(long[] latenciesNanos, long errors, long firstStartMillis, long lastEndMillis) {
+      this.latenciesNanos = latenciesNanos;
+      this.errors = errors;
+      this.firstStartMillis = firstStartMillis;
+      this.lastEndMillis = lastEndMillis;
+    }
+
+    long[] latenciesNanos() {
+      return latenciesNanos;
+    }
+
+    long errors() {
+      return errors;
+    }
+
+    long firstStartMillis() {
+      return firstStartMillis;
+    }
+
+    long lastEndMillis() {
+      return lastEndMillis;
+    }
+
     long okCount() {
       return latenciesNanos.length - errors;
     }
 
     LatencySummary summary() {
-      return LatencySummary.ofNanos(latenciesNanos.clone(), errors);
+      return Percentiles.ofNanos(latenciesNanos.clone(), errors);
     }
   }
 }

@@ -11,7 +11,8 @@ import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.Settings;
 import dev.isolato.gatling.plan.TenantLoad;
 import dev.isolato.gatling.stats.CalibrationReport;
-import dev.isolato.gatling.stats.CalibrationRun;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationStep;
 import dev.isolato.gatling.stats.StepRecorder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
@@ -197,15 +198,11 @@ public abstract class PlannedLoadSimulation extends Simulation {
         run.steps().size(), file.toAbsolutePath());
     System.out.printf("[isolato]   %4s %9s %9s %6s %5s %8s %8s %8s%n", "step", "offered",
         "achieved", "count", "KO", "p50 ms", "p95 ms", "p99 ms");
-    for (CalibrationRun.Step s : run.steps()) {
+    for (CalibrationStep s : run.steps()) {
       System.out.printf("[isolato]   %4d %9.2f %9.2f %6d %5d %8.3f %8.3f %8.3f%n", s.index(),
           s.offeredRps(), s.achievedRps(), s.total().count(), s.total().errors(),
-          nullToNaN(s.total().p50()), nullToNaN(s.total().p95()), nullToNaN(s.total().p99()));
+          s.total().p50(), s.total().p95(), s.total().p99());
     }
-  }
-
-  private static double nullToNaN(Double d) {
-    return d == null ? Double.NaN : d;
   }
 
   private static Duration millis(double seconds) {

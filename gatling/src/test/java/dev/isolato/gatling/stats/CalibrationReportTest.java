@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationStep;
 import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.TenantLoad;
@@ -50,7 +52,7 @@ class CalibrationReportTest {
 
     assertTrue(run.partial(), "step 1 never ran, so the run is partial");
     assertEquals(1, run.steps().size());
-    CalibrationRun.Step s = run.steps().get(0);
+    CalibrationStep s = run.steps().get(0);
     assertEquals(10.0, s.offeredRps());
     assertEquals(20, s.total().count());
     assertEquals(2, s.total().errors());
@@ -66,7 +68,7 @@ class CalibrationReportTest {
     record(r, 1, "t1", 10, 0, 0, 4000); // planned 1 s, answers spread over 4 s
     record(r, 1, "t2", 10, 0, 0, 4000);
     CalibrationRun run = CalibrationReport.build("run-2", plan(), r, i -> true);
-    CalibrationRun.Step s = run.steps().get(0);
+    CalibrationStep s = run.steps().get(0);
     assertEquals(1, s.index());
     assertTrue(s.achievedRps() < 20.0 / 3.5, "20 answers over ~3.6 s: " + s.achievedRps());
   }
@@ -109,11 +111,14 @@ class CalibrationReportTest {
   void recorderIsSafeUnderConcurrentWriters() throws Exception {
     StepRecorder r = new StepRecorder();
     ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<java.util.concurrent.Future<?>> writers = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
-      pool.submit(() -> record(r, 0, "t1", 2500, 0, 0, 2000));
+      writers.add(pool.submit(() -> record(r, 0, "t1", 2500, 0, 0, 2000)));
     }
     pool.shutdown();
-    assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+    for (java.util.concurrent.Future<?> w : writers) {
+      w.get(30, TimeUnit.SECONDS); // a writer's exception fails the test
+    }
     CalibrationRun run = CalibrationReport.build("run-5", plan(), r, i -> i == 0);
     assertEquals(10_000, run.steps().get(0).total().count());
     assertTrue(r.complete("gold", 0));

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.isolato.slo.CalibrationContext;
+import dev.isolato.calibration.CalibrationContext;
 import dev.isolato.slo.CalibrationOutcome;
-import dev.isolato.slo.CalibrationRun;
+import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.ModelFit;
@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-class CalibrationStatusTest {
+class CalibrationStatusMapperTest {
   static final SloEngine ENGINE = SloEngine.withDefaults();
   /** 10 ms at 1 rps, a per-replica cut-off of 60 rps for 50 ms, replicas contend (σ = 0.2). */
   static final UslModel TRUTH = SyntheticRuns.modelWithCutoff(10, 5, 60, 0.7, 0.2);
@@ -45,12 +45,12 @@ class CalibrationStatusTest {
 
   /** What POST /api/v1/calibrations does with a run, minus the API server. */
   static SloClassStatus ingest(SloClass cls, CalibrationRun run, Instant at) {
-    ClassTarget target = CalibrationStatus.target(cls);
+    ClassTarget target = CalibrationStatusMapper.target(cls);
     CalibrationOutcome outcome = ENGINE.ingest(run, target);
-    var fitRuns = CalibrationStatus.runsForFit(cls.getStatus(), run);
+    var fitRuns = CalibrationStatusMapper.runsForFit(cls.getStatus(), run);
     ModelFit fit = fitRuns.size() == 1 ? outcome.fit()
-        : ENGINE.fit(fitRuns.stream().map(CalibrationStatus.StoredRunRef::run).toList(), target);
-    SloClassStatus next = CalibrationStatus.record(cls.getStatus(), run, outcome, fit, fitRuns, at);
+        : ENGINE.fit(fitRuns.stream().map(CalibrationStatusMapper.StoredRunRef::run).toList(), target);
+    SloClassStatus next = CalibrationStatusMapper.record(cls.getStatus(), run, outcome, fit, fitRuns, at);
     cls.setStatus(next);
     return next;
   }
@@ -67,7 +67,7 @@ class CalibrationStatusTest {
   void cutoffsAreRecordedPerPodSizeAndTheClassOffersEachCandidateItsNewest() {
     SloClass cls = gold(); // declares 500m
     cls.getSpec().resources.cpuCandidates = List.of("250m", "1");
-    assertThat(CalibrationStatus.sizing(cls).candidates()).extracting(c -> c.perPodCutoffRps()).containsOnlyNulls();
+    assertThat(CalibrationStatusMapper.sizing(cls).candidates()).extracting(c -> c.perPodCutoffRps()).containsOnlyNulls();
 
     ingest(cls, runAt("small", "250m", 20), NOW);
     ingest(cls, runAt("big", "1000m", 130), NOW.plusSeconds(1));
@@ -77,7 +77,7 @@ class CalibrationStatusTest {
     assertThat(s.calibrationRuns).extracting(r -> r.podCpuMillis).containsExactly(250L, 1000L, 500L);
     assertThat(s.fit.runIds).as("runs of other sizes are not fitted together").containsExactly("mid");
     assertThat(s.fit.podCpuMillis).isEqualTo(500L);
-    var sizing = CalibrationStatus.sizing(cls);
+    var sizing = CalibrationStatusMapper.sizing(cls);
     assertThat(sizing.declaredCpuMillis()).isEqualTo(500);
     assertThat(sizing.fitCpuMillis()).isEqualTo(500L);
     assertThat(sizing.candidates()).extracting(c -> c.cpuMillis()).containsExactly(250L, 500L, 1000L);
@@ -85,7 +85,7 @@ class CalibrationStatusTest {
     assertThat(sizing.candidates().get(2).perPodCutoffRps()).isEqualTo(s.cutoffs.get(1).rps);
     assertThat(ClassPlans.request(cls, List.of(new TenantDemand("a", 10))).sizing()).isEqualTo(sizing);
     cls.getSpec().resources.cpuCandidates = null;
-    assertThat(CalibrationStatus.sizing(cls)).as("no candidates: no choice").isNull();
+    assertThat(CalibrationStatusMapper.sizing(cls)).as("no candidates: no choice").isNull();
   }
 
   @Test
@@ -95,18 +95,18 @@ class CalibrationStatusTest {
     cls.getSpec().resources.cpuCandidates = List.of("250m");
 
     assertThat(s.cutoffs.get(0).podCpuMillis).isNull();
-    assertThat(CalibrationStatus.sizing(cls).candidates().get(1).perPodCutoffRps()).isEqualTo(s.cutoffs.get(0).rps);
+    assertThat(CalibrationStatusMapper.sizing(cls).candidates().get(1).perPodCutoffRps()).isEqualTo(s.cutoffs.get(0).rps);
   }
 
   @Test
   void cpuQuantitiesAreMillicores() {
-    assertThat(CalibrationStatus.cpuMillis("250m")).isEqualTo(250);
-    assertThat(CalibrationStatus.cpuMillis("1.5")).isEqualTo(1500);
-    assertThat(CalibrationStatus.cpuMillis("0.0005")).as("rounded up, as the API server does").isEqualTo(1);
-    assertThat(CalibrationStatus.cpuMillis(null)).isNull();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CalibrationStatus.cpuMillis("0"))
+    assertThat(CalibrationStatusMapper.cpuMillis("250m")).isEqualTo(250);
+    assertThat(CalibrationStatusMapper.cpuMillis("1.5")).isEqualTo(1500);
+    assertThat(CalibrationStatusMapper.cpuMillis("0.0005")).as("rounded up, as the API server does").isEqualTo(1);
+    assertThat(CalibrationStatusMapper.cpuMillis(null)).isNull();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CalibrationStatusMapper.cpuMillis("0"))
         .hasMessageContaining("positive CPU quantity");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CalibrationStatus.cpuMillis("lots"))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CalibrationStatusMapper.cpuMillis("lots"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -132,6 +132,21 @@ class CalibrationStatusTest {
   }
 
   @Test
+  void aRunStoredInTheFlatLayoutOfBeforeIsDroppedNotRefitted() {
+    SloClass cls = gold();
+    cls.setStatus(new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal("""
+        {"calibrationRuns": [{"runId": "old", "context": "alone", "replicas": 2, "storedAt": "2026-11-01T00:00:00Z",
+          "steps": [{"index": 0, "offeredRps": 10, "achievedRps": 10, "durationSeconds": 10,
+                     "count": 100, "errors": 0, "p50": 1, "p90": 2, "p95": 3, "p99": 4, "max": 5}]}]}
+        """, SloClassStatus.class));
+
+    SloClassStatus s = ingest(cls, run("r1", "alone", 1), NOW);
+
+    assertThat(s.fit.runIds).containsExactly("r1");
+    assertThat(s.calibrationRuns).extracting(r -> r.runId).containsExactly("r1");
+  }
+
+  @Test
   void runsAtOneAndTwoReplicasGiveAJointFitThatPredictsThree() {
     SloClass cls = gold();
     ingest(cls, run("r1", "alone", 1), NOW);
@@ -145,7 +160,7 @@ class CalibrationStatusTest {
     assertThat(s.model.sigma).isCloseTo(0.2, within(0.05));
     assertThat(s.perPodCutoffRps).as("newest single-pod cut-off").isEqualTo(s.cutoffs.get(1).rps);
 
-    ModelFit stored = CalibrationStatus.modelFit(s);
+    ModelFit stored = CalibrationStatusMapper.modelFit(s);
     assertThat(stored.trusted()).isTrue();
     double truth3 = TRUTH.cutoffRps(50, 3);
     assertThat(stored.model().cutoffRps(50, 3)).as("predicted 3-replica cut-off").isCloseTo(truth3, within(truth3 * 0.05));
@@ -185,45 +200,45 @@ class CalibrationStatusTest {
     s.fit.percentile = 95;
     s.model = new SloClassStatus.Model();
     s.model.scaleMs = -1;
-    ModelFit fit = CalibrationStatus.modelFit(s);
+    ModelFit fit = CalibrationStatusMapper.modelFit(s);
     assertThat(fit.trusted()).isFalse();
     assertThat(fit.reasons()).singleElement().asString().contains("stored model is invalid");
-    assertThat(CalibrationStatus.modelFit(new SloClassStatus())).isNull();
+    assertThat(CalibrationStatusMapper.modelFit(new SloClassStatus())).isNull();
   }
 
   @Test
   void cutoffsAreBoundedPerContextAndInContexts() {
     List<SloClassStatus.CutoffPoint> list = List.of();
     for (int i = 0; i < 25; i++) {
-      list = CalibrationStatus.withCutoff(list, point("alone", i));
+      list = CalibrationStatusMapper.withCutoff(list, point("alone", i));
     }
-    assertThat(list).hasSize(CalibrationStatus.MAX_CUTOFFS_PER_CONTEXT);
+    assertThat(list).hasSize(CalibrationStatusMapper.MAX_CUTOFFS_PER_CONTEXT);
     assertThat(list.get(0).rps).as("oldest dropped").isEqualTo(5);
     for (int c = 0; c < 12; c++) {
-      list = CalibrationStatus.withCutoff(list, point("ctx" + c, 100 + c));
+      list = CalibrationStatusMapper.withCutoff(list, point("ctx" + c, 100 + c));
     }
-    assertThat(list.stream().map(p -> p.context).distinct()).hasSize(CalibrationStatus.MAX_CONTEXTS)
+    assertThat(list.stream().map(p -> p.context).distinct()).hasSize(CalibrationStatusMapper.MAX_CONTEXTS)
         .doesNotContain("alone", "ctx0", "ctx1");
-    assertThat(CalibrationStatus.withCutoff(list, null)).hasSameSizeAs(list);
+    assertThat(CalibrationStatusMapper.withCutoff(list, null)).hasSameSizeAs(list);
   }
 
   @Test
   void storedRunsReplaceTheirContextAndReplicasAndAreBounded() {
     List<SloClassStatus.StoredRun> runs = List.of();
     for (int i = 0; i < 12; i++) {
-      runs = CalibrationStatus.withRun(runs, CalibrationStatus.toStored(run("r" + i, "ctx" + i, 1), "t"));
+      runs = CalibrationStatusMapper.withRun(runs, CalibrationStatusMapper.toStored(run("r" + i, "ctx" + i, 1), "t"));
     }
-    assertThat(runs).hasSize(CalibrationStatus.MAX_STORED_RUNS);
+    assertThat(runs).hasSize(CalibrationStatusMapper.MAX_STORED_RUNS);
     assertThat(runs.get(0).runId).isEqualTo("r2");
-    runs = CalibrationStatus.withRun(runs, CalibrationStatus.toStored(run("again", "ctx5", 1), "t"));
-    assertThat(runs).hasSize(CalibrationStatus.MAX_STORED_RUNS).noneMatch(r -> r.runId.equals("r5"));
+    runs = CalibrationStatusMapper.withRun(runs, CalibrationStatusMapper.toStored(run("again", "ctx5", 1), "t"));
+    assertThat(runs).hasSize(CalibrationStatusMapper.MAX_STORED_RUNS).noneMatch(r -> r.runId.equals("r5"));
     assertThat(runs.get(runs.size() - 1).runId).isEqualTo("again");
   }
 
   @Test
   void aStoredRunRoundTripsToTheSameTotals() {
     CalibrationRun original = run("r1", "alone", 2);
-    CalibrationRun back = CalibrationStatus.toRun(CalibrationStatus.toStored(original, "t"), "gold");
+    CalibrationRun back = CalibrationStatusMapper.toRun(CalibrationStatusMapper.toStored(original, "t"), "gold");
     assertThat(back.context().replicas()).isEqualTo(2);
     assertThat(back.context().label()).isEqualTo("alone");
     for (int i = 0; i < original.steps().size(); i++) {
@@ -238,7 +253,7 @@ class CalibrationStatusTest {
     s.cutoffs = List.of(point("alone", 40));
     s.fit = new SloClassStatus.Fit();
     s.fit.status = "refused";
-    JsonNode patch = new ObjectMapper().readTree(CalibrationStatus.mergePatch(s, "42"));
+    JsonNode patch = new ObjectMapper().readTree(CalibrationStatusMapper.mergePatch(s, "42"));
     assertThat(patch.at("/metadata/resourceVersion").asText()).isEqualTo("42");
     assertThat(patch.at("/status").has("model")).isTrue();
     assertThat(patch.at("/status/model").isNull()).isTrue();

@@ -1,23 +1,23 @@
 package dev.isolato.gatling.stats;
 
+import dev.isolato.calibration.LatencySummary;
 import java.util.Arrays;
 
 /**
  * Latency statistics of one set of requests, in milliseconds, as the calibration format wants
  * them. Percentiles use the nearest-rank method on the exact samples (no histogram error):
  * p(q) is the smallest sample with at least q% of the samples at or below it.
- *
- * @param count  every request, answered or failed
- * @param errors non-2xx answers plus failed requests (timeouts, resets, refused)
  */
-public record LatencySummary(long count, long errors, Double p50, Double p90, Double p95,
-                             Double p99, Double max) {
+public final class Percentiles {
 
   private static final double NANOS_PER_MILLI = 1_000_000.0;
 
+  private Percentiles() {}
+
   /**
-   * Summarises latencies given in nanoseconds. The array is sorted in place. With no samples
-   * the percentiles are null: there is nothing to measure, and 0 would read as "very fast".
+   * Summarises latencies given in nanoseconds; {@code errors} counts non-2xx answers plus failed
+   * requests (timeouts, resets, refused). The array is sorted in place. With no samples every
+   * field is 0 (the format's count 0 says there was nothing to measure).
    */
   public static LatencySummary ofNanos(long[] latenciesNanos, long errors) {
     if (errors < 0 || errors > latenciesNanos.length) {
@@ -25,7 +25,7 @@ public record LatencySummary(long count, long errors, Double p50, Double p90, Do
           "errors must be between 0 and the sample count " + latenciesNanos.length + ": " + errors);
     }
     if (latenciesNanos.length == 0) {
-      return new LatencySummary(0, 0, null, null, null, null, null);
+      return new LatencySummary(0, 0, 0, 0, 0, 0, 0);
     }
     Arrays.sort(latenciesNanos);
     return new LatencySummary(latenciesNanos.length, errors,

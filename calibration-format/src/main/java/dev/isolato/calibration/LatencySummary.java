@@ -1,11 +1,14 @@
-package dev.isolato.slo;
+package dev.isolato.calibration;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
+import java.util.List;
 /**
  * Request count, error count and latency percentiles (milliseconds) of one calibration step,
  * for all tenants together or for one tenant.
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record LatencySummary(
     @Required @Min(0) long count,
     @Required @Min(0) long errors,
@@ -16,7 +19,7 @@ public record LatencySummary(
     @Required @Min(0) double max) {
 
   /** The percentiles a calibration run reports; a class target must use one of them. */
-  public static final double[] SUPPORTED_PERCENTILES = {50, 90, 95, 99};
+  public static final List<Double> SUPPORTED_PERCENTILES = List.of(50.0, 90.0, 95.0, 99.0);
 
   /** The latency at one of the {@link #SUPPORTED_PERCENTILES}. */
   public double at(double percentile) {

@@ -6,13 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import dev.isolato.slo.CalibrationContext;
+import dev.isolato.calibration.CalibrationContext;
 import dev.isolato.slo.CalibrationOutcome;
-import dev.isolato.slo.CalibrationRun;
-import dev.isolato.slo.CalibrationStep;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationStep;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.CutoffResult;
-import dev.isolato.slo.LatencySummary;
 import dev.isolato.slo.LatencyModel;
 import dev.isolato.slo.ModelFit;
 import dev.isolato.slo.PodSizing;
@@ -31,7 +30,7 @@ import java.util.Objects;
  * {@link SloClassStatus}, with the bounds that keep the status small (the API server is the only
  * store, and an object must stay far below etcd's 1.5 MB limit).
  */
-public final class CalibrationStatus {
+public final class CalibrationStatusMapper {
   /** Recent cut-offs kept per context label. */
   public static final int MAX_CUTOFFS_PER_CONTEXT = 20;
   /** Context labels with cut-offs kept; the label whose newest cut-off is oldest goes first. */
@@ -44,7 +43,7 @@ public final class CalibrationStatus {
   /** Leaves null fields of the status objects out; a null top-level field (e.g. no model) deletes it. */
   private static final ObjectMapper PATCH_JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
-  private CalibrationStatus() {}
+  private CalibrationStatusMapper() {}
 
   /** The class's latency target as the engine wants it. */
   public static ClassTarget target(SloClass cls) {
@@ -183,7 +182,7 @@ public final class CalibrationStatus {
     List<SloClassStatus.CutoffPoint> cutoffs = c.getStatus() == null ? List.of() : nonNull(c.getStatus().cutoffs);
     List<Long> sizes = new ArrayList<>();
     sizes.add(declared);
-    r.cpuCandidates.stream().map(CalibrationStatus::cpuMillis).filter(m -> !sizes.contains(m)).forEach(sizes::add);
+    r.cpuCandidates.stream().map(CalibrationStatusMapper::cpuMillis).filter(m -> !sizes.contains(m)).forEach(sizes::add);
     sizes.sort(Comparator.naturalOrder());
     List<PodSizing.SizeCutoff> candidates = sizes.stream()
         .map(m -> new PodSizing.SizeCutoff(m, measuredPerPod(cutoffs.stream()
@@ -313,33 +312,16 @@ public final class CalibrationStatus {
     s.partial = run.partial();
     s.storedAt = at;
     s.podCpuMillis = podCpuMillis(run);
-    for (CalibrationStep step : run.steps()) {
-      SloClassStatus.StoredStep t = new SloClassStatus.StoredStep();
-      t.index = step.index();
-      t.offeredRps = step.offeredRps();
-      t.achievedRps = step.achievedRps();
-      t.durationSeconds = step.durationSeconds();
-      LatencySummary total = step.total();
-      t.count = total.count();
-      t.errors = total.errors();
-      t.p50 = total.p50();
-      t.p90 = total.p90();
-      t.p95 = total.p95();
-      t.p99 = total.p99();
-      t.max = total.max();
-      s.steps.add(t);
-    }
+    s.steps = run.steps().stream()
+        .map(t -> new CalibrationStep(t.index(), t.offeredRps(), t.achievedRps(), t.durationSeconds(), t.total(), Map.of()))
+        .toList();
     return s;
   }
 
   static CalibrationRun toRun(SloClassStatus.StoredRun s, String sloClass) {
-    List<CalibrationStep> steps = nonNull(s.steps).stream()
-        .map(t -> new CalibrationStep(t.index, t.offeredRps, t.achievedRps, t.durationSeconds,
-            new LatencySummary(t.count, t.errors, t.p50, t.p90, t.p95, t.p99, t.max), Map.of()))
-        .toList();
     return new CalibrationRun(CalibrationRun.SCHEMA_VERSION, s.runId, sloClass, s.partial,
         new CalibrationContext(s.context, s.podCpuMillis == null ? null : s.podCpuMillis + "m", null, s.replicas,
-            List.of(), Map.of()), steps);
+            List.of(), Map.of()), nonNull(s.steps));
   }
 
   static SloClassStatus.Fit toStatus(ModelFit fit, String context, List<StoredRunRef> runs, String at) {
@@ -401,8 +383,14 @@ public final class CalibrationStatus {
     return m == null || m.form == null ? UslModel.FORM : m.form;
   }
 
+  /**
+   * The stored runs that read as calibration runs: one stored before steps kept the format's
+   * {@code total} (flat counts and percentiles) is dropped, as the CRD schema no longer accepts it.
+   */
   private static List<SloClassStatus.StoredRun> storedRuns(SloClassStatus status) {
-    return status == null ? List.of() : nonNull(status.calibrationRuns);
+    return status == null ? List.of() : nonNull(status.calibrationRuns).stream()
+        .filter(r -> nonNull(r.steps).stream().allMatch(step -> step != null && step.total() != null))
+        .toList();
   }
 
   private static <T> List<T> nonNull(List<T> list) {

@@ -1,5 +1,6 @@
-package dev.isolato.slo;
+package dev.isolato.calibration;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
@@ -9,10 +10,13 @@ import java.util.List;
 
 /**
  * What a load generator measured against one SLO class, step by step; the JSON shape of
- * docs/calibration-format.md. Validate with {@link CalibrationValidator} before use.
+ * docs/calibration-format.md (schema: docs/schemas/calibration-run.schema.json). Validate with
+ * {@link CalibrationValidator} before use. Unknown fields (the runner's {@code hygiene}) are
+ * ignored, as the schema allows them.
  *
  * @param partial true when the run was interrupted; the steps present are complete
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record CalibrationRun(
     @Required @Min(SCHEMA_VERSION) @Max(SCHEMA_VERSION) int schemaVersion,
     @Required @Pattern(NOT_BLANK) String runId,

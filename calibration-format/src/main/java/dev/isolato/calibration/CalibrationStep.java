@@ -1,5 +1,6 @@
-package dev.isolato.slo;
+package dev.isolato.calibration;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.Map;
  *
  * @param tenants per tenant id; may be empty when only totals were measured
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record CalibrationStep(
     @Required @Min(0) int index,
     @Required @Min(value = 0, inclusive = false) double offeredRps,
@@ -19,6 +21,6 @@ public record CalibrationStep(
     Map<String, LatencySummary> tenants) {
 
   public CalibrationStep {
-    tenants = tenants == null ? Map.of() : Map.copyOf(tenants);
+    tenants = CalibrationContext.ordered(tenants);
   }
 }

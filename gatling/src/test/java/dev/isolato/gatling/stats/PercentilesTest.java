@@ -1,13 +1,13 @@
 package dev.isolato.gatling.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.isolato.calibration.LatencySummary;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
-class LatencySummaryTest {
+class PercentilesTest {
 
   private static long[] millisToNanos(long... millis) {
     return LongStream.of(millis).map(m -> m * 1_000_000).toArray();
@@ -16,7 +16,7 @@ class LatencySummaryTest {
   @Test
   void nearestRankPercentilesOfOneToHundred() {
     long[] shuffled = LongStream.rangeClosed(1, 100).map(i -> (i * 37) % 100 + 1).toArray();
-    LatencySummary s = LatencySummary.ofNanos(millisToNanos(shuffled), 3);
+    LatencySummary s = Percentiles.ofNanos(millisToNanos(shuffled), 3);
     assertEquals(100, s.count());
     assertEquals(3, s.errors());
     assertEquals(50.0, s.p50());
@@ -29,7 +29,7 @@ class LatencySummaryTest {
   @Test
   void smallSampleTakesTheNextRankUp() {
     // n = 3: p50 -> rank ceil(1.5) = 2, p90/p95/p99 -> rank 3.
-    LatencySummary s = LatencySummary.ofNanos(millisToNanos(30, 10, 20), 0);
+    LatencySummary s = Percentiles.ofNanos(millisToNanos(30, 10, 20), 0);
     assertEquals(20.0, s.p50());
     assertEquals(30.0, s.p95());
     assertEquals(30.0, s.max());
@@ -37,20 +37,18 @@ class LatencySummaryTest {
 
   @Test
   void keepsMicrosecondResolution() {
-    LatencySummary s = LatencySummary.ofNanos(new long[] {4_123_456}, 0);
+    LatencySummary s = Percentiles.ofNanos(new long[] {4_123_456}, 0);
     assertEquals(4.123, s.p50());
   }
 
   @Test
-  void noSamplesGiveNullPercentilesNotZero() {
-    LatencySummary s = LatencySummary.ofNanos(new long[0], 0);
-    assertEquals(0, s.count());
-    assertNull(s.p95());
+  void noSamplesGiveACountOfZero() {
+    assertEquals(new LatencySummary(0, 0, 0, 0, 0, 0, 0), Percentiles.ofNanos(new long[0], 0));
   }
 
   @Test
   void rejectsMoreErrorsThanSamples() {
     assertThrows(IllegalArgumentException.class,
-        () -> LatencySummary.ofNanos(new long[] {1}, 2));
+        () -> Percentiles.ofNanos(new long[] {1}, 2));
   }
 }

@@ -1,16 +1,18 @@
-package dev.isolato.slo;
+package dev.isolato.calibration;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Checks a {@link CalibrationRun} against docs/calibration-format.md and returns every
  * problem as a {@link FieldError} named by JSON path (empty list: valid).
  */
 public final class CalibrationValidator {
+  private static final Pattern POSITIVE_QUANTITY = Pattern.compile(CalibrationContext.POSITIVE_QUANTITY);
 
   private CalibrationValidator() {}
 
@@ -36,6 +38,10 @@ public final class CalibrationValidator {
       return;
     }
     requireText(errors, "context.label", context.label());
+    if (context.podCpu() != null && !POSITIVE_QUANTITY.matcher(context.podCpu()).matches()) {
+      errors.add(new FieldError("context.podCpu", "must be a positive CPU quantity such as 250m or 1 "
+          + "(the pods' CPU during the run), was '" + context.podCpu() + "'"));
+    }
     if (context.replicas() < 1) {
       errors.add(new FieldError("context.replicas", "must be >= 1, was " + context.replicas()));
     }
@@ -107,19 +113,20 @@ public final class CalibrationValidator {
     }
   }
 
-  static void requireText(List<FieldError> errors, String field, String value) {
+  /** Shared field checks (the engine's other validators use them too). */
+  public static void requireText(List<FieldError> errors, String field, String value) {
     if (value == null || value.isBlank()) {
       errors.add(new FieldError(field, "required"));
     }
   }
 
-  static void requirePositive(List<FieldError> errors, String field, double value) {
+  public static void requirePositive(List<FieldError> errors, String field, double value) {
     if (!(value > 0) || Double.isInfinite(value)) {
       errors.add(new FieldError(field, "must be > 0, was " + value));
     }
   }
 
-  static void requireNonNegative(List<FieldError> errors, String field, double value) {
+  public static void requireNonNegative(List<FieldError> errors, String field, double value) {
     if (!(value >= 0) || Double.isInfinite(value)) {
       errors.add(new FieldError(field, "must be >= 0, was " + value));
     }

@@ -1,0 +1,9 @@
+# calibration-format: the one definition of the calibration run (records, validator, JSON schema).
+.PHONY: test-calibration-format
+UNIT_TEST_TARGETS += test-calibration-format
+
+# The records against the schema and the stored runs (Java), the schema against the docs'
+# examples and the open-loop generator's output (Python, jsonschema).
+test-calibration-format: ## the calibration format: records = schema; docs, stored and open-loop runs valid
+	@$(MVN) -pl calibration-format test
+	@source gatling/experiments/venv.sh && cd calibration-format && "$$PY" -m pytest -q tests
