@@ -10,9 +10,11 @@ LK="$ROOT/localkube/localkube"
 out="$ROOT/build/tune/kwok-e2e.json"
 rm -f "$out"
 start=$(date +%s)
-trap '"$LK" kwok down >/dev/null 2>&1 || true' EXIT
+watcher=
+trap '[ -z "$watcher" ] || kill "$watcher" 2>/dev/null; "$LK" kwok down >/dev/null 2>&1 || true' EXIT
 "$LK" status >/dev/null 2>&1 || "$LK" up
 export KUBECONFIG=$("$LK" kubeconfig)
+mkdir -p "$ROOT/build/tune"
 real_node=$(kubectl get nodes -l '!isolato.dev/kwok-node' -o jsonpath='{.items[0].metadata.name}')
 # Pods bound to the real node, recorded while the benchmark runs (its namespace is gone after).
 ( while sleep 0.5; do
@@ -21,6 +23,7 @@ real_node=$(kubectl get nodes -l '!isolato.dev/kwok-node' -o jsonpath='{.items[0
 watcher=$!
 KWOK_NODES=2 "$ROOT/controller/bench/tune.sh" --pods 40 --max-changes 0 --timeout 120 --out "$out"
 kill "$watcher"; wait "$watcher" 2>/dev/null || true
+watcher=
 python3 - "$out" <<'PY'
 import json, sys
 a = json.load(open(sys.argv[1]))
