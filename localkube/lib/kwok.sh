@@ -67,6 +67,9 @@ lk_kwok_up() {
   mkdir -p "$LK_HOME/kwok"
   lk_kwok_config > "$LK_HOME/kwok/kwok.yaml"
   if ! lk_is_running kwok; then
+    # Node leases keep the fake nodes Ready. kwok plays a bound pod late and in bursts here
+    # (S5: 40 pods on 2 nodes Ready after 31–34 s; the same without leases and with a status
+    # heartbeat instead): a measured limit of the simulation, see docs/pipeline.md.
     lk_start_process kwok "$LK_KWOK_DIR/bin/kwok" --config "$LK_HOME/kwok/kwok.yaml" \
       --kubeconfig "$LK_KUBECONFIGS/super-admin.kubeconfig" --manage-all-nodes=false \
       --manage-nodes-with-label-selector "$LK_KWOK_LABEL=true" --node-lease-duration-seconds 40 \
@@ -101,6 +104,9 @@ lk_kwok_down() {
     left=$(lk_kwok_pods)
     for p in $left; do lk_kubectl -n "${p%%/*}" delete pod "${p#*/}" --grace-period=0 --force >/dev/null 2>&1 || true; done
     lk_kubectl delete nodes -l "$LK_KWOK_LABEL=true" --wait=true --timeout=60s >/dev/null
+    # the nodes' leases (kwok's, named after our nodes; normally collected with their nodes)
+    lk_kubectl -n kube-node-lease get leases -o name | grep "^lease.coordination.k8s.io/$LK_KWOK_PREFIX" \
+      | xargs -r "$LK_BIN_DIR/kubectl" --kubeconfig "$LK_KUBECONFIGS/admin.kubeconfig" -n kube-node-lease delete >/dev/null || true
   fi
   lk_stop_process kwok
 }
