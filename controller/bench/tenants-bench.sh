@@ -39,7 +39,8 @@ controller_props() { # default|tuned → JAVA_TOOL_OPTIONS system properties for
 cleanup() { stop_controller; reset; "$LOCALKUBE" down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 "$LOCALKUBE" up >&2
-export KUBECONFIG=$("$LOCALKUBE" kubeconfig)
+KUBECONFIG=$("$LOCALKUBE" kubeconfig)
+export KUBECONFIG
 ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-bench-image)}
 "$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
 

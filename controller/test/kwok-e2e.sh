@@ -13,7 +13,8 @@ start=$(date +%s)
 watcher=
 trap '[ -z "$watcher" ] || kill "$watcher" 2>/dev/null; "$LK" kwok down >/dev/null 2>&1 || true' EXIT
 "$LK" status >/dev/null 2>&1 || "$LK" up
-export KUBECONFIG=$("$LK" kubeconfig)
+KUBECONFIG=$("$LK" kubeconfig)
+export KUBECONFIG
 mkdir -p "$ROOT/build/tune"
 real_node=$(kubectl get nodes -l '!isolato.dev/kwok-node' -o jsonpath='{.items[0].metadata.name}')
 # Pods bound to the real node, recorded while the benchmark runs (its namespace is gone after).

@@ -61,7 +61,9 @@ lk_kwok_nodes_ready() { # n → true when n fake nodes are Ready
 
 lk_kwok_up() {
   local n=$1 i
-  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] && [ "$n" -le 200 ] || lk_die "usage: localkube kwok up NODES (1–200 fake nodes)"
+  if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$n" -lt 1 ] || [ "$n" -gt 200 ]; then
+    lk_die "usage: localkube kwok up NODES (1–200 fake nodes)"
+  fi
   lk_kubectl get --raw /readyz >/dev/null 2>&1 || lk_die "the cluster is not up: run 'localkube up' first"
   lk_build_kwok
   mkdir -p "$LK_HOME/kwok"
@@ -92,6 +94,8 @@ lk_kwok_pods() { # pods bound to a fake node, as namespace/name
     | while read -r ns_name node; do case "$node" in "$LK_KWOK_PREFIX"*) echo "$ns_name" ;; esac; done
 }
 
+lk_kwok_no_pods() { [ -z "$(lk_kwok_pods)" ]; }
+
 # Deletes the pods left on fake nodes (kwok finishes their deletion), then the nodes, then
 # stops kwok. Nothing is left Terminating: a pod whose node is gone is deleted with grace 0.
 lk_kwok_down() {
@@ -100,7 +104,7 @@ lk_kwok_down() {
     lk_kwok_pods | while IFS=/ read -r ns name; do
       lk_kubectl -n "$ns" delete pod "$name" --wait=false >/dev/null 2>&1 || true
     done
-    lk_is_running kwok && lk_wait_for "pods on kwok nodes gone" 120 test -z "$(lk_kwok_pods)" || true
+    if lk_is_running kwok; then lk_wait_for "pods on kwok nodes gone" 120 lk_kwok_no_pods || true; fi
     left=$(lk_kwok_pods)
     for p in $left; do lk_kubectl -n "${p%%/*}" delete pod "${p#*/}" --grace-period=0 --force >/dev/null 2>&1 || true; done
     lk_kubectl delete nodes -l "$LK_KWOK_LABEL=true" --wait=true --timeout=60s >/dev/null
