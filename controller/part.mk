@@ -1,8 +1,8 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e tune bench-controller bench-reaction-time schemathesis
+.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
-E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e
+E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e
 
 controller-build: ## build controller/target/isolato-controller.jar
 	@$(MVN) -pl controller -am -DskipTests package
@@ -49,8 +49,11 @@ chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API 
 bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/BENCHMARKS.md
 	@source gatling/experiments/venv.sh && cd controller/bench/faults && "$$PY" run_modes.py --helm $(HELM)
 
-tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10")
+tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; KWOK_NODES=16 for fake nodes)
 	@controller/bench/tune.sh $(TUNE_ARGS)
 
 test-tune-e2e: controller-build ## reduced tuning loop on localkube: one 20-pod Deployment, one change, undone
 	@controller/test/tune-e2e.sh
+
+test-kwok-e2e: controller-build ## reduced KWOK shape: 2 fake nodes × 20 pods measured, nothing on the real node, all removed
+	@controller/test/kwok-e2e.sh

@@ -9,6 +9,9 @@
 # default), "tuned" sets TUNED; every other key keeps localkube's default, which equals
 # Kubernetes' except kubelet.maxPods 250 and kubelet.maxParallelImagePulls 5 (no benchmark pod
 # needs those changed: nothing is pulled, ≤ 200 pods). The keys are unset at the end. Uses its own state directory and leaves it down.
+# KWOK_NODES=N runs the pods on N KWOK fake nodes (`localkube kwok up N`: real control plane,
+# simulated kubelets), e.g. the paper's Fig. 8 shape:
+#   KWOK_NODES=16 controller/bench/pipeline-bench.sh 1 1600 1 controller-manager.kube-api-qps=20:1600 ...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
@@ -27,22 +30,24 @@ configure() { # default|tuned
   "$LK" up >/dev/null 2>&1
 }
 trap 'reset; "$LK" down >/dev/null 2>&1 || true' EXIT
+where=()
+[ -z "${KWOK_NODES:-}" ] || where=(--timeout 300) # tune.sh puts the pods on the fake nodes
 out=$(mktemp -d)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq 1 "$REPEATS"); do
   order=(default tuned); [ $((r % 2)) -eq 0 ] && order=(tuned default)
   for v in "${order[@]}"; do
     configure "$v"
-    "$ROOT/controller/bench/tune.sh" --workloads "$J" --pods "$P" --max-changes 0 --out "$out/$v-$r.json" \
+    "$ROOT/controller/bench/tune.sh" --workloads "$J" --pods "$P" --max-changes 0 "${where[@]}" --out "$out/$v-$r.json" \
       | grep -E '^\[tune\] (iteration|DONE|FAILED)' >&2
   done
 done
 machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
-python3 - "$out" "$J" "$P" "$REPEATS" "$machine" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" "${TUNED[*]}" \
+python3 - "$out" "$J" "$P" "$REPEATS" "$machine" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" "${TUNED[*]}" "${KWOK_NODES:-}" \
   >> "$ROOT/docs/BENCHMARKS.md" <<'PY'
 import json, statistics, sys, datetime
 from pathlib import Path
-d, J, P, R, machine, load0, load1, tuned = sys.argv[1:]
+d, J, P, R, machine, load0, load1, tuned, kwok = sys.argv[1:]
 R = int(R)
 def get(v, r):
     a = json.loads((Path(d) / f"{v}-{r}.json").read_text())
@@ -53,8 +58,9 @@ red = [1 - t[0] / dflt[0] for _, dflt, t in rows]
 med = lambda xs: statistics.median(xs)
 dm, tm = med([x[1][0] for x in rows]), med([x[2][0] for x in rows])
 pm = med([x[2][1] for x in rows])
-print(f"\n### Deploy pipeline: {J} × {P} pods, default vs tuned — {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC — {machine}\n")
-print(f"`controller/bench/pipeline-bench.sh {J} {P} {R} {tuned}`: the two configurations alternate in one run "
+where = f" on {kwok} KWOK fake nodes" if kwok else ""
+print(f"\n### Deploy pipeline: {J} × {P} pods{where}, default vs tuned — {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC — {machine}\n")
+print(f"`{'KWOK_NODES=' + kwok + ' ' if kwok else ''}controller/bench/pipeline-bench.sh {J} {P} {R} {tuned}`: the two configurations alternate in one run "
       f"(ABBA…), {R} measurements each; seconds from the first create to the last pod Ready (traced). "
       f"Load average at the start {load0}, at the end {load1}: the 2 cores are shared with other work, so "
       "only ratios within this run mean something.\n")

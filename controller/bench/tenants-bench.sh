@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Isolato's own deployment path, default vs tuned: N dedicated tenants onboarded at once (N
-# namespaces, each with its pool: Deployment of 1 saas-bench pod, Service, table), timed from
-# the first POST until every tenant is Serving. The two configurations alternate (ABBA…) in
-# one run, REPEATS times each; between runs the tenants are deleted and their namespaces waited
-# for. Appends the figures to docs/BENCHMARKS.md.
+# Isolato's own deployment paths, default vs tuned, each timed on localkube:
+#   class   a new SLO class: from its POST until its pool (namespace isolato-c-tb, Deployment,
+#           Service) has a Ready pod;
+#   tenants N dedicated tenants onboarded at once (N namespaces, each with its pool: Deployment of
+#           1 saas-bench pod, Service, table): from the first POST until every tenant is Serving;
+#   scale   then, the tenants deleted, the class pool scaled 1 → 10: from the PUT of minReplicas =
+#           maxReplicas = 10 until 10 pods are Ready.
+# The two configurations alternate (ABBA…) in one run, REPEATS times each; between runs the
+# tenants and the class are deleted and their namespaces waited for. Appends the figures to
+# docs/BENCHMARKS.md.
 #   controller/bench/tenants-bench.sh N REPEATS KEY=DEFAULT:TUNED...   (localkube keys; isolato.*
 #   keys go to the tuned controller as properties, TUNED only)
 # Uses its own state directory (LOCALKUBE_HOME, default /var/lib/localkube-tune) and leaves it down.
@@ -39,6 +44,45 @@ export KUBECONFIG
 ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-bench-image)}
 "$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
 
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
+until_true() { # T0 LIMIT WHAT CMD...: polls CMD every 0.2 s; prints seconds since T0
+  local t0=$1 limit=$2 what=$3; shift 3
+  until "$@"; do
+    awk -v s="$(since "$t0")" -v l="$limit" 'BEGIN { exit !(s > l) }' && die "$what not within $limit s"
+    sleep 0.2
+  done
+  since "$t0"
+}
+pool_ready() { # N: the class pool has at least N Ready pods
+  [ "$(kubectl -n "isolato-c-$CLS" get deploy saas-bench -o jsonpath='{.status.readyReplicas}' 2>/dev/null || true)" -ge "$1" ] 2>/dev/null
+}
+all_serving() {
+  [ "$(kubectl -n isolato-system get tenants -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}' | grep -c '^Serving$')" -ge "$N" ]
+}
+class_body() { # MIN MAX
+  class_json "$CLS" 10m 32Mi "$2" 1000 | sed "s/\"priority\":500,/\"priority\":500,\"allowDedicated\":true,/; s/\"minReplicas\":1,/\"minReplicas\":$1,/"
+}
+new_class() { # prints seconds from the POST until the pool has a Ready pod
+  local t0; t0=$(date +%s.%N)
+  api POST /api/v1/slo-classes "$(class_body 1 10)" >/dev/null
+  [ "$(status)" = 201 ] || die "class: $(status) $(cat "$WORK/body")"
+  until_true "$t0" 300 "the class pool Ready" pool_ready 1
+}
+scale_pool() { # prints seconds from the PUT until 10 pool pods are Ready
+  local t0; t0=$(date +%s.%N)
+  api PUT "/api/v1/slo-classes/$CLS" "$(class_body 10 10)" >/dev/null
+  [ "$(status)" = 200 ] || die "class scale: $(status) $(cat "$WORK/body")"
+  until_true "$t0" 300 "10 pool pods Ready" pool_ready 10
+}
+delete_class() {
+  api DELETE "/api/v1/slo-classes/$CLS" >/dev/null
+  case "$(status)" in 202|204|404) ;; *) die "class delete: $(status) $(cat "$WORK/body")" ;; esac
+  local deadline=$((SECONDS + 300))
+  while kubectl get ns "isolato-c-$CLS" >/dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || die "namespace isolato-c-$CLS not gone in 300 s"
+    sleep 0.5
+  done
+}
 onboard_all() { # prints seconds from the first POST to all Serving
   local t0 i
   t0=$(date +%s.%N)
@@ -46,11 +90,7 @@ onboard_all() { # prints seconds from the first POST to all Serving
     printf '{"tenantId":"tb-%s","sloClass":"%s","committedRps":1,"profile":{"cpu":1,"memory":4,"io":0},"isolation":"dedicated"}\n' "$i" "$CLS"
   done | xargs -P 10 -d '\n' -I{} curl -s -o /dev/null -w '%{http_code}\n' -X POST -H "Authorization: Bearer $TOKEN" \
     -H 'Content-Type: application/json' --data '{}' "$API/api/v1/tenants" | sort | uniq -c | grep -v ' 201$' >&2 || true
-  until [ "$(kubectl -n isolato-system get tenants -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}' | grep -c '^Serving$')" -ge "$N" ]; do
-    awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { exit !(b - a > 600) }' && die "not all $N Serving in 600 s"
-    sleep 0.2
-  done
-  awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'
+  until_true "$t0" 400 "all $N tenants Serving" all_serving
 }
 offboard_all() {
   kubectl -n isolato-system delete tenants --all --wait=true --timeout=300s >/dev/null
@@ -61,37 +101,52 @@ offboard_all() {
   done
 }
 
-declare -A secs
+declare -A secs cls scl
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq 1 "$REPEATS"); do
   order=(default tuned); [ $((r % 2)) -eq 0 ] && order=(tuned default)
   for v in "${order[@]}"; do
     configure "$v"
     JAVA_TOOL_OPTIONS="$(controller_props "$v")" start_controller
-    api POST /api/v1/slo-classes "$(class_json "$CLS" 10m 32Mi 1 1000 | sed 's/"priority":500,/"priority":500,"allowDedicated":true,/')" >/dev/null
-    case "$(status)" in 201|409) ;; *) die "class: $(status) $(cat "$WORK/body")" ;; esac
+    cls[$v-$r]=$(new_class)
     secs[$v-$r]=$(onboard_all)
-    log "repeat $r $v: $N dedicated tenants Serving in ${secs[$v-$r]} s"
     offboard_all
+    # after the tenants: a dedicated pool takes the class's replica bounds, so at minReplicas 10
+    # each tenant would get 10 pods
+    scl[$v-$r]=$(scale_pool)
+    log "repeat $r $v: class pool Ready in ${cls[$v-$r]} s, $N dedicated tenants Serving in ${secs[$v-$r]} s, pool scaled 1 → 10 in ${scl[$v-$r]} s"
+    delete_class
     stop_controller
   done
 done
 machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 {
   echo
-  echo "### $N dedicated tenants onboarded at once, default vs tuned — $(date -u '+%Y-%m-%d %H:%M') UTC — $machine"
+  echo "### Isolato's own paths: a new class, its pool scaled 1 → 10, $N dedicated tenants onboarded at once, default vs tuned — $(date -u '+%Y-%m-%d %H:%M') UTC — $machine"
   echo
   echo "\`controller/bench/tenants-bench.sh $N $REPEATS ${TUNED[*]}\`: the configurations alternate in one run (ABBA…),"
-  echo "$REPEATS runs each; seconds from the first POST (10 clients) until every tenant is Serving (polled every 0.2 s)."
+  echo "$REPEATS runs each; seconds (polled every 0.2 s) from the class POST until its pool has a Ready pod, from the PUT of"
+  echo "minReplicas = 10 until 10 pool pods are Ready, and from the first tenant POST (10 clients) until all $N are Serving."
   echo "Load average at the start $load0, at the end $(cut -d' ' -f1-3 /proc/loadavg): a shared 2-core machine, compare within the run only."
   echo
-  echo "| repeat | default (s) | tuned (s) | reduction |"
-  echo "|---|---|---|---|"
+  echo "| repeat | class default / tuned (s) | scale 1 → 10 default / tuned (s) | $N tenants default / tuned (s) | $N tenants reduction |"
+  echo "|---|---|---|---|---|"
   for r in $(seq 1 "$REPEATS"); do
-    awk -v r="$r" -v d="${secs[default-$r]}" -v t="${secs[tuned-$r]}" 'BEGIN { printf "| %d | %.2f | %.2f | %.1f %% |\n", r, d, t, 100 * (1 - t / d) }'
+    awk -v r="$r" -v cd="${cls[default-$r]}" -v ct="${cls[tuned-$r]}" -v sd="${scl[default-$r]}" -v st="${scl[tuned-$r]}" \
+      -v d="${secs[default-$r]}" -v t="${secs[tuned-$r]}" \
+      'BEGIN { printf "| %d | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1f %% |\n", r, cd, ct, sd, st, d, t, 100 * (1 - t / d) }'
   done
-  for r in $(seq 1 "$REPEATS"); do echo "${secs[default-$r]} ${secs[tuned-$r]}"; done | sort -n | awk '
-    { d[NR] = $1; t[NR] = $2 } END { n = NR; asort(d); asort(t); md = d[int((n + 1) / 2)]; mt = t[int((n + 1) / 2)];
-      printf "\nMedian default %.2f s, tuned %.2f s: **%.1f %% less** (per-repeat figures in the table).\n", md, mt, 100 * (1 - mt / md) }'
+  median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'; }
+  median_line() { # NAME ARRAY-NAME
+    local -n a=$2
+    local md mt
+    md=$(for r in $(seq 1 "$REPEATS"); do echo "${a[default-$r]}"; done | median)
+    mt=$(for r in $(seq 1 "$REPEATS"); do echo "${a[tuned-$r]}"; done | median)
+    awk -v name="$1" -v md="$md" -v mt="$mt" 'BEGIN { printf "- %s: median default %.2f s, tuned %.2f s: **%.1f %% less**\n", name, md, mt, 100 * (1 - mt / md) }'
+  }
+  echo
+  median_line "new class (pool Ready)" cls
+  median_line "pool scaled 1 → 10" scl
+  median_line "$N dedicated tenants Serving" secs
 } >> "$ROOT/docs/BENCHMARKS.md"
 log "appended to docs/BENCHMARKS.md"

@@ -7,12 +7,20 @@
 # Defaults: 1 Deployment × 100 pods, up to 5 changes; the analysis is written to
 # build/tune/<time>.json. The changed settings stay in $LOCALKUBE_HOME/localkube.conf
 # (`localkube config` lists them; `localkube config unset KEY && localkube up` undoes one).
+# KWOK_NODES=N runs the pods on N KWOK fake nodes instead of the real node (`localkube kwok up
+# N`, left up: `localkube kwok down` removes them), e.g. the paper's Fig. 8 shape:
+#   KWOK_NODES=16 make tune TUNE_ARGS="--pods 1600 --timeout 300"
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
 JAR="$ROOT/controller/target/isolato-controller.jar"
 [ -f "$JAR" ] || { echo "[tune] $JAR is missing: run 'make controller-build'" >&2; exit 1; }
 "$LK" status >/dev/null 2>&1 || "$LK" up
+where=()
+if [ -n "${KWOK_NODES:-}" ]; then
+  "$LK" kwok up "$KWOK_NODES"
+  where=(--node-label isolato.dev/kwok-node=true)
+fi
 KUBECONFIG=$("$LK" kubeconfig)
 export KUBECONFIG
 # A copy of the jar: a rebuild while the loop runs must not pull classes from under it.
@@ -25,4 +33,4 @@ for a in "$@"; do [ "$a" = --out ] && has_out=true; done
 extra=()
 $has_out || extra=(--out "$out_default")
 java -Dloader.main=dev.isolato.pipeline.run.TuneMain -cp "$copy" \
-  org.springframework.boot.loader.launch.PropertiesLauncher --localkube "$LK" "${extra[@]}" "$@"
+  org.springframework.boot.loader.launch.PropertiesLauncher --localkube "$LK" "${where[@]}" "${extra[@]}" "$@"

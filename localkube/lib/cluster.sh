@@ -144,6 +144,7 @@ lk_down() {
   local quiet=${1:-}
   LK_T0=${LK_T0:-$(date +%s.%N)}
   [ -n "$quiet" ] || lk_step "stopping the cluster"
+  if [ -f "$LK_PIDS/kwok.pid" ]; then lk_kwok_down || lk_step "warning: kwok's fake nodes were not all removed"; fi
   local netns
   local c
   for c in "${LK_OPTIONAL_COMPONENTS[@]}" metrics-server kube-proxy kubelet; do lk_stop_process "$c"; done

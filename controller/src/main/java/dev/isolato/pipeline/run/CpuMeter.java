@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * CPU used between two marks by localkube's control plane (etcd, kube-apiserver,
  * kube-controller-manager, kube-scheduler) and by its node agents (kubelet, containerd,
- * kube-proxy), from {@code /proc/<pid>/stat} of the PIDs in {@code $LOCALKUBE_HOME/pids}, and
+ * kube-proxy, and kwok when it plays the kubelet of fake nodes), from {@code /proc/<pid>/stat} of the PIDs in {@code $LOCALKUBE_HOME/pids}, and
  * by the whole host ({@code /proc/stat}). Utilisation is a fraction of all the host's cores.
  * The node figure is a lower bound: containerd's shims and runc are not children of the PIDs
  * localkube records. On a shared cluster there is nothing to read: {@link Usage#measured()} is false.
@@ -20,7 +20,7 @@ public final class CpuMeter {
 
   static final List<String> CONTROL_PLANE = List.of("etcd", "kube-apiserver", "kube-controller-manager",
       "kube-scheduler");
-  static final List<String> NODE = List.of("kubelet", "containerd", "kube-proxy");
+  static final List<String> NODE = List.of("kubelet", "containerd", "kube-proxy", "kwok");
   /** USER_HZ: the unit of /proc's CPU times on Linux. */
   static final double TICKS_PER_SECOND = 100;
 

@@ -8,6 +8,7 @@ import dev.isolato.pipeline.Timeline;
 import dev.isolato.pipeline.WorkloadShape;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -16,11 +17,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs one workload shape on the cluster: J Deployments of P pause pods in a namespace of its
  * own, each traced by a {@link DeploymentTracer}, until every pod is Ready; then deletes the
- * namespace and waits until it is gone, so the next run starts from the same state.
+ * namespace and waits until it is gone, so the next run starts from the same state. With a
+ * {@link NodeLabel} the pods run only on the nodes carrying it and tolerate the NoSchedule taint of
+ * the same key and value (KWOK's fake nodes, {@code localkube kwok up}), and only those nodes
+ * count as the model's N.
  */
 public final class DeploymentBenchmark {
 
@@ -39,11 +44,30 @@ public final class DeploymentBenchmark {
   private final KubernetesClient client;
   private final PipelineProperties props;
   private final CpuMeter cpu;
+  private final Optional<NodeLabel> nodes;
+
+  /** A node label KEY=VALUE the benchmark pods select, with a NoSchedule taint of the same key and value. */
+  public record NodeLabel(String key, String value) {
+
+    public static NodeLabel parse(String keyValue) {
+      int eq = keyValue.indexOf('=');
+      if (eq < 1 || eq == keyValue.length() - 1) {
+        throw new IllegalArgumentException("a node label must be KEY=VALUE, was '" + keyValue + "'");
+      }
+      return new NodeLabel(keyValue.substring(0, eq), keyValue.substring(eq + 1));
+    }
+  }
 
   public DeploymentBenchmark(KubernetesClient client, PipelineProperties props, CpuMeter cpu) {
+    this(client, props, cpu, Optional.empty());
+  }
+
+  public DeploymentBenchmark(KubernetesClient client, PipelineProperties props, CpuMeter cpu,
+      Optional<NodeLabel> nodes) {
     this.client = client;
     this.props = props;
     this.cpu = cpu;
+    this.nodes = nodes;
   }
 
   /**
@@ -54,19 +78,27 @@ public final class DeploymentBenchmark {
    */
   public record Run(WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {}
 
-  /** N = Ready nodes; U_c, U_w = CPU capacity (U_c from the properties when set). */
+  /**
+   * N = Ready nodes (those with the node label when set); U_c, U_w = CPU capacity. U_c comes from
+   * the properties when set, else from the largest node, except on fake nodes, whose capacity is
+   * made up: then U_c is this host's cores (localkube's control plane runs here).
+   */
   public Hardware hardware() {
-    List<Node> nodes = client.nodes().list().getItems().stream().filter(n -> n.getStatus() != null
+    NodeList all = nodes.isPresent() ? client.nodes().withLabel(nodes.get().key(), nodes.get().value()).list()
+        : client.nodes().list();
+    List<Node> ready = all.getItems().stream().filter(n -> n.getStatus() != null
         && n.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
         .toList();
-    if (nodes.isEmpty()) {
-      throw new IllegalStateException("the cluster has no Ready node: nothing can run a benchmark");
+    if (ready.isEmpty()) {
+      throw new IllegalStateException("the cluster has no Ready node" + nodes.map(l -> " labelled " + l.key()
+          + "=" + l.value() + " (localkube kwok up N creates such nodes)").orElse("") + ": nothing can run a benchmark");
     }
-    int cores = nodes.stream().mapToInt(n -> {
+    int cores = ready.stream().mapToInt(n -> {
       Quantity q = n.getStatus().getCapacity().get("cpu");
       return q == null ? 1 : Math.max(1, q.getNumericalAmount().intValue());
     }).max().orElse(1);
-    return new Hardware(nodes.size(), props.controlPlaneCores() > 0 ? props.controlPlaneCores() : cores, cores);
+    int controlPlane = nodes.isPresent() ? Runtime.getRuntime().availableProcessors() : cores;
+    return new Hardware(ready.size(), props.controlPlaneCores() > 0 ? props.controlPlaneCores() : controlPlane, cores);
   }
 
   public Run run(WorkloadShape shape, String name) throws InterruptedException {
@@ -127,6 +159,11 @@ public final class DeploymentBenchmark {
         .withNewSpec().withReplicas(shape.podsPerWorkload()).withNewSelector().withMatchLabels(selector).endSelector()
         .withNewTemplate().withNewMetadata().withLabels(selector).endMetadata().withNewSpec()
         .withAutomountServiceAccountToken(false).withEnableServiceLinks(false).withTerminationGracePeriodSeconds(0L);
+    if (nodes.isPresent()) {
+      NodeLabel l = nodes.get();
+      template = template.withNodeSelector(Map.of(l.key(), l.value())).addNewToleration().withKey(l.key())
+          .withOperator("Equal").withValue(l.value()).withEffect("NoSchedule").endToleration();
+    }
     for (int c = 0; c < shape.containersPerPod(); c++) {
       template = template.addNewContainer().withName("c" + c).withImage(props.image()).withImagePullPolicy("Never")
           .withNewResources().addToRequests("cpu", new Quantity("1m")).addToRequests("memory", new Quantity("4Mi"))

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -20,8 +21,10 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C] [--max-changes N]
- *          [--timeout SECONDS] [--restore] [--out FILE]
+ *          [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]
  * </pre>
+ * {@code --node-label} runs the pods only on the nodes with that label, tolerating its NoSchedule
+ * taint (KWOK's fake nodes: {@code --node-label isolato.dev/kwok-node=true}).
  * {@code --restore} undoes the settings the loop changed (for the reduced run of `make test`).
  * Exit status 0 when the analysis finished, 1 when it failed, 2 on bad arguments.
  */
@@ -47,7 +50,9 @@ public final class TuneMain {
     WorkloadShape shape;
     int maxChanges;
     Duration timeout;
+    Optional<DeploymentBenchmark.NodeLabel> nodes;
     try {
+      nodes = Optional.ofNullable(opt.get("node-label")).map(DeploymentBenchmark.NodeLabel::parse);
       shape = new WorkloadShape(num(opt, "workloads", 1), num(opt, "pods", 100), num(opt, "containers", 1));
       maxChanges = num(opt, "max-changes", 5);
       timeout = Duration.ofSeconds(num(opt, "timeout", 180));
@@ -60,7 +65,7 @@ public final class TuneMain {
     Analysis a;
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
       TuningLoop loop = new TuningLoop(new DeploymentBenchmark(client, props,
-          CpuMeter.localkube(PipelineAnalyses.localkubeHome())), settings, Rules.kubernetes134());
+          CpuMeter.localkube(PipelineAnalyses.localkubeHome()), nodes), settings, Rules.kubernetes134());
       String id = "t" + Long.toString(System.currentTimeMillis() % 1_000_000, 36);
       a = loop.run(id, shape, maxChanges, line -> System.out.println("[tune] " + line), x -> {});
     } finally {
@@ -94,7 +99,7 @@ public final class TuneMain {
 
   private static void usage(String why) {
     System.err.println("tune: " + why + "\nusage: TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C]"
-        + " [--max-changes N] [--timeout SECONDS] [--restore] [--out FILE]");
+        + " [--max-changes N] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]");
     System.exit(2);
   }
 }
