@@ -15,8 +15,8 @@ import java.util.Map;
  * Where a calibration run was measured.
  *
  * @param label free text naming the context ("alone", "homogeneous", "mix-4:1", …)
- * @param podCpu CPU request (== limit) of one pod, a positive Kubernetes quantity; optional,
- *     the pod size the run was measured at (the controller keeps a cut-off per size)
+ * @param podCpu CPU request (== limit) of one pod, a positive Kubernetes quantity; optional, the
+ *     pod size the run was measured at (the controller keeps a cut-off per size)
  * @param podMemory memory request (== limit) of one pod, Kubernetes quantity
  * @param replicas pods of the class during the run
  * @param colocated classes whose pods shared the node(s)
@@ -46,8 +46,13 @@ public record CalibrationContext(
   }
 
   /** A context of the fields the engine reads only. */
-  public CalibrationContext(String label, String podCpu, String podMemory, int replicas,
-      List<String> colocated, Map<String, Integer> tenantMix) {
+  public CalibrationContext(
+      String label,
+      String podCpu,
+      String podMemory,
+      int replicas,
+      List<String> colocated,
+      Map<String, Integer> tenantMix) {
     this(label, podCpu, podMemory, replicas, colocated, tenantMix, Map.of());
   }
 

@@ -26,6 +26,7 @@ public record CalibrationRun(
     @Required @Size(min = 1) List<CalibrationStep> steps) {
 
   public static final int SCHEMA_VERSION = 1;
+
   /** A text with something other than white space (unanchored, as JSON Schema patterns are). */
   public static final String NOT_BLANK = "\\S";
 

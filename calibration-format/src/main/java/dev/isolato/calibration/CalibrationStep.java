@@ -6,8 +6,8 @@ import io.fabric8.generator.annotation.Required;
 import java.util.Map;
 
 /**
- * One step of a calibration run: the load generator offered {@code offeredRps} for
- * {@code durationSeconds} and the workload completed {@code achievedRps}.
+ * One step of a calibration run: the load generator offered {@code offeredRps} for {@code
+ * durationSeconds} and the workload completed {@code achievedRps}.
  *
  * @param tenants per tenant id; may be empty when only totals were measured
  */

@@ -8,11 +8,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks a {@link CalibrationRun} against docs/calibration-format.md and returns every
- * problem as a {@link FieldError} named by JSON path (empty list: valid).
+ * Checks a {@link CalibrationRun} against docs/calibration-format.md and returns every problem as a
+ * {@link FieldError} named by JSON path (empty list: valid).
  */
 public final class CalibrationValidator {
-  private static final Pattern POSITIVE_QUANTITY = Pattern.compile(CalibrationContext.POSITIVE_QUANTITY);
+  private static final Pattern POSITIVE_QUANTITY =
+      Pattern.compile(CalibrationContext.POSITIVE_QUANTITY);
 
   private CalibrationValidator() {}
 
@@ -23,7 +24,10 @@ public final class CalibrationValidator {
       return errors;
     }
     if (run.schemaVersion() != CalibrationRun.SCHEMA_VERSION) {
-      errors.add(new FieldError("schemaVersion", "must be " + CalibrationRun.SCHEMA_VERSION + ", was " + run.schemaVersion()));
+      errors.add(
+          new FieldError(
+              "schemaVersion",
+              "must be " + CalibrationRun.SCHEMA_VERSION + ", was " + run.schemaVersion()));
     }
     requireText(errors, "runId", run.runId());
     requireText(errors, "sloClass", run.sloClass());
@@ -39,8 +43,13 @@ public final class CalibrationValidator {
     }
     requireText(errors, "context.label", context.label());
     if (context.podCpu() != null && !POSITIVE_QUANTITY.matcher(context.podCpu()).matches()) {
-      errors.add(new FieldError("context.podCpu", "must be a positive CPU quantity such as 250m or 1 "
-          + "(the pods' CPU during the run), was '" + context.podCpu() + "'"));
+      errors.add(
+          new FieldError(
+              "context.podCpu",
+              "must be a positive CPU quantity such as 250m or 1 "
+                  + "(the pods' CPU during the run), was '"
+                  + context.podCpu()
+                  + "'"));
     }
     if (context.replicas() < 1) {
       errors.add(new FieldError("context.replicas", "must be >= 1, was " + context.replicas()));
@@ -48,11 +57,14 @@ public final class CalibrationValidator {
     for (int i = 0; i < context.colocated().size(); i++) {
       requireText(errors, "context.colocated[" + i + "]", context.colocated().get(i));
     }
-    context.tenantMix().forEach((cls, n) -> {
-      if (n == null || n < 0) {
-        errors.add(new FieldError("context.tenantMix." + cls, "must be >= 0, was " + n));
-      }
-    });
+    context
+        .tenantMix()
+        .forEach(
+            (cls, n) -> {
+              if (n == null || n < 0) {
+                errors.add(new FieldError("context.tenantMix." + cls, "must be >= 0, was " + n));
+              }
+            });
   }
 
   private static void validateSteps(List<FieldError> errors, List<CalibrationStep> steps) {
@@ -94,21 +106,32 @@ public final class CalibrationValidator {
     }
   }
 
-  private static void validateSummary(List<FieldError> errors, String path, LatencySummary s, boolean needsRequests) {
+  private static void validateSummary(
+      List<FieldError> errors, String path, LatencySummary s, boolean needsRequests) {
     if (needsRequests ? s.count() < 1 : s.count() < 0) {
-      errors.add(new FieldError(path + ".count", "must be " + (needsRequests ? ">= 1" : ">= 0") + ", was " + s.count()));
+      errors.add(
+          new FieldError(
+              path + ".count",
+              "must be " + (needsRequests ? ">= 1" : ">= 0") + ", was " + s.count()));
     }
     if (s.errors() < 0 || s.errors() > s.count()) {
-      errors.add(new FieldError(path + ".errors", "must be between 0 and count (" + s.count() + "), was " + s.errors()));
+      errors.add(
+          new FieldError(
+              path + ".errors",
+              "must be between 0 and count (" + s.count() + "), was " + s.errors()));
     }
     String[] names = {"p50", "p90", "p95", "p99", "max"};
     double[] values = {s.p50(), s.p90(), s.p95(), s.p99(), s.max()};
     for (int k = 0; k < values.length; k++) {
       if (!(values[k] >= 0) || Double.isInfinite(values[k])) {
-        errors.add(new FieldError(path + "." + names[k], "must be a finite number >= 0, was " + values[k]));
+        errors.add(
+            new FieldError(
+                path + "." + names[k], "must be a finite number >= 0, was " + values[k]));
       } else if (k > 0 && values[k] < values[k - 1]) {
-        errors.add(new FieldError(path + "." + names[k],
-            "must be >= " + names[k - 1] + " (" + values[k - 1] + "), was " + values[k]));
+        errors.add(
+            new FieldError(
+                path + "." + names[k],
+                "must be >= " + names[k - 1] + " (" + values[k - 1] + "), was " + values[k]));
       }
     }
   }

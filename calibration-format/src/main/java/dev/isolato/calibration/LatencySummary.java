@@ -4,9 +4,10 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import java.util.List;
+
 /**
- * Request count, error count and latency percentiles (milliseconds) of one calibration step,
- * for all tenants together or for one tenant.
+ * Request count, error count and latency percentiles (milliseconds) of one calibration step, for
+ * all tenants together or for one tenant.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record LatencySummary(
@@ -32,7 +33,8 @@ public record LatencySummary(
     } else if (percentile == 99) {
       return p99;
     }
-    throw new IllegalArgumentException("percentile must be one of 50, 90, 95, 99, was " + percentile);
+    throw new IllegalArgumentException(
+        "percentile must be one of 50, 90, 95, 99, was " + percentile);
   }
 
   public static boolean isSupported(double percentile) {

@@ -36,11 +36,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CalibrationSchemaTest {
   static final Path REPO = Path.of("..");
   static final Path SCHEMA = REPO.resolve("docs/schemas/calibration-run.schema.json");
+
   /** The runner's measurement report: in the schema, ignored by the engine (not a record field). */
   static final Set<String> RUNNER_ONLY = Set.of("hygiene");
 
-  private final ObjectMapper json = new ObjectMapper()
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private final ObjectMapper json =
+      new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   @Test
   void theSchemaDeclaresEachRecordFieldWithItsConstraints() throws IOException {
@@ -55,20 +56,25 @@ class CalibrationSchemaTest {
 
     assertThat(problems).isEmpty();
     assertThat(step.at("/properties/total/allOf/1/properties/count/minimum").asInt())
-        .as("a step's total has requests (CalibrationValidator)").isEqualTo(1);
+        .as("a step's total has requests (CalibrationValidator)")
+        .isEqualTo(1);
   }
 
   /**
    * Every run an experiment stored and posted. Experiments with {@code calibrate: false}
-   * (gatling/experiments/defs/verify.yaml, finding3-plan.yaml) measure a class the planner
-   * sized; those runs are never posted and state no replica count.
+   * (gatling/experiments/defs/verify.yaml, finding3-plan.yaml) measure a class the planner sized;
+   * those runs are never posted and state no replica count.
    */
   static Stream<Path> storedRuns() throws IOException {
-    List<Path> notPosted = List.of(Path.of("docs/results/verify"), Path.of("docs/results/finding3/plan-1-3"));
+    List<Path> notPosted =
+        List.of(Path.of("docs/results/verify"), Path.of("docs/results/finding3/plan-1-3"));
     try (Stream<Path> files = Files.walk(REPO.resolve("docs/results"))) {
-      return files.filter(f -> f.toString().endsWith(".json")).filter(CalibrationSchemaTest::isRun)
+      return files
+          .filter(f -> f.toString().endsWith(".json"))
+          .filter(CalibrationSchemaTest::isRun)
           .filter(f -> notPosted.stream().noneMatch(d -> REPO.relativize(f).startsWith(d)))
-          .toList().stream();
+          .toList()
+          .stream();
     }
   }
 
@@ -106,8 +112,9 @@ class CalibrationSchemaTest {
   /** The first ```json block of docs/calibration-format.md. */
   static String documentedExample() throws IOException {
     Path doc = REPO.resolve("docs/calibration-format.md");
-    Matcher m = java.util.regex.Pattern.compile("```json\\n(.*?)```", java.util.regex.Pattern.DOTALL)
-        .matcher(Files.readString(doc));
+    Matcher m =
+        java.util.regex.Pattern.compile("```json\\n(.*?)```", java.util.regex.Pattern.DOTALL)
+            .matcher(Files.readString(doc));
     assertThat(m.find()).as("a ```json block in %s", doc).isTrue();
     return m.group(1);
   }
@@ -145,7 +152,10 @@ class CalibrationSchemaTest {
   }
 
   /** Records every disagreement between the components of {@code type} and its schema object. */
-  private static void agree(Class<? extends Record> type, JsonNode object, Set<String> schemaOnly,
+  private static void agree(
+      Class<? extends Record> type,
+      JsonNode object,
+      Set<String> schemaOnly,
       List<String> problems) {
     String where = type.getSimpleName();
     Set<String> declared = new TreeSet<>();
@@ -187,21 +197,31 @@ class CalibrationSchemaTest {
     if (min != null && max != null && min.value() == max.value()) {
       expect(where, "const", p, min.value(), problems);
     } else {
-      expect(where, min == null || min.inclusive() ? "minimum" : "exclusiveMinimum", p,
-          min == null ? null : min.value(), problems);
-      expect(where, max == null || max.inclusive() ? "maximum" : "exclusiveMaximum", p,
-          max == null ? null : max.value(), problems);
+      expect(
+          where,
+          min == null || min.inclusive() ? "minimum" : "exclusiveMinimum",
+          p,
+          min == null ? null : min.value(),
+          problems);
+      expect(
+          where,
+          max == null || max.inclusive() ? "maximum" : "exclusiveMaximum",
+          p,
+          max == null ? null : max.value(),
+          problems);
     }
     Pattern pattern = c.getAnnotation(Pattern.class);
     String schemaPattern = p.has("pattern") ? p.get("pattern").asText() : null;
     if (!java.util.Objects.equals(pattern == null ? null : pattern.value(), schemaPattern)) {
-      problems.add(where + ": pattern " + schemaPattern + " in the schema, " + pattern + " in the record");
+      problems.add(
+          where + ": pattern " + schemaPattern + " in the schema, " + pattern + " in the record");
     }
     Size size = c.getAnnotation(Size.class);
     expect(where, "minItems", p, size == null ? null : (double) size.min(), problems);
     String type = jsonType(c.getType());
     if (type != null && !p.has("const") && !type.equals(p.path("type").asText())) {
-      problems.add(where + ": type " + p.path("type") + " in the schema, " + type + " in the record");
+      problems.add(
+          where + ": type " + p.path("type") + " in the schema, " + type + " in the record");
     }
   }
 
@@ -213,10 +233,12 @@ class CalibrationSchemaTest {
     }
   }
 
-  private static void expect(String where, String keyword, JsonNode p, Double value, List<String> problems) {
+  private static void expect(
+      String where, String keyword, JsonNode p, Double value, List<String> problems) {
     Double schema = p.has(keyword) ? p.get(keyword).asDouble() : null;
     if (!java.util.Objects.equals(value, schema)) {
-      problems.add(where + ": " + keyword + " " + schema + " in the schema, " + value + " in the record");
+      problems.add(
+          where + ": " + keyword + " " + schema + " in the schema, " + value + " in the record");
     }
   }
 
@@ -236,5 +258,4 @@ class CalibrationSchemaTest {
     }
     return null;
   }
-
 }

@@ -19,31 +19,35 @@ import org.springframework.stereotype.Component;
 /**
  * Capacity admission of onboardings and rate changes, one class at a time: the decision and the
  * write happen under the class's lock, and what this JVM wrote is counted at once (read your
- * writes), not only when the watch of {@link TenantIndex} delivers it. The limit is
- * {@link AdmissionLimit} of the same {@link ClassPlans#request} the reconciler plans with.
+ * writes), not only when the watch of {@link TenantIndex} delivers it. The limit is {@link
+ * AdmissionLimit} of the same {@link ClassPlans#request} the reconciler plans with.
  *
- * <p>One JVM only: two controller replicas serving the API can each admit into the same
- * remaining capacity within one watch delay (docs/api.md, "Admission").
+ * <p>One JVM only: two controller replicas serving the API can each admit into the same remaining
+ * capacity within one watch delay (docs/api.md, "Admission").
  */
 @Component
 public class Admissions {
-  /** How long a write of this JVM is counted beside the watch's copy (far above the watch's lag). */
+  /**
+   * How long a write of this JVM is counted beside the watch's copy (far above the watch's lag).
+   */
   static final long OVERLAY_NANOS = Duration.ofSeconds(30).toNanos();
 
   private final TenantIndex index;
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+
   /** Tenants this JVM wrote lately, by id. */
   private final Map<String, Written> written = new ConcurrentHashMap<>();
 
-  private record Written(String sloClass, boolean dedicated, double committedRps, String resourceVersion, long at) {}
+  private record Written(
+      String sloClass, boolean dedicated, double committedRps, String resourceVersion, long at) {}
 
   public Admissions(TenantIndex index) {
     this.index = index;
   }
 
   /**
-   * Runs {@code write} (the create or update of tenant {@code tenantId} with {@code spec}) when
-   * the class can still take the tenant's rate; 422 otherwise.
+   * Runs {@code write} (the create or update of tenant {@code tenantId} with {@code spec}) when the
+   * class can still take the tenant's rate; 422 otherwise.
    */
   public Tenant admit(SloClass cls, String tenantId, TenantSpec spec, Supplier<Tenant> write) {
     String name = cls.getMetadata().getName();
@@ -57,7 +61,14 @@ public class Admissions {
         throw exceeded(cls, limit, spec.committedRps);
       }
       Tenant t = write.get();
-      written.put(tenantId, new Written(name, dedicated, spec.committedRps, t.getMetadata().getResourceVersion(), System.nanoTime()));
+      written.put(
+          tenantId,
+          new Written(
+              name,
+              dedicated,
+              spec.committedRps,
+              t.getMetadata().getResourceVersion(),
+              System.nanoTime()));
       return t;
     } finally {
       lock.unlock();
@@ -70,27 +81,33 @@ public class Admissions {
   }
 
   /**
-   * The live shared tenants of a class except {@code tenantId}: the watch's copy, with this
-   * JVM's recent writes the copy has not caught up with (the larger rate counts).
+   * The live shared tenants of a class except {@code tenantId}: the watch's copy, with this JVM's
+   * recent writes the copy has not caught up with (the larger rate counts).
    */
   List<TenantDemand> sharedTenants(String sloClass, String tenantId) {
     Map<String, Double> rates = new LinkedHashMap<>();
     Map<String, String> versions = new java.util.HashMap<>();
     for (Tenant t : index.all()) {
-      if (sloClass.equals(t.getSpec().sloClass) && t.getSpec().isolation != TenantSpec.Isolation.dedicated
+      if (sloClass.equals(t.getSpec().sloClass)
+          && t.getSpec().isolation != TenantSpec.Isolation.dedicated
           && t.getMetadata().getDeletionTimestamp() == null) {
         rates.put(t.getMetadata().getName(), t.getSpec().committedRps);
         versions.put(t.getMetadata().getName(), t.getMetadata().getResourceVersion());
       }
     }
     long now = System.nanoTime();
-    written.entrySet().removeIf(e -> now - e.getValue().at() > OVERLAY_NANOS
-        || e.getValue().resourceVersion().equals(versions.get(e.getKey())));
-    written.forEach((id, w) -> {
-      if (w.sloClass().equals(sloClass) && !w.dedicated()) {
-        rates.merge(id, w.committedRps(), Math::max);
-      }
-    });
+    written
+        .entrySet()
+        .removeIf(
+            e ->
+                now - e.getValue().at() > OVERLAY_NANOS
+                    || e.getValue().resourceVersion().equals(versions.get(e.getKey())));
+    written.forEach(
+        (id, w) -> {
+          if (w.sloClass().equals(sloClass) && !w.dedicated()) {
+            rates.merge(id, w.committedRps(), Math::max);
+          }
+        });
     rates.remove(tenantId);
     List<TenantDemand> demands = new ArrayList<>(rates.size());
     rates.forEach((id, rps) -> demands.add(new TenantDemand(id, rps)));
@@ -98,12 +115,21 @@ public class Admissions {
   }
 
   private static ApiException exceeded(SloClass cls, AdmissionLimit limit, double asked) {
-    Map<String, Object> props = new LinkedHashMap<>(ProblemAdvice.remaining(limit.remainingRps(), limit.ceilingRps()));
+    Map<String, Object> props =
+        new LinkedHashMap<>(ProblemAdvice.remaining(limit.remainingRps(), limit.ceilingRps()));
     props.put("field", "committedRps");
-    return new ApiException(org.springframework.http.HttpStatus.UNPROCESSABLE_ENTITY, "Capacity exceeded",
-        String.format("class '%s' can admit %.1f more req/s (capacity %.1f = %d pods × %.1f req/s per pod, %s), asked for %.1f",
-            cls.getMetadata().getName(), limit.remainingRps(), limit.ceilingRps(), cls.getSpec().maxReplicas,
-            limit.ceilingRps() / cls.getSpec().maxReplicas, PlanView.source(cls), asked),
+    return new ApiException(
+        org.springframework.http.HttpStatus.UNPROCESSABLE_ENTITY,
+        "Capacity exceeded",
+        String.format(
+            "class '%s' can admit %.1f more req/s (capacity %.1f = %d pods × %.1f req/s per pod, %s), asked for %.1f",
+            cls.getMetadata().getName(),
+            limit.remainingRps(),
+            limit.ceilingRps(),
+            cls.getSpec().maxReplicas,
+            limit.ceilingRps() / cls.getSpec().maxReplicas,
+            PlanView.source(cls),
+            asked),
         props);
   }
 }

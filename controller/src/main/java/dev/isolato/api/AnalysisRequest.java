@@ -1,7 +1,6 @@
 package dev.isolato.api;
 
 import dev.isolato.calibration.FieldError;
-
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
@@ -9,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A workload shape to benchmark, {@code POST /api/v1/pipeline/analyses}: J Deployments of P
- * pods of C containers each, and how many settings the tuning loop may change (0 = measure and
- * recommend only). Bounded so that one analysis fits a node and a few minutes.
+ * A workload shape to benchmark, {@code POST /api/v1/pipeline/analyses}: J Deployments of P pods of
+ * C containers each, and how many settings the tuning loop may change (0 = measure and recommend
+ * only). Bounded so that one analysis fits a node and a few minutes.
  */
 public record AnalysisRequest(
     @Required @Min(1) @Max(MAX_WORKLOADS) Integer workloads,
@@ -20,8 +19,10 @@ public record AnalysisRequest(
     @Min(0) @Max(MAX_CHANGES) Integer maxChanges) {
 
   static final int MAX_WORKLOADS = 50;
+
   /** Pods of one analysis in all (J·P): what one 2-core node runs within the run timeout. */
   static final int MAX_PODS = 200;
+
   static final int MAX_CONTAINERS = 4;
   static final int MAX_CHANGES = 5;
 
@@ -33,14 +34,24 @@ public record AnalysisRequest(
     range(e, "containersPerPod", r.containersPerPod(), 1, MAX_CONTAINERS, false);
     range(e, "maxChanges", r.maxChanges(), 0, MAX_CHANGES, false);
     if (e.isEmpty() && (long) r.workloads() * r.podsPerWorkload() > MAX_PODS) {
-      e.add(new FieldError("podsPerWorkload", "workloads × podsPerWorkload must be at most " + MAX_PODS + ", was "
-          + r.workloads() + " × " + r.podsPerWorkload() + " = " + (long) r.workloads() * r.podsPerWorkload()
-          + "; lower either"));
+      e.add(
+          new FieldError(
+              "podsPerWorkload",
+              "workloads × podsPerWorkload must be at most "
+                  + MAX_PODS
+                  + ", was "
+                  + r.workloads()
+                  + " × "
+                  + r.podsPerWorkload()
+                  + " = "
+                  + (long) r.workloads() * r.podsPerWorkload()
+                  + "; lower either"));
     }
     return e;
   }
 
-  private static void range(List<FieldError> e, String field, Integer v, int min, int max, boolean required) {
+  private static void range(
+      List<FieldError> e, String field, Integer v, int min, int max, boolean required) {
     if (v == null) {
       if (required) {
         e.add(new FieldError(field, "is required (an integer " + min + "–" + max + ")"));

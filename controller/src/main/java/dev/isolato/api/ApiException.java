@@ -10,7 +10,8 @@ public class ApiException extends RuntimeException {
   private final String title;
   private final Map<String, Object> properties;
 
-  public ApiException(HttpStatus status, String title, String detail, Map<String, Object> properties) {
+  public ApiException(
+      HttpStatus status, String title, String detail, Map<String, Object> properties) {
     super(detail);
     this.status = status;
     this.title = title;
@@ -22,12 +23,18 @@ public class ApiException extends RuntimeException {
   }
 
   public static ApiException invalid(java.util.List<FieldError> errors) {
-    String detail = errors.stream().map(f -> f.field() + " " + f.message()).reduce((a, b) -> a + "; " + b).orElse("invalid request");
-    return new ApiException(HttpStatus.BAD_REQUEST, "Invalid request", detail, Map.of("errors", errors));
+    String detail =
+        errors.stream()
+            .map(f -> f.field() + " " + f.message())
+            .reduce((a, b) -> a + "; " + b)
+            .orElse("invalid request");
+    return new ApiException(
+        HttpStatus.BAD_REQUEST, "Invalid request", detail, Map.of("errors", errors));
   }
 
   public static ApiException notFound(String what, String name) {
-    return new ApiException(HttpStatus.NOT_FOUND, what + " not found", what + " '" + name + "' does not exist");
+    return new ApiException(
+        HttpStatus.NOT_FOUND, what + " not found", what + " '" + name + "' does not exist");
   }
 
   public HttpStatus status() {

@@ -1,11 +1,10 @@
 package dev.isolato.api;
 
-import dev.isolato.calibration.FieldError;
-import dev.isolato.config.KubernetesConfig;
-import org.springframework.beans.factory.annotation.Qualifier;
-import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationValidator;
+import dev.isolato.calibration.FieldError;
+import dev.isolato.config.KubernetesConfig;
+import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.ModelFit;
 import dev.isolato.slo.SloEngine;
@@ -17,9 +16,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.net.URI;
@@ -27,6 +26,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -36,8 +36,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Calibration runs (docs/calibration-format.md) in, cut-offs and a fitted model out, stored in
- * the SloClass status; the class reconciler plans again when a calibration lands.
+ * Calibration runs (docs/calibration-format.md) in, cut-offs and a fitted model out, stored in the
+ * SloClass status; the class reconciler plans again when a calibration lands.
  */
 @RestController
 @SecurityRequirement(name = "bearer")
@@ -49,28 +49,53 @@ public class CalibrationController {
   private final SloClasses classes;
   private final SloEngine engine;
 
-  public CalibrationController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, SloClasses classes, SloEngine engine) {
+  public CalibrationController(
+      @Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client,
+      SloClasses classes,
+      SloEngine engine) {
     this.client = client;
     this.classes = classes;
     this.engine = engine;
   }
 
-  @Operation(summary = "Store a calibration run: cut-off (with evidence) and a model fitted over the class's runs "
-      + "of the same context at every replica count; the class is planned again with them",
-      description = "400 lists every invalid field by JSON path (steps[3].offeredRps); 422 when sloClass does not "
-          + "exist or its target cannot be calibrated (percentile other than 50/90/95/99).")
-  @ApiResponse(responseCode = "201", description = "stored; Location: /api/v1/slo-classes/{class}/calibration",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = CalibrationResponse.class)))
-  @ApiResponse(responseCode = "400", description = "invalid run: errors[] name each field by JSON path",
+  @Operation(
+      summary =
+          "Store a calibration run: cut-off (with evidence) and a model fitted over the class's runs "
+              + "of the same context at every replica count; the class is planned again with them",
+      description =
+          "400 lists every invalid field by JSON path (steps[3].offeredRps); 422 when sloClass does not "
+              + "exist or its target cannot be calibrated (percentile other than 50/90/95/99).")
+  @ApiResponse(
+      responseCode = "201",
+      description = "stored; Location: /api/v1/slo-classes/{class}/calibration",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = CalibrationResponse.class)))
+  @ApiResponse(
+      responseCode = "400",
+      description = "invalid run: errors[] name each field by JSON path",
       content = @Content(mediaType = "application/problem+json"))
-  @ApiResponse(responseCode = "422", description = "unknown sloClass, or its target cannot be calibrated",
+  @ApiResponse(
+      responseCode = "422",
+      description = "unknown sloClass, or its target cannot be calibrated",
       content = @Content(mediaType = "application/problem+json"))
-  @ApiResponse(responseCode = "409", description = "the class changed during three attempts to store the run; retry")
+  @ApiResponse(
+      responseCode = "409",
+      description = "the class changed during three attempts to store the run; retry")
   @PostMapping("/api/v1/calibrations")
   public ResponseEntity<CalibrationResponse> ingest(@RequestBody CalibrationRun run) {
     List<FieldError> errors = new ArrayList<>(CalibrationValidator.validate(run));
-    if (run != null && run.steps() != null && run.steps().size() > CalibrationStatusMapper.MAX_STEPS) {
-      errors.add(new FieldError("steps", "must have at most " + CalibrationStatusMapper.MAX_STEPS + " steps, had " + run.steps().size()));
+    if (run != null
+        && run.steps() != null
+        && run.steps().size() > CalibrationStatusMapper.MAX_STEPS) {
+      errors.add(
+          new FieldError(
+              "steps",
+              "must have at most "
+                  + CalibrationStatusMapper.MAX_STEPS
+                  + " steps, had "
+                  + run.steps().size()));
     }
     if (!errors.isEmpty()) {
       throw ApiException.invalid(errors);
@@ -94,25 +119,58 @@ public class CalibrationController {
       throw EngineErrors.classUnusable(cls.getMetadata().getName(), "calibrated", targetErrors);
     }
     CalibrationOutcome outcome = engine.ingest(run, target);
-    List<CalibrationStatusMapper.StoredRunRef> fitRuns = CalibrationStatusMapper.runsForFit(cls.getStatus(), run);
-    ModelFit fit = fitRuns.size() == 1 ? outcome.fit()
-        : engine.fit(fitRuns.stream().map(CalibrationStatusMapper.StoredRunRef::run).toList(), target);
-    SloClassStatus next = CalibrationStatusMapper.record(cls.getStatus(), run, outcome, fit, fitRuns,
-        Instant.now().truncatedTo(ChronoUnit.MILLIS));
-    client.resources(SloClass.class).withName(cls.getMetadata().getName()).subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), CalibrationStatusMapper.mergePatch(next, cls.getMetadata().getResourceVersion()));
+    List<CalibrationStatusMapper.StoredRunRef> fitRuns =
+        CalibrationStatusMapper.runsForFit(cls.getStatus(), run);
+    ModelFit fit =
+        fitRuns.size() == 1
+            ? outcome.fit()
+            : engine.fit(
+                fitRuns.stream().map(CalibrationStatusMapper.StoredRunRef::run).toList(), target);
+    SloClassStatus next =
+        CalibrationStatusMapper.record(
+            cls.getStatus(),
+            run,
+            outcome,
+            fit,
+            fitRuns,
+            Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    client
+        .resources(SloClass.class)
+        .withName(cls.getMetadata().getName())
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            CalibrationStatusMapper.mergePatch(next, cls.getMetadata().getResourceVersion()));
     List<String> warnings = new ArrayList<>(outcome.warnings());
     if (!fit.trusted()) {
-      warnings.add("the class fit was refused (" + String.join("; ", fit.reasons()) + "): plans use the linear baseline");
+      warnings.add(
+          "the class fit was refused ("
+              + String.join("; ", fit.reasons())
+              + "): plans use the linear baseline");
     } else if (!fit.sigmaFitted()) {
-      warnings.add("one replica count in context '" + run.context().label()
-          + "': scaling across replicas is not measured (σ assumed); post a run at another replica count");
+      warnings.add(
+          "one replica count in context '"
+              + run.context().label()
+              + "': scaling across replicas is not measured (σ assumed); post a run at another replica count");
     }
-    CalibrationResponse body = new CalibrationResponse(run.runId(), run.sloClass(), run.context().label(),
-        run.context().replicas(), outcome.cutoff(), outcome.perPodCutoffRps(), fit, outcome.fit(),
-        fitRuns.stream().map(r -> new CalibrationResponse.FitRun(r.runId(), r.replicas())).toList(),
-        next.perPodCutoffRps, warnings);
-    return ResponseEntity.created(URI.create("/api/v1/slo-classes/" + run.sloClass() + "/calibration")).body(body);
+    CalibrationResponse body =
+        new CalibrationResponse(
+            run.runId(),
+            run.sloClass(),
+            run.context().label(),
+            run.context().replicas(),
+            outcome.cutoff(),
+            outcome.perPodCutoffRps(),
+            fit,
+            outcome.fit(),
+            fitRuns.stream()
+                .map(r -> new CalibrationResponse.FitRun(r.runId(), r.replicas()))
+                .toList(),
+            next.perPodCutoffRps,
+            warnings);
+    return ResponseEntity.created(
+            URI.create("/api/v1/slo-classes/" + run.sloClass() + "/calibration"))
+        .body(body);
   }
 
   @Operation(summary = "What calibration stored for a class: cut-offs, model, fit, stored runs")
@@ -127,9 +185,11 @@ public class CalibrationController {
   @ApiResponse(responseCode = "200", description = "the calibration state")
   @ApiResponse(responseCode = "404", description = "no such class")
   @GetMapping("/api/v1/calibrations")
-  public CalibrationView byClass(@Parameter(description = "class name") @RequestParam(required = false) String sloClass) {
+  public CalibrationView byClass(
+      @Parameter(description = "class name") @RequestParam(required = false) String sloClass) {
     if (sloClass == null || sloClass.isBlank()) {
-      throw ApiException.invalid(List.of(new FieldError("sloClass", "is required (query parameter)")));
+      throw ApiException.invalid(
+          List.of(new FieldError("sloClass", "is required (query parameter)")));
     }
     return CalibrationView.of(classes.find(sloClass));
   }

@@ -13,7 +13,8 @@ import java.util.List;
  *     replica count), with residuals; the planner uses it when trusted
  * @param runFit the fit of this run alone
  * @param fitRuns the runs {@code fit} used
- * @param classPerPodCutoffRps the per-pod cut-off the linear baseline now uses (newest single-pod cut-off)
+ * @param classPerPodCutoffRps the per-pod cut-off the linear baseline now uses (newest single-pod
+ *     cut-off)
  * @param warnings caveats: partial run, cut-off only a lower bound, fit refused, σ not measured
  */
 public record CalibrationResponse(

@@ -23,7 +23,14 @@ final class Etags {
   }
 
   static ApiException stale(String kind, String name, String wanted) {
-    return new ApiException(HttpStatus.PRECONDITION_FAILED, "Stale update",
-        kind + " '" + name + "' changed since version " + wanted + "; GET it again and retry with its new ETag");
+    return new ApiException(
+        HttpStatus.PRECONDITION_FAILED,
+        "Stale update",
+        kind
+            + " '"
+            + name
+            + "' changed since version "
+            + wanted
+            + "; GET it again and retry with its new ETag");
   }
 }

@@ -15,17 +15,26 @@ final class Pages {
 
   private Pages() {}
 
-  /** One page; 400 for a limit out of range, 422 for a continue token the API server does not take. */
-  static <L extends KubernetesResourceList<?>> L fetch(int limit, String continueToken, Function<ListOptions, L> list) {
+  /**
+   * One page; 400 for a limit out of range, 422 for a continue token the API server does not take.
+   */
+  static <L extends KubernetesResourceList<?>> L fetch(
+      int limit, String continueToken, Function<ListOptions, L> list) {
     if (limit < 1 || limit > MAX_LIMIT) {
-      throw ApiException.invalid(List.of(new FieldError("limit", "must be between 1 and " + MAX_LIMIT + ", was " + limit)));
+      throw ApiException.invalid(
+          List.of(
+              new FieldError("limit", "must be between 1 and " + MAX_LIMIT + ", was " + limit)));
     }
     try {
-      return list.apply(new ListOptionsBuilder().withLimit((long) limit).withContinue(continueToken).build());
+      return list.apply(
+          new ListOptionsBuilder().withLimit((long) limit).withContinue(continueToken).build());
     } catch (KubernetesClientException e) {
       if (continueToken != null && (e.getCode() == 400 || e.getCode() == 410)) {
-        throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Continue token not usable",
-            "continue is not a token of this list or has expired; list again without it", java.util.Map.of("field", "continue"));
+        throw new ApiException(
+            HttpStatus.UNPROCESSABLE_ENTITY,
+            "Continue token not usable",
+            "continue is not a token of this list or has expired; list again without it",
+            java.util.Map.of("field", "continue"));
       }
       throw e;
     }

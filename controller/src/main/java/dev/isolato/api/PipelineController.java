@@ -1,7 +1,6 @@
 package dev.isolato.api;
 
 import dev.isolato.calibration.FieldError;
-
 import dev.isolato.pipeline.WorkloadShape;
 import dev.isolato.pipeline.run.Analysis;
 import dev.isolato.pipeline.run.PipelineAnalyses;
@@ -21,9 +20,9 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Deploy-pipeline analyses (docs/pipeline.md): benchmark a workload shape on the cluster, break
- * the deployment time down by stage against the model's best case, name the bottleneck and the
- * setting that limits it, and optionally apply it and measure again. Provider admins only.
+ * Deploy-pipeline analyses (docs/pipeline.md): benchmark a workload shape on the cluster, break the
+ * deployment time down by stage against the model's best case, name the bottleneck and the setting
+ * that limits it, and optionally apply it and measure again. Provider admins only.
  */
 @RestController
 @SecurityRequirement(name = "bearer")
@@ -35,16 +34,24 @@ public class PipelineController {
     this.analyses = analyses;
   }
 
-  @Operation(summary = "Start an analysis of a workload shape (runs in the background; one at a time)",
-      description = "Creates J Deployments of P pause pods in a namespace of its own (isolato-pipeline-<id>-<n>), "
-          + "traces each stage until every pod is Ready, predicts the best case (Columbo eq. 7), names the "
-          + "bottleneck stage and the setting limiting it. With maxChanges > 0 the loop applies that setting "
-          + "(on localkube: its configuration; on a shared cluster only Isolato's own settings) and measures "
-          + "again. Poll the Location until status is DONE or FAILED.")
-  @ApiResponse(responseCode = "202", description = "started; the body is its first state, Location its address")
-  @ApiResponse(responseCode = "400", description = "errors[] name each field (workloads × podsPerWorkload ≤ 200)",
+  @Operation(
+      summary = "Start an analysis of a workload shape (runs in the background; one at a time)",
+      description =
+          "Creates J Deployments of P pause pods in a namespace of its own (isolato-pipeline-<id>-<n>), "
+              + "traces each stage until every pod is Ready, predicts the best case (Columbo eq. 7), names the "
+              + "bottleneck stage and the setting limiting it. With maxChanges > 0 the loop applies that setting "
+              + "(on localkube: its configuration; on a shared cluster only Isolato's own settings) and measures "
+              + "again. Poll the Location until status is DONE or FAILED.")
+  @ApiResponse(
+      responseCode = "202",
+      description = "started; the body is its first state, Location its address")
+  @ApiResponse(
+      responseCode = "400",
+      description = "errors[] name each field (workloads × podsPerWorkload ≤ 200)",
       content = @Content(mediaType = "application/problem+json"))
-  @ApiResponse(responseCode = "409", description = "an analysis is running (property `running` names it)",
+  @ApiResponse(
+      responseCode = "409",
+      description = "an analysis is running (property `running` names it)",
       content = @Content(mediaType = "application/problem+json"))
   @PostMapping(PATH)
   public ResponseEntity<Analysis> start(@RequestBody AnalysisRequest body) {
@@ -52,27 +59,46 @@ public class PipelineController {
     if (!errors.isEmpty()) {
       throw ApiException.invalid(errors);
     }
-    WorkloadShape shape = new WorkloadShape(body.workloads(), body.podsPerWorkload(),
-        body.containersPerPod() == null ? 1 : body.containersPerPod());
-    Analysis a = analyses.start(shape, body.maxChanges() == null ? 0 : body.maxChanges()).orElseThrow(() -> {
-      String id = analyses.running().orElse("?");
-      return new ApiException(HttpStatus.CONFLICT, "Analysis running",
-          "analysis " + id + " is running and a second would measure the first's load; GET " + PATH + "/" + id
-              + " and retry when its status is DONE or FAILED", Map.of("running", id));
-    });
+    WorkloadShape shape =
+        new WorkloadShape(
+            body.workloads(),
+            body.podsPerWorkload(),
+            body.containersPerPod() == null ? 1 : body.containersPerPod());
+    Analysis a =
+        analyses
+            .start(shape, body.maxChanges() == null ? 0 : body.maxChanges())
+            .orElseThrow(
+                () -> {
+                  String id = analyses.running().orElse("?");
+                  return new ApiException(
+                      HttpStatus.CONFLICT,
+                      "Analysis running",
+                      "analysis "
+                          + id
+                          + " is running and a second would measure the first's load; GET "
+                          + PATH
+                          + "/"
+                          + id
+                          + " and retry when its status is DONE or FAILED",
+                      Map.of("running", id));
+                });
     return ResponseEntity.accepted().location(URI.create(PATH + "/" + a.id())).body(a);
   }
 
-  @Operation(summary = "Past and running analyses, newest first (the last isolato.pipeline.history)")
+  @Operation(
+      summary = "Past and running analyses, newest first (the last isolato.pipeline.history)")
   @ApiResponse(responseCode = "200", description = "the analyses")
   @GetMapping(PATH)
   public List<Analysis> list() {
     return analyses.all();
   }
 
-  @Operation(summary = "One analysis: every iteration's stage breakdown, bottleneck and recommendation")
+  @Operation(
+      summary = "One analysis: every iteration's stage breakdown, bottleneck and recommendation")
   @ApiResponse(responseCode = "200", description = "the analysis")
-  @ApiResponse(responseCode = "404", description = "no such analysis (or dropped from the history)",
+  @ApiResponse(
+      responseCode = "404",
+      description = "no such analysis (or dropped from the history)",
       content = @Content(mediaType = "application/problem+json"))
   @GetMapping(PATH + "/{id}")
   public Analysis get(@PathVariable String id) {

@@ -8,7 +8,6 @@ import dev.isolato.tenancy.ClassPlans;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.SloClass;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -31,8 +30,10 @@ public class PlanController {
     this.engine = engine;
   }
 
-  @Operation(summary = "The class's current plan for its shared pool, with the explanation, the linear baseline "
-      + "and the model's predicted latency (computed now from the spec, the tenants and the stored fit)")
+  @Operation(
+      summary =
+          "The class's current plan for its shared pool, with the explanation, the linear baseline "
+              + "and the model's predicted latency (computed now from the spec, the tenants and the stored fit)")
   @ApiResponse(responseCode = "200", description = "the plan")
   @ApiResponse(responseCode = "404", description = "no such class")
   @ApiResponse(responseCode = "422", description = "the class's own values cannot be planned")
@@ -48,14 +49,21 @@ public class PlanController {
     return PlanView.of(request, pool.namespace(), PlanView.source(cls), engine.simulate(request));
   }
 
-  @Operation(summary = "What-if: replicas, admitted rates and predicted latency for a tenant set in a class, "
-      + "beside the linear baseline",
-      description = "Body {sloClass, tenants:[{tenantId, committedRps}], overrides:{percentile, targetMs, minReplicas, "
-          + "maxReplicas, perPodCutoffRps, useModel}}. 400 names the offending field; 422 for an unknown class.")
+  @Operation(
+      summary =
+          "What-if: replicas, admitted rates and predicted latency for a tenant set in a class, "
+              + "beside the linear baseline",
+      description =
+          "Body {sloClass, tenants:[{tenantId, committedRps}], overrides:{percentile, targetMs, minReplicas, "
+              + "maxReplicas, perPodCutoffRps, useModel}}. 400 names the offending field; 422 for an unknown class.")
   @ApiResponse(responseCode = "200", description = "the what-if plan; nothing is written")
-  @ApiResponse(responseCode = "400", description = "errors[] name each field (tenants[1].committedRps, overrides.maxReplicas)",
+  @ApiResponse(
+      responseCode = "400",
+      description = "errors[] name each field (tenants[1].committedRps, overrides.maxReplicas)",
       content = @Content(mediaType = "application/problem+json"))
-  @ApiResponse(responseCode = "422", description = "unknown sloClass, or the class's own values cannot be planned",
+  @ApiResponse(
+      responseCode = "422",
+      description = "unknown sloClass, or the class's own values cannot be planned",
       content = @Content(mediaType = "application/problem+json"))
   @PostMapping("/api/v1/plans:simulate")
   public PlanView simulate(@RequestBody SimulateRequest body) {
@@ -72,7 +80,10 @@ public class PlanController {
     if (!split.cls().isEmpty()) {
       throw EngineErrors.classUnusable(body.sloClass(), "planned", split.cls());
     }
-    String source = body.overrides() != null && body.overrides().perPodCutoffRps() != null ? "override" : PlanView.source(cls);
+    String source =
+        body.overrides() != null && body.overrides().perPodCutoffRps() != null
+            ? "override"
+            : PlanView.source(cls);
     return PlanView.of(request, null, source, engine.simulate(request));
   }
 }

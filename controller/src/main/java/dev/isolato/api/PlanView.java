@@ -10,13 +10,17 @@ import dev.isolato.tenancy.SloClass;
  * A plan with its inputs, as the plan and simulate endpoints answer.
  *
  * @param pool namespace of the planned pool; null for a simulation
- * @param perPodCutoffSource {@code measured} (calibration), {@code declared} (spec) or {@code override}
+ * @param perPodCutoffSource {@code measured} (calibration), {@code declared} (spec) or {@code
+ *     override}
  * @param fitStatus {@code trusted}, {@code refused} or {@code none}: whether a stored fit exists
  *     and passed its quality checks (the plan may still fall back, e.g. beyond the measured range)
- * @param plan the engine's plan: method {@code usl-model}, or {@code linear-fallback} with the reason first
+ * @param plan the engine's plan: method {@code usl-model}, or {@code linear-fallback} with the
+ *     reason first
  * @param linearBaseline the linear baseline ⌈Σ committed / per-pod cut-off⌉ for comparison
- * @param predictedLatencyMs the model's latency at the committed rate with the plan's replicas; null without a usable model
- * @param linearPredictedLatencyMs the model's latency with the linear baseline's replicas (above the target: linear under-sizes)
+ * @param predictedLatencyMs the model's latency at the committed rate with the plan's replicas;
+ *     null without a usable model
+ * @param linearPredictedLatencyMs the model's latency with the linear baseline's replicas (above
+ *     the target: linear under-sizes)
  */
 public record PlanView(
     String sloClass,
@@ -35,10 +39,21 @@ public record PlanView(
     Double linearPredictedLatencyMs) {
 
   static PlanView of(PlanRequest request, String pool, String perPodSource, SimulationResult sim) {
-    return new PlanView(request.sloClass(), pool, request.percentile(), request.targetLatencyMs(),
-        request.minReplicas(), request.maxReplicas(), request.perPodCutoffRps(), perPodSource,
-        request.fit() == null ? "none" : request.fit().status(), sim.totalCommittedRps(), sim.plan(),
-        sim.linearBaseline(), sim.predictedLatencyMs(), sim.linearPredictedLatencyMs());
+    return new PlanView(
+        request.sloClass(),
+        pool,
+        request.percentile(),
+        request.targetLatencyMs(),
+        request.minReplicas(),
+        request.maxReplicas(),
+        request.perPodCutoffRps(),
+        perPodSource,
+        request.fit() == null ? "none" : request.fit().status(),
+        sim.totalCommittedRps(),
+        sim.plan(),
+        sim.linearBaseline(),
+        sim.predictedLatencyMs(),
+        sim.linearPredictedLatencyMs());
   }
 
   static String source(SloClass c) {

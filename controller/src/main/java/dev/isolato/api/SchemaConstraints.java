@@ -18,24 +18,29 @@ import java.util.Iterator;
 import org.springframework.stereotype.Component;
 
 /**
- * Puts the CRD generator's constraint annotations (Required, Min, Max, Pattern, Size) of
- * Isolato's types into the OpenAPI document, so the CRD schema, the OpenAPI document and the
- * REST validation share one definition per rule ({@link dev.isolato.tenancy.SpecLimits}).
+ * Puts the CRD generator's constraint annotations (Required, Min, Max, Pattern, Size) of Isolato's
+ * types into the OpenAPI document, so the CRD schema, the OpenAPI document and the REST validation
+ * share one definition per rule ({@link dev.isolato.tenancy.SpecLimits}).
  */
 @Component
 public class SchemaConstraints implements ModelConverter {
 
   @Override
   @SuppressWarnings("rawtypes")
-  public Schema resolve(AnnotatedType type, ModelConverterContext context, Iterator<ModelConverter> chain) {
+  public Schema resolve(
+      AnnotatedType type, ModelConverterContext context, Iterator<ModelConverter> chain) {
     Schema schema = chain.hasNext() ? chain.next().resolve(type, context, chain) : null;
     JavaType java = Json.mapper().constructType(type.getType());
     Class<?> cls = java.getRawClass();
     if (schema == null || !cls.getName().startsWith("dev.isolato.")) {
       return schema;
     }
-    Schema model = schema.get$ref() == null ? schema
-        : context.getDefinedModels().get(schema.get$ref().substring(schema.get$ref().lastIndexOf('/') + 1));
+    Schema model =
+        schema.get$ref() == null
+            ? schema
+            : context
+                .getDefinedModels()
+                .get(schema.get$ref().substring(schema.get$ref().lastIndexOf('/') + 1));
     if (model != null && model.getProperties() != null) {
       for (Field f : cls.getDeclaredFields()) {
         Schema property = (Schema) model.getProperties().get(f.getName());
@@ -84,6 +89,8 @@ public class SchemaConstraints implements ModelConverter {
   }
 
   private static BigDecimal number(double v) {
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? BigDecimal.valueOf((long) v) : BigDecimal.valueOf(v);
+    return v == Math.rint(v) && Math.abs(v) < 1e15
+        ? BigDecimal.valueOf((long) v)
+        : BigDecimal.valueOf(v);
   }
 }

@@ -1,15 +1,15 @@
 package dev.isolato.api;
 
+import dev.isolato.calibration.CalibrationRun;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
-import dev.isolato.calibration.CalibrationRun;
 import java.util.List;
 
 /**
- * A what-if for {@code POST /api/v1/plans:simulate}: a class, a tenant set and optional
- * overrides of the class's planning inputs.
+ * A what-if for {@code POST /api/v1/plans:simulate}: a class, a tenant set and optional overrides
+ * of the class's planning inputs.
  */
 public record SimulateRequest(
     @Required @Pattern(CalibrationRun.NOT_BLANK) String sloClass,
@@ -24,6 +24,11 @@ public record SimulateRequest(
    *
    * @param useModel false plans without the stored fit (the flagged linear fallback)
    */
-  public record Overrides(Double percentile, Double targetMs, Integer minReplicas, Integer maxReplicas,
-      @Min(value = 0, inclusive = false) Double perPodCutoffRps, Boolean useModel) {}
+  public record Overrides(
+      Double percentile,
+      Double targetMs,
+      Integer minReplicas,
+      Integer maxReplicas,
+      @Min(value = 0, inclusive = false) Double perPodCutoffRps,
+      Boolean useModel) {}
 }

@@ -10,27 +10,55 @@ import java.util.Map;
 /** Pure: checks a what-if request and turns it into the engine's {@link PlanRequest}. */
 final class Simulations {
   static final int MAX_TENANTS = 10_000;
+
   /** The engine's names of the planning inputs → their names under {@code overrides}. */
-  private static final Map<String, String> OVERRIDE_FIELDS = Map.of(
-      "percentile", "percentile", "targetLatencyMs", "targetMs", "minReplicas", "minReplicas",
-      "maxReplicas", "maxReplicas", "perPodCutoffRps", "perPodCutoffRps");
+  private static final Map<String, String> OVERRIDE_FIELDS =
+      Map.of(
+          "percentile",
+          "percentile",
+          "targetLatencyMs",
+          "targetMs",
+          "minReplicas",
+          "minReplicas",
+          "maxReplicas",
+          "maxReplicas",
+          "perPodCutoffRps",
+          "perPodCutoffRps");
+
   /** The engine's names of the planning inputs → where the class declares them. */
-  private static final Map<String, String> SPEC_FIELDS = Map.of(
-      "percentile", "spec.latency.percentile", "targetLatencyMs", "spec.latency.targetMs",
-      "minReplicas", "spec.minReplicas", "maxReplicas", "spec.maxReplicas", "perPodCutoffRps", "spec.perPodCutoffRps");
+  private static final Map<String, String> SPEC_FIELDS =
+      Map.of(
+          "percentile",
+          "spec.latency.percentile",
+          "targetLatencyMs",
+          "spec.latency.targetMs",
+          "minReplicas",
+          "spec.minReplicas",
+          "maxReplicas",
+          "spec.maxReplicas",
+          "perPodCutoffRps",
+          "spec.perPodCutoffRps");
 
   private Simulations() {}
 
-  /** Errors that need no class: missing fields, too many tenants, a per-pod cut-off that is not positive. */
+  /**
+   * Errors that need no class: missing fields, too many tenants, a per-pod cut-off that is not
+   * positive.
+   */
   static List<FieldError> requestErrors(SimulateRequest r) {
     List<FieldError> e = new ArrayList<>();
     if (r.sloClass() == null || r.sloClass().isBlank()) {
       e.add(new FieldError("sloClass", "is required"));
     }
     if (r.tenants() == null) {
-      e.add(new FieldError("tenants", "is required (a list of {tenantId, committedRps}, may be empty)"));
+      e.add(
+          new FieldError(
+              "tenants", "is required (a list of {tenantId, committedRps}, may be empty)"));
     } else if (r.tenants().size() > MAX_TENANTS) {
-      e.add(new FieldError("tenants", "must have at most " + MAX_TENANTS + " entries, had " + r.tenants().size()));
+      e.add(
+          new FieldError(
+              "tenants",
+              "must have at most " + MAX_TENANTS + " entries, had " + r.tenants().size()));
     } else {
       for (int i = 0; i < r.tenants().size(); i++) {
         SimulateRequest.Demand d = r.tenants().get(i);
@@ -43,19 +71,23 @@ final class Simulations {
     }
     SimulateRequest.Overrides o = r.overrides();
     if (o != null && o.perPodCutoffRps() != null && !(o.perPodCutoffRps() > 0)) {
-      e.add(new FieldError("overrides.perPodCutoffRps", "must be greater than 0, was " + o.perPodCutoffRps()));
+      e.add(
+          new FieldError(
+              "overrides.perPodCutoffRps", "must be greater than 0, was " + o.perPodCutoffRps()));
     }
     return e;
   }
 
   /** The class's request {@code base} for the what-if's tenants, with the overrides applied. */
   static PlanRequest apply(PlanRequest base, SimulateRequest r) {
-    List<TenantDemand> demands = r.tenants().stream().map(d -> new TenantDemand(d.tenantId(), d.committedRps())).toList();
+    List<TenantDemand> demands =
+        r.tenants().stream().map(d -> new TenantDemand(d.tenantId(), d.committedRps())).toList();
     SimulateRequest.Overrides o = r.overrides();
     if (o == null) {
       return base.withTenants(demands);
     }
-    return new PlanRequest(base.sloClass(),
+    return new PlanRequest(
+        base.sloClass(),
         o.percentile() != null ? o.percentile() : base.percentile(),
         o.targetMs() != null ? o.targetMs() : base.targetLatencyMs(),
         o.minReplicas() != null ? o.minReplicas() : base.minReplicas(),
@@ -67,7 +99,10 @@ final class Simulations {
         o.perPodCutoffRps() != null ? null : base.sizing());
   }
 
-  /** The engine's errors on a what-if, split into the request's (renamed to their JSON path) and the class's. */
+  /**
+   * The engine's errors on a what-if, split into the request's (renamed to their JSON path) and the
+   * class's.
+   */
   record Split(List<FieldError> request, List<FieldError> cls) {}
 
   static Split split(List<dev.isolato.calibration.FieldError> errors, SimulateRequest r) {

@@ -3,19 +3,19 @@ package dev.isolato.api;
 import dev.isolato.calibration.FieldError;
 import dev.isolato.config.KubernetesConfig;
 import dev.isolato.tenancy.PoolNames;
-import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.tenancy.SloClass;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -37,17 +37,24 @@ import org.springframework.web.bind.annotation.RestController;
 public class SloClassController {
   /** Tries of an update without If-Match that meets concurrent writes. */
   private static final int UNVERSIONED_UPDATE_ATTEMPTS = 3;
+
   private final KubernetesClient client;
   private final SloClasses classes;
 
-  public SloClassController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, SloClasses classes) {
+  public SloClassController(
+      @Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, SloClasses classes) {
     this.client = client;
     this.classes = classes;
   }
 
   @Operation(summary = "Create an SLO class")
-  @ApiResponse(responseCode = "201", description = "created; Location and ETag name the class",
-      content = @Content(mediaType = "application/json", schema = @Schema(implementation = SloClassBody.class)))
+  @ApiResponse(
+      responseCode = "201",
+      description = "created; Location and ETag name the class",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = SloClassBody.class)))
   @ApiResponse(responseCode = "409", description = "a class of this name exists")
   @PostMapping
   public ResponseEntity<SloClassBody> create(@RequestBody SloClassBody body) {
@@ -62,13 +69,17 @@ public class SloClassController {
       created = client.resources(SloClass.class).resource(c).create();
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
-        throw new ApiException(HttpStatus.CONFLICT, "SLO class exists", "SLO class '" + body.name() + "' already exists",
+        throw new ApiException(
+            HttpStatus.CONFLICT,
+            "SLO class exists",
+            "SLO class '" + body.name() + "' already exists",
             Map.of("field", "name"));
       }
       throw e;
     }
     return ResponseEntity.created(URI.create("/api/v1/slo-classes/" + body.name()))
-        .eTag(Etags.of(created.getMetadata().getResourceVersion())).body(SloClassBody.of(created));
+        .eTag(Etags.of(created.getMetadata().getResourceVersion()))
+        .body(SloClassBody.of(created));
   }
 
   @Operation(summary = "Get an SLO class with its measured capacity and current plan")
@@ -77,17 +88,23 @@ public class SloClassController {
   @GetMapping("/{name}")
   public ResponseEntity<SloClassBody> get(@PathVariable String name) {
     SloClass c = classes.find(name);
-    return ResponseEntity.ok().eTag(Etags.of(c.getMetadata().getResourceVersion())).body(SloClassBody.of(c));
+    return ResponseEntity.ok()
+        .eTag(Etags.of(c.getMetadata().getResourceVersion()))
+        .body(SloClassBody.of(c));
   }
 
   @ApiResponse(responseCode = "200", description = "one page; continueToken fetches the next")
-  @ApiResponse(responseCode = "422", description = "continue is not a token of this list, or has expired")
+  @ApiResponse(
+      responseCode = "422",
+      description = "continue is not a token of this list, or has expired")
   @Operation(summary = "List SLO classes, a page at a time (limit, continue)")
   @GetMapping
-  public SloClassBody.Page list(@RequestParam(defaultValue = "100") int limit,
+  public SloClassBody.Page list(
+      @RequestParam(defaultValue = "100") int limit,
       @RequestParam(name = "continue", required = false) String continueToken) {
     var page = Pages.fetch(limit, continueToken, o -> client.resources(SloClass.class).list(o));
-    return new SloClassBody.Page(page.getItems().stream().map(SloClassBody::of).toList(), Pages.next(page));
+    return new SloClassBody.Page(
+        page.getItems().stream().map(SloClassBody::of).toList(), Pages.next(page));
   }
 
   @Operation(summary = "Replace an SLO class's spec (If-Match: its ETag)")
@@ -95,12 +112,15 @@ public class SloClassController {
   @ApiResponse(responseCode = "404", description = "no such class")
   @ApiResponse(responseCode = "412", description = "If-Match names an older version")
   @PutMapping("/{name}")
-  public ResponseEntity<SloClassBody> update(@PathVariable String name, @RequestBody SloClassBody body,
+  public ResponseEntity<SloClassBody> update(
+      @PathVariable String name,
+      @RequestBody SloClassBody body,
       @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
     validate(name, body);
     classes.requireAllowedImage(body.spec());
     if (body.name() != null && !name.equals(body.name())) {
-      throw ApiException.invalid(List.of(new FieldError("name", "must match the path ('" + name + "')")));
+      throw ApiException.invalid(
+          List.of(new FieldError("name", "must match the path ('" + name + "')")));
     }
     String wanted = Etags.resourceVersion(ifMatch);
     // Without If-Match the caller asked for no version: a conflict with a concurrent write
@@ -113,7 +133,9 @@ public class SloClassController {
       current.setSpec(body.spec());
       try {
         SloClass updated = client.resources(SloClass.class).resource(current).update();
-        return ResponseEntity.ok().eTag(Etags.of(updated.getMetadata().getResourceVersion())).body(SloClassBody.of(updated));
+        return ResponseEntity.ok()
+            .eTag(Etags.of(updated.getMetadata().getResourceVersion()))
+            .body(SloClassBody.of(updated));
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw e;
@@ -134,8 +156,11 @@ public class SloClassController {
     classes.find(name);
     long tenants = classes.tenantsOf(name).size();
     if (tenants > 0) {
-      throw new ApiException(HttpStatus.CONFLICT, "SLO class in use",
-          "SLO class '" + name + "' still has " + tenants + " tenants; offboard them first", Map.of("tenants", tenants));
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "SLO class in use",
+          "SLO class '" + name + "' still has " + tenants + " tenants; offboard them first",
+          Map.of("tenants", tenants));
     }
     client.resources(SloClass.class).withName(name).delete();
     return ResponseEntity.accepted().build();

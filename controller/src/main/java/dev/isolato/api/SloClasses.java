@@ -1,9 +1,8 @@
 package dev.isolato.api;
 
 import dev.isolato.calibration.FieldError;
-import dev.isolato.config.KubernetesConfig;
-import org.springframework.beans.factory.annotation.Qualifier;
 import dev.isolato.config.IsolatoProperties;
+import dev.isolato.config.KubernetesConfig;
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.PoolObjects;
@@ -15,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -25,7 +25,8 @@ public class SloClasses {
   private final String tenantNamespace;
   private final ImagePolicy images;
 
-  public SloClasses(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props) {
+  public SloClasses(
+      @Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props) {
     this.client = client;
     this.tenantNamespace = props.namespace();
     this.images = props.imagePolicy();
@@ -33,9 +34,12 @@ public class SloClasses {
 
   /** 400 naming the allowlist when the class's image is not allowed. */
   public void requireAllowedImage(SloClassSpec spec) {
-    images.problem(spec).ifPresent(m -> {
-      throw ApiException.invalid(List.of(new FieldError("spec.image", m)));
-    });
+    images
+        .problem(spec)
+        .ifPresent(
+            m -> {
+              throw ApiException.invalid(List.of(new FieldError("spec.image", m)));
+            });
   }
 
   /**
@@ -44,10 +48,18 @@ public class SloClasses {
    */
   public void requireFreeNamespace(String namespace, String field) {
     Namespace ns = client.namespaces().withName(namespace).get();
-    Map<String, String> labels = ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+    Map<String, String> labels =
+        ns == null || ns.getMetadata().getLabels() == null
+            ? Map.of()
+            : ns.getMetadata().getLabels();
     if (ns != null && !PoolObjects.MANAGER.equals(labels.get(PoolObjects.MANAGED_BY))) {
-      throw new ApiException(HttpStatus.CONFLICT, "Namespace taken",
-          "namespace '" + namespace + "' exists and was not created by Isolato; choose another " + field,
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "Namespace taken",
+          "namespace '"
+              + namespace
+              + "' exists and was not created by Isolato; choose another "
+              + field,
           Map.of("field", field, "namespace", namespace));
     }
   }
@@ -61,29 +73,41 @@ public class SloClasses {
     return c;
   }
 
-  /** The class named by {@code field} of a request body; 422 when it does not exist or is being deleted. */
+  /**
+   * The class named by {@code field} of a request body; 422 when it does not exist or is being
+   * deleted.
+   */
   public SloClass referenced(String name, String field) {
     SloClass c = get(name);
     if (c == null) {
-      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Unknown SLO class",
-          field + " '" + name + "' does not exist", Map.of("field", field));
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_ENTITY,
+          "Unknown SLO class",
+          field + " '" + name + "' does not exist",
+          Map.of("field", field));
     }
     if (c.getMetadata().getDeletionTimestamp() != null) {
-      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "SLO class being deleted",
-          field + " '" + name + "' is being deleted and admits no new tenant", Map.of("field", field));
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_ENTITY,
+          "SLO class being deleted",
+          field + " '" + name + "' is being deleted and admits no new tenant",
+          Map.of("field", field));
     }
     return c;
   }
 
   /** The class, or null; a name no object can have is not looked up. */
   private SloClass get(String name) {
-    return Validation.possibleName(name) ? client.resources(SloClass.class).withName(name).get() : null;
+    return Validation.possibleName(name)
+        ? client.resources(SloClass.class).withName(name).get()
+        : null;
   }
 
   /** Every tenant (live or terminating) of the class. */
   public List<Tenant> tenantsOf(String sloClass) {
     return client.resources(Tenant.class).inNamespace(tenantNamespace).list().getItems().stream()
-        .filter(t -> sloClass.equals(t.getSpec().sloClass)).toList();
+        .filter(t -> sloClass.equals(t.getSpec().sloClass))
+        .toList();
   }
 
   /** The class's shared pool with its live tenants (as the reconciler plans it). */

@@ -1,28 +1,28 @@
 package dev.isolato.api;
 
-import dev.isolato.calibration.FieldError;
-import dev.isolato.config.KubernetesConfig;
-import org.springframework.beans.factory.annotation.Qualifier;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.FieldError;
 import dev.isolato.config.IsolatoProperties;
+import dev.isolato.config.KubernetesConfig;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantSpec;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -51,7 +51,11 @@ public class TenantController {
   private final SloClasses classes;
   private final Admissions admissions;
 
-  public TenantController(@Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props, SloClasses classes, Admissions admissions) {
+  public TenantController(
+      @Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client,
+      IsolatoProperties props,
+      SloClasses classes,
+      Admissions admissions) {
     this.client = client;
     this.classes = classes;
     this.admissions = admissions;
@@ -62,14 +66,32 @@ public class TenantController {
     return client.resources(Tenant.class);
   }
 
-  @Operation(summary = "Onboard a tenant into an SLO class",
-      description = "Idempotent: repeating the same body for an existing tenant answers 200 with it; "
-          + "another body for the same tenantId is 409. 422 when the class does not exist, does not allow "
-          + "dedicated tenants, or cannot take the committed rate (remainingRps, capacityRps).")
-  @ApiResponse(responseCode = "201", description = "onboarded; Location and ETag name the tenant", content = @Content(mediaType = "application/json", schema = @Schema(implementation = TenantResponse.class)))
-  @ApiResponse(responseCode = "200", description = "the tenant exists with exactly these settings (a repeated POST)", content = @Content(mediaType = "application/json", schema = @Schema(implementation = TenantResponse.class)))
-  @ApiResponse(responseCode = "409", description = "the tenant exists with other settings, or is being offboarded")
-  @ApiResponse(responseCode = "422", description = "unknown sloClass, dedicated isolation not offered, or capacity exceeded")
+  @Operation(
+      summary = "Onboard a tenant into an SLO class",
+      description =
+          "Idempotent: repeating the same body for an existing tenant answers 200 with it; "
+              + "another body for the same tenantId is 409. 422 when the class does not exist, does not allow "
+              + "dedicated tenants, or cannot take the committed rate (remainingRps, capacityRps).")
+  @ApiResponse(
+      responseCode = "201",
+      description = "onboarded; Location and ETag name the tenant",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = TenantResponse.class)))
+  @ApiResponse(
+      responseCode = "200",
+      description = "the tenant exists with exactly these settings (a repeated POST)",
+      content =
+          @Content(
+              mediaType = "application/json",
+              schema = @Schema(implementation = TenantResponse.class)))
+  @ApiResponse(
+      responseCode = "409",
+      description = "the tenant exists with other settings, or is being offboarded")
+  @ApiResponse(
+      responseCode = "422",
+      description = "unknown sloClass, dedicated isolation not offered, or capacity exceeded")
   @PostMapping
   public ResponseEntity<TenantResponse> create(@RequestBody TenantRequest req) {
     List<FieldError> errors = Validation.tenant(req);
@@ -86,13 +108,22 @@ public class TenantController {
       classes.requireFreeNamespace(PoolNames.dedicatedNamespace(req.tenantId()), "tenantId");
     }
     Tenant t = new Tenant();
-    t.setMetadata(new ObjectMetaBuilder().withName(req.tenantId()).withNamespace(namespace)
-        .addToFinalizers(Tenant.FINALIZER)
-        .addToAnnotations(Tenant.ACCEPTED_AT, Long.toString(System.currentTimeMillis())).build());
+    t.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(req.tenantId())
+            .withNamespace(namespace)
+            .addToFinalizers(Tenant.FINALIZER)
+            .addToAnnotations(Tenant.ACCEPTED_AT, Long.toString(System.currentTimeMillis()))
+            .build());
     t.setSpec(spec);
     Tenant created;
     try {
-      created = admissions.admit(cls, req.tenantId(), spec, () -> tenants().inNamespace(namespace).resource(t).create());
+      created =
+          admissions.admit(
+              cls,
+              req.tenantId(),
+              spec,
+              () -> tenants().inNamespace(namespace).resource(t).create());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
         return repeated(find(req.tenantId()), spec);
@@ -100,21 +131,30 @@ public class TenantController {
       throw e;
     }
     return ResponseEntity.created(URI.create("/api/v1/tenants/" + req.tenantId()))
-        .eTag(Etags.of(created.getMetadata().getResourceVersion())).body(TenantResponse.of(created));
+        .eTag(Etags.of(created.getMetadata().getResourceVersion()))
+        .body(TenantResponse.of(created));
   }
 
   /** A POST for a tenant that exists: 200 when it asks for exactly what is stored, else 409. */
   private ResponseEntity<TenantResponse> repeated(Tenant existing, TenantSpec spec) {
     String id = existing.getMetadata().getName();
     if (existing.getMetadata().getDeletionTimestamp() != null) {
-      throw new ApiException(HttpStatus.CONFLICT, "Tenant being offboarded",
-          "tenant '" + id + "' is being offboarded; onboard it again once GET answers 404", Map.of("field", "tenantId"));
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "Tenant being offboarded",
+          "tenant '" + id + "' is being offboarded; onboard it again once GET answers 404",
+          Map.of("field", "tenantId"));
     }
     if (!SAME.valueToTree(existing.getSpec()).equals(SAME.valueToTree(spec))) {
-      throw new ApiException(HttpStatus.CONFLICT, "Tenant exists",
-          "tenant '" + id + "' already exists with other settings; change them with PUT", Map.of("field", "tenantId"));
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "Tenant exists",
+          "tenant '" + id + "' already exists with other settings; change them with PUT",
+          Map.of("field", "tenantId"));
     }
-    return ResponseEntity.ok().eTag(Etags.of(existing.getMetadata().getResourceVersion())).body(TenantResponse.of(existing));
+    return ResponseEntity.ok()
+        .eTag(Etags.of(existing.getMetadata().getResourceVersion()))
+        .body(TenantResponse.of(existing));
   }
 
   @Operation(summary = "Get a tenant and its onboarding status")
@@ -123,17 +163,23 @@ public class TenantController {
   @GetMapping("/{tenantId}")
   public ResponseEntity<TenantResponse> get(@PathVariable String tenantId) {
     Tenant t = find(tenantId);
-    return ResponseEntity.ok().eTag(Etags.of(t.getMetadata().getResourceVersion())).body(TenantResponse.of(t));
+    return ResponseEntity.ok()
+        .eTag(Etags.of(t.getMetadata().getResourceVersion()))
+        .body(TenantResponse.of(t));
   }
 
   @ApiResponse(responseCode = "200", description = "one page; continueToken fetches the next")
-  @ApiResponse(responseCode = "422", description = "continue is not a token of this list, or has expired")
+  @ApiResponse(
+      responseCode = "422",
+      description = "continue is not a token of this list, or has expired")
   @Operation(summary = "List tenants, a page at a time (limit, continue)")
   @GetMapping
-  public TenantResponse.Page list(@RequestParam(defaultValue = "100") int limit,
+  public TenantResponse.Page list(
+      @RequestParam(defaultValue = "100") int limit,
       @RequestParam(name = "continue", required = false) String continueToken) {
     var page = Pages.fetch(limit, continueToken, o -> tenants().inNamespace(namespace).list(o));
-    return new TenantResponse.Page(page.getItems().stream().map(TenantResponse::of).toList(), Pages.next(page));
+    return new TenantResponse.Page(
+        page.getItems().stream().map(TenantResponse::of).toList(), Pages.next(page));
   }
 
   @Operation(summary = "Change a tenant's rate, burst or profile (If-Match: its ETag)")
@@ -142,10 +188,18 @@ public class TenantController {
   @ApiResponse(responseCode = "412", description = "If-Match names an older version")
   @ApiResponse(responseCode = "422", description = "unknown sloClass, or capacity exceeded")
   @PutMapping("/{tenantId}")
-  public ResponseEntity<TenantResponse> update(@PathVariable String tenantId, @RequestBody TenantRequest req,
+  public ResponseEntity<TenantResponse> update(
+      @PathVariable String tenantId,
+      @RequestBody TenantRequest req,
       @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-    TenantRequest full = new TenantRequest(req.tenantId() == null ? tenantId : req.tenantId(), req.sloClass(),
-        req.committedRps(), req.burst(), req.profile(), req.isolation());
+    TenantRequest full =
+        new TenantRequest(
+            req.tenantId() == null ? tenantId : req.tenantId(),
+            req.sloClass(),
+            req.committedRps(),
+            req.burst(),
+            req.profile(),
+            req.isolation());
     List<FieldError> errors = new java.util.ArrayList<>(Validation.tenant(full));
     if (!tenantId.equals(full.tenantId())) {
       errors.add(new FieldError("tenantId", "must match the path ('" + tenantId + "')"));
@@ -160,10 +214,14 @@ public class TenantController {
     }
     TenantSpec spec = toSpec(full);
     if (!spec.sloClass.equals(current.getSpec().sloClass)) {
-      throw ApiException.invalid(List.of(new FieldError("sloClass", "cannot change; delete and onboard the tenant again")));
+      throw ApiException.invalid(
+          List.of(
+              new FieldError("sloClass", "cannot change; delete and onboard the tenant again")));
     }
     if (spec.isolation != current.getSpec().isolation) {
-      throw ApiException.invalid(List.of(new FieldError("isolation", "cannot change; delete and onboard the tenant again")));
+      throw ApiException.invalid(
+          List.of(
+              new FieldError("isolation", "cannot change; delete and onboard the tenant again")));
     }
     SloClass cls = admissible(spec);
     current.setSpec(spec);
@@ -172,8 +230,15 @@ public class TenantController {
       current.getMetadata().setResourceVersion(wanted);
     }
     try {
-      Tenant updated = admissions.admit(cls, tenantId, spec, () -> tenants().inNamespace(namespace).resource(current).update());
-      return ResponseEntity.ok().eTag(Etags.of(updated.getMetadata().getResourceVersion())).body(TenantResponse.of(updated));
+      Tenant updated =
+          admissions.admit(
+              cls,
+              tenantId,
+              spec,
+              () -> tenants().inNamespace(namespace).resource(current).update());
+      return ResponseEntity.ok()
+          .eTag(Etags.of(updated.getMetadata().getResourceVersion()))
+          .body(TenantResponse.of(updated));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
         throw Etags.stale("tenant", tenantId, current.getMetadata().getResourceVersion());
@@ -187,7 +252,8 @@ public class TenantController {
   @ApiResponse(responseCode = "404", description = "no such tenant")
   @DeleteMapping("/{tenantId}")
   public ResponseEntity<Void> delete(@PathVariable String tenantId) {
-    if (!Validation.possibleName(tenantId) || tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
+    if (!Validation.possibleName(tenantId)
+        || tenants().inNamespace(namespace).withName(tenantId).delete().isEmpty()) {
       throw ApiException.notFound("tenant", tenantId);
     }
     admissions.forget(tenantId);
@@ -195,7 +261,10 @@ public class TenantController {
   }
 
   private Tenant find(String tenantId) {
-    Tenant t = Validation.possibleName(tenantId) ? tenants().inNamespace(namespace).withName(tenantId).get() : null;
+    Tenant t =
+        Validation.possibleName(tenantId)
+            ? tenants().inNamespace(namespace).withName(tenantId).get()
+            : null;
     if (t == null) {
       throw ApiException.notFound("tenant", tenantId);
     }
@@ -206,8 +275,11 @@ public class TenantController {
   private SloClass admissible(TenantSpec spec) {
     SloClass cls = classes.referenced(spec.sloClass, "sloClass");
     if (spec.isolation == TenantSpec.Isolation.dedicated && !cls.getSpec().allowDedicated) {
-      throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Dedicated isolation not offered",
-          "class '" + spec.sloClass + "' does not allow dedicated tenants", Map.of("field", "isolation"));
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_ENTITY,
+          "Dedicated isolation not offered",
+          "class '" + spec.sloClass + "' does not allow dedicated tenants",
+          Map.of("field", "isolation"));
     }
     return cls;
   }
@@ -223,7 +295,10 @@ public class TenantController {
       s.profile.io = r.profile().io() == null ? 0 : r.profile().io();
       s.profile.fsync = Boolean.TRUE.equals(r.profile().fsync());
     }
-    s.isolation = r.isolation() == null ? TenantSpec.Isolation.shared : TenantSpec.Isolation.valueOf(r.isolation());
+    s.isolation =
+        r.isolation() == null
+            ? TenantSpec.Isolation.shared
+            : TenantSpec.Isolation.valueOf(r.isolation());
     return s;
   }
 }

@@ -19,9 +19,15 @@ public record TenantResponse(
 
   static TenantResponse of(Tenant t) {
     TenantSpec s = t.getSpec();
-    return new TenantResponse(t.getMetadata().getName(), s.sloClass, s.committedRps, s.burst,
+    return new TenantResponse(
+        t.getMetadata().getName(),
+        s.sloClass,
+        s.committedRps,
+        s.burst,
         new TenantRequest.Profile(s.profile.cpu, s.profile.memory, s.profile.io, s.profile.fsync),
-        s.isolation.name(), t.getMetadata().getResourceVersion(), t.getMetadata().getCreationTimestamp(),
+        s.isolation.name(),
+        t.getMetadata().getResourceVersion(),
+        t.getMetadata().getCreationTimestamp(),
         t.getStatus());
   }
 

@@ -1,10 +1,9 @@
 package dev.isolato.api;
 
-import dev.isolato.calibration.FieldError;
 import static dev.isolato.tenancy.SpecLimits.*;
 
+import dev.isolato.calibration.FieldError;
 import dev.isolato.tenancy.PoolNames;
-
 import dev.isolato.tenancy.SloClassSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,15 +11,17 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Pure request validation: every problem at once, each naming its field. The bounds are
- * {@link dev.isolato.tenancy.SpecLimits}, the same the CRD schema and the OpenAPI document declare.
+ * Pure request validation: every problem at once, each naming its field. The bounds are {@link
+ * dev.isolato.tenancy.SpecLimits}, the same the CRD schema and the OpenAPI document declare.
  */
 public final class Validation {
   static final Pattern LABEL = Pattern.compile(DNS1123_LABEL);
   static final Pattern QUANTITY = Pattern.compile(POSITIVE_QUANTITY);
   static final Pattern IMAGE_REF = Pattern.compile(IMAGE);
+
   /** isolato-c-<class> and isolato-t-<tenant> must fit a 63-character namespace name. */
   public static final int MAX_CLASS_NAME = PoolNames.MAX_CLASS_NAME;
+
   public static final int MAX_TENANT_ID = PoolNames.MAX_TENANT_ID;
   static final Set<String> ISOLATIONS = Set.of("shared", "dedicated");
 
@@ -31,13 +32,17 @@ public final class Validation {
 
   /** Whether an object of the API can have this name; others are not looked up (404). */
   public static boolean possibleName(String name) {
-    return name != null && !name.isEmpty() && name.length() <= MAX_NAME && LABEL.matcher(name).matches();
+    return name != null
+        && !name.isEmpty()
+        && name.length() <= MAX_NAME
+        && LABEL.matcher(name).matches();
   }
 
   public static List<FieldError> tenant(TenantRequest r) {
     List<FieldError> e = new ArrayList<>();
     PoolNames.tenantIdProblem(r.tenantId()).ifPresent(m -> e.add(new FieldError("tenantId", m)));
-    PoolNames.labelProblem(r.sloClass(), MAX_CLASS_NAME).ifPresent(m -> e.add(new FieldError("sloClass", m)));
+    PoolNames.labelProblem(r.sloClass(), MAX_CLASS_NAME)
+        .ifPresent(m -> e.add(new FieldError("sloClass", m)));
     if (r.committedRps() == null) {
       e.add(new FieldError("committedRps", "is required"));
     } else {
@@ -52,7 +57,8 @@ public final class Validation {
       intRange(e, "profile.io", r.profile().io(), 0, MAX_PROFILE_IO);
     }
     if (r.isolation() != null && !ISOLATIONS.contains(r.isolation())) {
-      e.add(new FieldError("isolation", "must be shared or dedicated, was '" + r.isolation() + "'"));
+      e.add(
+          new FieldError("isolation", "must be shared or dedicated, was '" + r.isolation() + "'"));
     }
     return e;
   }
@@ -82,15 +88,27 @@ public final class Validation {
     }
     intRange(e, "spec.minReplicas", s.minReplicas, 1, MAX_REPLICAS);
     if (s.maxReplicas < s.minReplicas || s.maxReplicas > MAX_REPLICAS) {
-      e.add(new FieldError("spec.maxReplicas", "must be between minReplicas (" + s.minReplicas + ") and " + MAX_REPLICAS
-          + ", was " + s.maxReplicas));
+      e.add(
+          new FieldError(
+              "spec.maxReplicas",
+              "must be between minReplicas ("
+                  + s.minReplicas
+                  + ") and "
+                  + MAX_REPLICAS
+                  + ", was "
+                  + s.maxReplicas));
     }
     intRange(e, "spec.pivotPercent", s.pivotPercent, MIN_PIVOT_PERCENT, MAX_PIVOT_PERCENT);
     intRange(e, "spec.priority", s.priority, -MAX_PRIORITY, MAX_PRIORITY);
     range(e, "spec.perPodCutoffRps", s.perPodCutoffRps, MIN_RPS, MAX_RPS);
-    if (s.image != null && (s.image.length() > MAX_IMAGE_LENGTH || !IMAGE_REF.matcher(s.image).matches())) {
-      e.add(new FieldError("spec.image", "must be an image reference without spaces, at most " + MAX_IMAGE_LENGTH
-          + " characters"));
+    if (s.image != null
+        && (s.image.length() > MAX_IMAGE_LENGTH || !IMAGE_REF.matcher(s.image).matches())) {
+      e.add(
+          new FieldError(
+              "spec.image",
+              "must be an image reference without spaces, at most "
+                  + MAX_IMAGE_LENGTH
+                  + " characters"));
     }
     return e;
   }
@@ -100,8 +118,13 @@ public final class Validation {
       return;
     }
     if (candidates.size() > MAX_CPU_CANDIDATES) {
-      e.add(new FieldError("spec.resources.cpuCandidates", "must have at most " + MAX_CPU_CANDIDATES
-          + " sizes (each is calibrated separately), had " + candidates.size()));
+      e.add(
+          new FieldError(
+              "spec.resources.cpuCandidates",
+              "must have at most "
+                  + MAX_CPU_CANDIDATES
+                  + " sizes (each is calibrated separately), had "
+                  + candidates.size()));
     }
     for (int i = 0; i < candidates.size(); i++) {
       quantity(e, "spec.resources.cpuCandidates[" + i + "]", candidates.get(i));
@@ -111,7 +134,8 @@ public final class Validation {
   /** [min, max]; NaN and infinities are rejected. */
   private static void range(List<FieldError> e, String field, double v, double min, double max) {
     if (!Double.isFinite(v) || v < min || v > max) {
-      e.add(new FieldError(field, "must be between " + fmt(min) + " and " + fmt(max) + ", was " + v));
+      e.add(
+          new FieldError(field, "must be between " + fmt(min) + " and " + fmt(max) + ", was " + v));
     }
   }
 
@@ -125,7 +149,10 @@ public final class Validation {
     if (v == null || v.isBlank()) {
       e.add(new FieldError(field, "is required"));
     } else if (!QUANTITY.matcher(v).matches()) {
-      e.add(new FieldError(field, "must be a positive Kubernetes quantity such as 500m, 1 or 256Mi, was '" + v + "'"));
+      e.add(
+          new FieldError(
+              field,
+              "must be a positive Kubernetes quantity such as 500m, 1 or 256Mi, was '" + v + "'"));
     }
   }
 

@@ -9,16 +9,17 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counts every request the controller's Kubernetes client sends, by HTTP method: the API
- * write calls per tenant are a design goal (few writes on the hot path), and a test asserts
- * that a no-op reconcile writes nothing.
+ * Counts every request the controller's Kubernetes client sends, by HTTP method: the API write
+ * calls per tenant are a design goal (few writes on the hot path), and a test asserts that a no-op
+ * reconcile writes nothing.
  */
 public class ApiCallCounter implements Interceptor {
   public static final String NAME = "isolato-api-call-counter";
 
   private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
 
-  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ApiCallCounter.class);
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(ApiCallCounter.class);
 
   private final MeterRegistry registry;
   private final AtomicLong writes = new AtomicLong();
@@ -38,13 +39,16 @@ public class ApiCallCounter implements Interceptor {
       writes.incrementAndGet();
       log.debug("API write {} {}", method, request.uri());
     }
-    Counter.builder("isolato.api.client.requests").description("Requests sent to the Kubernetes API server")
-        .tags("method", method, "kind", kind).register(registry).increment();
+    Counter.builder("isolato.api.client.requests")
+        .description("Requests sent to the Kubernetes API server")
+        .tags("method", method, "kind", kind)
+        .register(registry)
+        .increment();
   }
 
   /**
-   * "write" for calls that change stored objects; "lease" for leader-election renewals and
-   * "review" for token/access reviews (POSTs that store nothing); "read" for the rest.
+   * "write" for calls that change stored objects; "lease" for leader-election renewals and "review"
+   * for token/access reviews (POSTs that store nothing); "read" for the rest.
    */
   static String kind(String method, String path) {
     if (!WRITES.contains(method)) {

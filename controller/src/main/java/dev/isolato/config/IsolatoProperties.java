@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Settings under {@code isolato.*} (environment: ISOLATO_NAMESPACE, ISOLATO_API_TOKEN_FILE, …).
  *
  * @param namespace where Tenants, the leader lease and the controller's secrets live
- * @param kubeconfig kubeconfig file; empty = fabric8's usual lookup (KUBECONFIG, ~/.kube/config, in-cluster)
+ * @param kubeconfig kubeconfig file; empty = fabric8's usual lookup (KUBECONFIG, ~/.kube/config,
+ *     in-cluster)
  * @param installCrds apply the CRDs at startup (server-side apply)
  * @param reconcileThreads concurrent class reconciles
  * @param api authentication and authorization of the REST API
@@ -32,7 +33,8 @@ public record IsolatoProperties(
     namespace = namespace == null || namespace.isBlank() ? "isolato-system" : namespace;
     reconcileThreads = reconcileThreads <= 0 ? 4 : reconcileThreads;
     api = api == null ? Api.defaults() : api;
-    leaderElection = leaderElection == null ? new LeaderElection(true, null, null, null, null) : leaderElection;
+    leaderElection =
+        leaderElection == null ? new LeaderElection(true, null, null, null, null) : leaderElection;
     pools = pools == null ? new Pools(null, null, null, null, null, null) : pools;
   }
 
@@ -41,8 +43,8 @@ public record IsolatoProperties(
    *
    * @param imageAllowlist images a class may run: exact references or prefixes ending in *
    *     (default: the saas-bench image only)
-   * @param ingressNamespaceSelector {@code key=value,...} labels of the namespaces whose pods
-   *     may reach a pool's Service port (the provider's ingress); empty = none
+   * @param ingressNamespaceSelector {@code key=value,...} labels of the namespaces whose pods may
+   *     reach a pool's Service port (the provider's ingress); empty = none
    * @param ingressPodSelector {@code key=value,...} labels of those pods; empty = any pod there
    * @param ingressCidrs address blocks that may reach a pool's Service port
    * @param controllerCidrs address blocks the controller pushes tables from when it runs outside
@@ -50,11 +52,20 @@ public record IsolatoProperties(
    * @param controllerNamespace namespace whose pods may push tables (an in-cluster controller's);
    *     default {@code namespace}
    */
-  public record Pools(List<String> imageAllowlist, String ingressNamespaceSelector, String ingressPodSelector,
-      List<String> ingressCidrs, List<String> controllerCidrs, String controllerNamespace) {
+  public record Pools(
+      List<String> imageAllowlist,
+      String ingressNamespaceSelector,
+      String ingressPodSelector,
+      List<String> ingressCidrs,
+      List<String> controllerCidrs,
+      String controllerNamespace) {
     public Pools {
-      imageAllowlist = imageAllowlist == null || imageAllowlist.isEmpty() ? List.of(Workload.DEFAULT_IMAGE) : List.copyOf(imageAllowlist);
-      ingressNamespaceSelector = ingressNamespaceSelector == null ? "isolato.dev/ingress=true" : ingressNamespaceSelector;
+      imageAllowlist =
+          imageAllowlist == null || imageAllowlist.isEmpty()
+              ? List.of(Workload.DEFAULT_IMAGE)
+              : List.copyOf(imageAllowlist);
+      ingressNamespaceSelector =
+          ingressNamespaceSelector == null ? "isolato.dev/ingress=true" : ingressNamespaceSelector;
       ingressPodSelector = ingressPodSelector == null ? "" : ingressPodSelector;
       ingressCidrs = ingressCidrs == null ? List.of() : List.copyOf(ingressCidrs);
       controllerCidrs = controllerCidrs == null ? List.of() : List.copyOf(controllerCidrs);
@@ -67,9 +78,12 @@ public record IsolatoProperties(
   }
 
   public NetworkPeers networkPeers() {
-    return new NetworkPeers(NetworkPeers.selector(pools.ingressNamespaceSelector()),
-        NetworkPeers.selector(pools.ingressPodSelector()), pools.ingressCidrs(),
-        pools.controllerNamespace().isBlank() ? namespace : pools.controllerNamespace(), pools.controllerCidrs());
+    return new NetworkPeers(
+        NetworkPeers.selector(pools.ingressNamespaceSelector()),
+        NetworkPeers.selector(pools.ingressPodSelector()),
+        pools.ingressCidrs(),
+        pools.controllerNamespace().isBlank() ? namespace : pools.controllerNamespace(),
+        pools.controllerCidrs());
   }
 
   /**
@@ -78,22 +92,37 @@ public record IsolatoProperties(
    * @param tokenFile file of provider-admin bearer tokens, one per line (`make run`)
    * @param tokensSecret Secret in {@code namespace} whose every value is a provider-admin token
    * @param tenantTokenFile file of tenant tokens, lines {@code <token> <tenantId>}
-   * @param tenantTokensSecret Secret in {@code namespace}: key = tenant id, value = that tenant's token
-   * @param tokenReview check other tokens with the cluster's TokenReview, then authorize with SubjectAccessReviews
-   * @param tokenAudience audience a cluster token must carry ({@code kubectl create token --audience isolato});
-   *     blank = the API server's own audience (any pod's automounted token would then be accepted)
+   * @param tenantTokensSecret Secret in {@code namespace}: key = tenant id, value = that tenant's
+   *     token
+   * @param tokenReview check other tokens with the cluster's TokenReview, then authorize with
+   *     SubjectAccessReviews
+   * @param tokenAudience audience a cluster token must carry ({@code kubectl create token
+   *     --audience isolato}); blank = the API server's own audience (any pod's automounted token
+   *     would then be accepted)
    * @param tokenCacheTtl how long a review verdict is reused and static tokens are re-read
    * @param tokenCacheSize most review verdicts kept (tokens and access decisions each)
    * @param reviewBurst TokenReviews of unknown tokens that may be made at once (globally), and
    *     SubjectAccessReviews per cluster user
    * @param reviewsPerSecond the rate at which those refill; beyond it calls answer 429
    */
-  public record Api(String tokenFile, String tokensSecret, String tenantTokenFile, String tenantTokensSecret,
-      boolean tokenReview, String tokenAudience, Duration tokenCacheTtl, int tokenCacheSize, int reviewBurst,
+  public record Api(
+      String tokenFile,
+      String tokensSecret,
+      String tenantTokenFile,
+      String tenantTokensSecret,
+      boolean tokenReview,
+      String tokenAudience,
+      Duration tokenCacheTtl,
+      int tokenCacheSize,
+      int reviewBurst,
       double reviewsPerSecond) {
     public Api {
-      tokensSecret = tokensSecret == null || tokensSecret.isBlank() ? "isolato-api-tokens" : tokensSecret;
-      tenantTokensSecret = tenantTokensSecret == null || tenantTokensSecret.isBlank() ? "isolato-tenant-tokens" : tenantTokensSecret;
+      tokensSecret =
+          tokensSecret == null || tokensSecret.isBlank() ? "isolato-api-tokens" : tokensSecret;
+      tenantTokensSecret =
+          tenantTokensSecret == null || tenantTokensSecret.isBlank()
+              ? "isolato-tenant-tokens"
+              : tenantTokensSecret;
       tokenAudience = tokenAudience == null ? "isolato" : tokenAudience.trim();
       tokenCacheTtl = tokenCacheTtl == null ? Duration.ofSeconds(60) : tokenCacheTtl;
       tokenCacheSize = tokenCacheSize <= 0 ? 10_000 : tokenCacheSize;
@@ -108,7 +137,12 @@ public record IsolatoProperties(
   }
 
   /** Lease timings; short defaults so a restarted controller takes over quickly. */
-  public record LeaderElection(boolean enabled, String leaseName, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+  public record LeaderElection(
+      boolean enabled,
+      String leaseName,
+      Duration leaseDuration,
+      Duration renewDeadline,
+      Duration retryPeriod) {
     public LeaderElection {
       leaseName = leaseName == null || leaseName.isBlank() ? "isolato-controller" : leaseName;
       leaseDuration = leaseDuration == null ? Duration.ofSeconds(10) : leaseDuration;

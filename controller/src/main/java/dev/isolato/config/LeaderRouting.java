@@ -8,15 +8,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Marks the pod of the lease holder so that the chart's Service sends the REST API to the
- * leader only: admission is serialised per class inside one JVM (api/Admissions), so two
- * replicas answering POSTs could together overcommit a class. A replica clears the mark when it
- * starts, because a restarted container keeps its pod's labels. Without a pod name (a host
- * process, `make run`) there is nothing to mark.
+ * Marks the pod of the lease holder so that the chart's Service sends the REST API to the leader
+ * only: admission is serialised per class inside one JVM (api/Admissions), so two replicas
+ * answering POSTs could together overcommit a class. A replica clears the mark when it starts,
+ * because a restarted container keeps its pod's labels. Without a pod name (a host process, `make
+ * run`) there is nothing to mark.
  */
 public final class LeaderRouting {
   /** The label the chart's Service selects on. */
   public static final String LABEL = "isolato.dev/api-leader";
+
   private static final Logger log = LoggerFactory.getLogger(LeaderRouting.class);
 
   private final KubernetesClient client;
@@ -39,18 +40,32 @@ public final class LeaderRouting {
     mark("\"true\"");
   }
 
-  /** A failure is logged, not thrown: without the mark the API is unreachable, reconciling goes on. */
+  /**
+   * A failure is logged, not thrown: without the mark the API is unreachable, reconciling goes on.
+   */
   private void mark(String value) {
     if (podName == null) {
       return;
     }
     try {
-      client.pods().inNamespace(namespace).withName(podName).patch(PatchContext.of(PatchType.JSON_MERGE),
-          "{\"metadata\":{\"labels\":{\"" + LABEL + "\":" + value + "}}}");
+      client
+          .pods()
+          .inNamespace(namespace)
+          .withName(podName)
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"labels\":{\"" + LABEL + "\":" + value + "}}}");
       log.info("pod {}/{}: {} {}", namespace, podName, LABEL, value);
     } catch (KubernetesClientException e) {
-      log.error("could not set {}={} on pod {}/{} (RBAC: get and patch pods in {}?): the API Service {} this replica",
-          LABEL, value, namespace, podName, namespace, "null".equals(value) ? "may still select" : "does not select", e);
+      log.error(
+          "could not set {}={} on pod {}/{} (RBAC: get and patch pods in {}?): the API Service {} this replica",
+          LABEL,
+          value,
+          namespace,
+          podName,
+          namespace,
+          "null".equals(value) ? "may still select" : "does not select",
+          e);
     }
   }
 }

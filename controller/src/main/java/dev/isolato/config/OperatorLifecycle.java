@@ -1,17 +1,17 @@
 package dev.isolato.config;
 
+import dev.isolato.profiler.TenantProfilerLoop;
 import dev.isolato.scaling.Autoscaler;
 import dev.isolato.scaling.DirectScaler;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.tenancy.SloClassReconciler;
 import dev.isolato.tenancy.TablePusher;
+import dev.isolato.tenancy.TenancyMetrics;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantReleaser;
-import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import dev.isolato.profiler.TenantProfilerLoop;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -32,12 +32,12 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs the Java Operator SDK inside Spring (JOSDK 5 has no Spring Boot starter): bootstraps
- * the cluster, registers the reconciler and starts the operator with the context, stops it
- * with the context. With leader election, only the lease holder reconciles, and in a cluster
- * only its pod serves the REST API ({@link LeaderRouting}). A replica that loses the lease while running halts at once (as
- * client-go's controllers do), so two replicas never reconcile together; Kubernetes restarts
- * it as a follower. One that stops normally releases the lease, so a follower takes over
+ * Runs the Java Operator SDK inside Spring (JOSDK 5 has no Spring Boot starter): bootstraps the
+ * cluster, registers the reconciler and starts the operator with the context, stops it with the
+ * context. With leader election, only the lease holder reconciles, and in a cluster only its pod
+ * serves the REST API ({@link LeaderRouting}). A replica that loses the lease while running halts
+ * at once (as client-go's controllers do), so two replicas never reconcile together; Kubernetes
+ * restarts it as a follower. One that stops normally releases the lease, so a follower takes over
  * within a retry period instead of waiting for the lease to expire.
  */
 @Component
@@ -59,12 +59,22 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final LeaderRouting routing;
   private final Autoscaler autoscaler;
   private final DirectScaler directScaler;
-  /** The tenant profiler (issue 12); null when no Prometheus is configured. Runs on the leader only. */
+
+  /**
+   * The tenant profiler (issue 12); null when no Prometheus is configured. Runs on the leader only.
+   */
   private final TenantProfilerLoop profiler;
 
-  public OperatorLifecycle(KubernetesClient client, IsolatoProperties props, CapacityPlanner planner,
-      TablePusher pusher, TenancyMetrics metrics, MeterRegistry registry,
-      @Value("${ISOLATO_POD_NAME:}") String podName, Autoscaler autoscaler, DirectScaler directScaler,
+  public OperatorLifecycle(
+      KubernetesClient client,
+      IsolatoProperties props,
+      CapacityPlanner planner,
+      TablePusher pusher,
+      TenancyMetrics metrics,
+      MeterRegistry registry,
+      @Value("${ISOLATO_POD_NAME:}") String podName,
+      Autoscaler autoscaler,
+      DirectScaler directScaler,
       ObjectProvider<TenantProfilerLoop> profiler) {
     this.autoscaler = autoscaler;
     this.directScaler = directScaler;
@@ -88,39 +98,74 @@ public class OperatorLifecycle implements SmartLifecycle {
     bootstrap.ensureNamespace();
     bootstrap.ensurePoolKeys();
     routing.resign();
-    Operator op = new Operator(o -> {
-      o.withKubernetesClient(client).withCloseClientOnStop(false)
-          .withConcurrentReconciliationThreads(props.reconcileThreads())
-          .withUseSSAToPatchPrimaryResource(true)
-          // reconcile timers and counters per controller (operator_sdk_* in Prometheus); not per
-          // resource: its tags differ between cluster-scoped and namespaced resources, which
-          // Prometheus refuses under one meter name
-          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
-      if (props.leaderElection().enabled()) {
-        var le = props.leaderElection();
-        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(le.leaseName(), props.namespace(),
-            le.leaseDuration(), le.renewDeadline(), le.retryPeriod(), identity,
-            new LeaderCallbacks(this::startLeading, this::lostLease,
-                leader -> log.info("lease {} held by {}", le.leaseName(), leader)),
-            false));
-      }
-    });
-    SloClassReconciler reconciler = new SloClassReconciler(client, planner, pusher, metrics, props.namespace(),
-        props.imagePolicy(), props.networkPeers(), autoscaler);
-    op.register(reconciler,
-        c -> c.withName("sloclass").withFinalizer(dev.isolato.tenancy.SloClass.FINALIZER)
-            .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
-            .withGenerationAware(false).withOnUpdateFilter(SloClassReconciler::worthReconciling)
-            // Never give up on a class: JOSDK's default stops after 5 quick retries, and a class
-            // re-created while its old namespace still terminates (403, then 404 for ~10 s) was
-            // left unreconciled until some later event. The periodic pass is the last safety net.
-            .withRetry(new GenericRetry().setInitialInterval(500).setIntervalMultiplier(2)
-                .setMaxInterval(RETRY_MAX_INTERVAL.toMillis()).withoutMaxAttempts())
-            .withReconciliationMaxInterval(RESYNC_INTERVAL));
+    Operator op =
+        new Operator(
+            o -> {
+              o.withKubernetesClient(client)
+                  .withCloseClientOnStop(false)
+                  .withConcurrentReconciliationThreads(props.reconcileThreads())
+                  .withUseSSAToPatchPrimaryResource(true)
+                  // reconcile timers and counters per controller (operator_sdk_* in Prometheus);
+                  // not per
+                  // resource: its tags differ between cluster-scoped and namespaced resources,
+                  // which
+                  // Prometheus refuses under one meter name
+                  .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+              if (props.leaderElection().enabled()) {
+                var le = props.leaderElection();
+                o.withLeaderElectionConfiguration(
+                    new LeaderElectionConfiguration(
+                        le.leaseName(),
+                        props.namespace(),
+                        le.leaseDuration(),
+                        le.renewDeadline(),
+                        le.retryPeriod(),
+                        identity,
+                        new LeaderCallbacks(
+                            this::startLeading,
+                            this::lostLease,
+                            leader -> log.info("lease {} held by {}", le.leaseName(), leader)),
+                        false));
+              }
+            });
+    SloClassReconciler reconciler =
+        new SloClassReconciler(
+            client,
+            planner,
+            pusher,
+            metrics,
+            props.namespace(),
+            props.imagePolicy(),
+            props.networkPeers(),
+            autoscaler);
+    op.register(
+        reconciler,
+        c ->
+            c.withName("sloclass")
+                .withFinalizer(dev.isolato.tenancy.SloClass.FINALIZER)
+                .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
+                .withGenerationAware(false)
+                .withOnUpdateFilter(SloClassReconciler::worthReconciling)
+                // Never give up on a class: JOSDK's default stops after 5 quick retries, and a
+                // class
+                // re-created while its old namespace still terminates (403, then 404 for ~10 s) was
+                // left unreconciled until some later event. The periodic pass is the last safety
+                // net.
+                .withRetry(
+                    new GenericRetry()
+                        .setInitialInterval(500)
+                        .setIntervalMultiplier(2)
+                        .setMaxInterval(RETRY_MAX_INTERVAL.toMillis())
+                        .withoutMaxAttempts())
+                .withReconciliationMaxInterval(RESYNC_INTERVAL));
     // deleted tenants whose class is gone (the class reconciler releases all others)
-    op.register(new TenantReleaser(client),
-        c -> c.withName("tenant-release").settingNamespace(props.namespace()).withFinalizer(Tenant.FINALIZER)
-            .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER));
+    op.register(
+        new TenantReleaser(client),
+        c ->
+            c.withName("tenant-release")
+                .settingNamespace(props.namespace())
+                .withFinalizer(Tenant.FINALIZER)
+                .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER));
     op.start();
     if (!props.leaderElection().enabled()) {
       routing.lead();
@@ -162,34 +207,42 @@ public class OperatorLifecycle implements SmartLifecycle {
   }
 
   /**
-   * JOSDK's own exit on a lost lease calls System.exit from the elector's completion, which
-   * also runs on a normal stop (and then blocks the shutdown hook forever); this callback
-   * tells the two apart.
+   * JOSDK's own exit on a lost lease calls System.exit from the elector's completion, which also
+   * runs on a normal stop (and then blocks the shutdown hook forever); this callback tells the two
+   * apart.
    */
   private void lostLease() {
     if (stopping.get()) {
       return;
     }
-    log.error("lost the leader lease {} (identity {}): halting so that only the new leader reconciles",
-        props.leaderElection().leaseName(), identity);
+    log.error(
+        "lost the leader lease {} (identity {}): halting so that only the new leader reconciles",
+        props.leaderElection().leaseName(),
+        identity);
     Runtime.getRuntime().halt(1);
   }
 
   /** Hands the lease over on a normal stop: an empty holder may be taken at once. */
   private void releaseLease() {
     try {
-      client.resources(Lease.class).inNamespace(props.namespace()).withName(props.leaderElection().leaseName())
-          .edit(l -> {
-            if (l.getSpec() != null && identity.equals(l.getSpec().getHolderIdentity())) {
-              l.getSpec().setHolderIdentity("");
-              l.getSpec().setLeaseDurationSeconds(1);
-              l.getSpec().setRenewTime(ZonedDateTime.now(java.time.ZoneOffset.UTC));
-            }
-            return l;
-          });
+      client
+          .resources(Lease.class)
+          .inNamespace(props.namespace())
+          .withName(props.leaderElection().leaseName())
+          .edit(
+              l -> {
+                if (l.getSpec() != null && identity.equals(l.getSpec().getHolderIdentity())) {
+                  l.getSpec().setHolderIdentity("");
+                  l.getSpec().setLeaseDurationSeconds(1);
+                  l.getSpec().setRenewTime(ZonedDateTime.now(java.time.ZoneOffset.UTC));
+                }
+                return l;
+              });
       log.info("released the leader lease {}", props.leaderElection().leaseName());
     } catch (KubernetesClientException e) {
-      log.warn("could not release the leader lease (a follower takes over when it expires): {}", e.getMessage());
+      log.warn(
+          "could not release the leader lease (a follower takes over when it expires): {}",
+          e.getMessage());
     }
   }
 

@@ -18,7 +18,8 @@ public class ScalingConfig {
   }
 
   @Bean(destroyMethod = "close")
-  DirectScaler directScaler(KubernetesClient client, ScalingProperties props, MeterRegistry registry) {
+  DirectScaler directScaler(
+      KubernetesClient client, ScalingProperties props, MeterRegistry registry) {
     return new DirectScaler(client, props.direct().enabled(), props.direct().interval(), registry);
   }
 }

@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Settings under {@code isolato.scaling.*} (docs/autoscaling.md).
  *
- * @param autoscaler {@code auto} (a KEDA ScaledObject when KEDA's API is served, else the CPU
- *     HPA), {@code keda} or {@code hpa}
+ * @param autoscaler {@code auto} (a KEDA ScaledObject when KEDA's API is served, else the CPU HPA),
+ *     {@code keda} or {@code hpa}
  * @param keda how the ScaledObjects poll and react
  * @param direct the direct path: scrape the pool pods and raise replicas at once
  */
@@ -22,18 +22,31 @@ public record ScalingProperties(Autoscaler.Mode autoscaler, Keda keda, Direct di
   }
 
   /** Defaults in docs/autoscaling.md: chosen from the reaction-time benchmark. */
-  public record Keda(String prometheusUrl, int pollingSeconds, int cooldownSeconds, int rateWindowSeconds,
+  public record Keda(
+      String prometheusUrl,
+      int pollingSeconds,
+      int cooldownSeconds,
+      int rateWindowSeconds,
       int scaleDownStabilizationSeconds) {
     public Keda {
-      prometheusUrl = prometheusUrl == null || prometheusUrl.isBlank() ? "http://127.0.0.1:9091" : prometheusUrl;
+      prometheusUrl =
+          prometheusUrl == null || prometheusUrl.isBlank()
+              ? "http://127.0.0.1:9091"
+              : prometheusUrl;
       pollingSeconds = pollingSeconds <= 0 ? 5 : pollingSeconds;
       cooldownSeconds = cooldownSeconds < 0 ? 300 : cooldownSeconds;
       rateWindowSeconds = rateWindowSeconds <= 0 ? 15 : rateWindowSeconds;
-      scaleDownStabilizationSeconds = scaleDownStabilizationSeconds < 0 ? 120 : scaleDownStabilizationSeconds;
+      scaleDownStabilizationSeconds =
+          scaleDownStabilizationSeconds < 0 ? 120 : scaleDownStabilizationSeconds;
     }
 
     public KedaSettings settings() {
-      return new KedaSettings(prometheusUrl, pollingSeconds, cooldownSeconds, rateWindowSeconds, scaleDownStabilizationSeconds);
+      return new KedaSettings(
+          prometheusUrl,
+          pollingSeconds,
+          cooldownSeconds,
+          rateWindowSeconds,
+          scaleDownStabilizationSeconds);
     }
   }
 
@@ -45,8 +58,11 @@ public record ScalingProperties(Autoscaler.Mode autoscaler, Keda keda, Direct di
   public record Direct(boolean enabled, Duration interval) {
     public Direct {
       interval = interval == null ? Duration.ofSeconds(1) : interval;
-      if (interval.isNegative() || interval.isZero() || interval.compareTo(Duration.ofSeconds(1)) > 0) {
-        throw new IllegalArgumentException("isolato.scaling.direct.interval must be > 0 and <= 1s, not " + interval);
+      if (interval.isNegative()
+          || interval.isZero()
+          || interval.compareTo(Duration.ofSeconds(1)) > 0) {
+        throw new IllegalArgumentException(
+            "isolato.scaling.direct.interval must be > 0 and <= 1s, not " + interval);
       }
     }
   }

@@ -8,36 +8,74 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * The primary bottleneck: the step (Section 6.3) or stage (Section 3.1) whose measured share of
- * the deployment time exceeds its predicted best-case share the most (Figure 8: T_cpo, 1 %
- * predicted vs 97 % measured).
+ * The primary bottleneck: the step (Section 6.3) or stage (Section 3.1) whose measured share of the
+ * deployment time exceeds its predicted best-case share the most (Figure 8: T_cpo, 1 % predicted vs
+ * 97 % measured).
  *
  * @param step the step when the measurement resolves steps; empty for a stage-level measurement
  * @param gap measuredShare − predictedShare
- * @param potentialGain the fraction of the measured time saved if this step (stage) ran at its
- *     best case: (measured − predicted seconds) / measured total. For Figure 8 it is 96.9 %; the
- *     paper reports 96 %, its share gap 97 % − 1 %.
+ * @param potentialGain the fraction of the measured time saved if this step (stage) ran at its best
+ *     case: (measured − predicted seconds) / measured total. For Figure 8 it is 96.9 %; the paper
+ *     reports 96 %, its share gap 97 % − 1 %.
  */
-public record Bottleneck(Stage stage, Optional<Step> step, double measuredSeconds, double predictedSeconds,
-    double measuredShare, double predictedShare, double gap, double potentialGain) {
+public record Bottleneck(
+    Stage stage,
+    Optional<Step> step,
+    double measuredSeconds,
+    double predictedSeconds,
+    double measuredShare,
+    double predictedShare,
+    double gap,
+    double potentialGain) {
 
   /** By step; empty when nothing was measured. */
   public static Optional<Bottleneck> detect(Breakdown measured, Breakdown predicted) {
-    return largestGap(Stream.of(Step.values()), measured::of, predicted::of, measured.total(), predicted.total())
-        .map(g -> new Bottleneck(g.key().stage(), Optional.of(g.key()), g.measured(), g.predicted(),
-            g.measuredShare(), g.predictedShare(), g.gap(), g.gain()));
+    return largestGap(
+            Stream.of(Step.values()),
+            measured::of,
+            predicted::of,
+            measured.total(),
+            predicted.total())
+        .map(
+            g ->
+                new Bottleneck(
+                    g.key().stage(),
+                    Optional.of(g.key()),
+                    g.measured(),
+                    g.predicted(),
+                    g.measuredShare(),
+                    g.predictedShare(),
+                    g.gap(),
+                    g.gain()));
   }
 
-  /** By stage, for measurements that resolve stages only (the tracer); empty when nothing was measured. */
+  /**
+   * By stage, for measurements that resolve stages only (the tracer); empty when nothing was
+   * measured.
+   */
   public static Optional<Bottleneck> detectStage(Map<Stage, Double> measured, Breakdown predicted) {
     double total = measured.values().stream().mapToDouble(Double::doubleValue).sum();
-    return largestGap(Arrays.stream(Stage.values()), s -> measured.getOrDefault(s, 0.0), predicted::stage,
-        total, predicted.total())
-        .map(g -> new Bottleneck(g.key(), Optional.empty(), g.measured(), g.predicted(),
-            g.measuredShare(), g.predictedShare(), g.gap(), g.gain()));
+    return largestGap(
+            Arrays.stream(Stage.values()),
+            s -> measured.getOrDefault(s, 0.0),
+            predicted::stage,
+            total,
+            predicted.total())
+        .map(
+            g ->
+                new Bottleneck(
+                    g.key(),
+                    Optional.empty(),
+                    g.measured(),
+                    g.predicted(),
+                    g.measuredShare(),
+                    g.predictedShare(),
+                    g.gap(),
+                    g.gain()));
   }
 
-  private record Gap<K>(K key, double measured, double predicted, double measuredTotal, double predictedTotal) {
+  private record Gap<K>(
+      K key, double measured, double predicted, double measuredTotal, double predictedTotal) {
     double measuredShare() {
       return measured / measuredTotal;
     }
@@ -55,12 +93,17 @@ public record Bottleneck(Stage stage, Optional<Step> step, double measuredSecond
     }
   }
 
-  private static <K> Optional<Gap<K>> largestGap(Stream<K> keys, Function<K, Double> measured,
-      Function<K, Double> predicted, double measuredTotal, double predictedTotal) {
+  private static <K> Optional<Gap<K>> largestGap(
+      Stream<K> keys,
+      Function<K, Double> measured,
+      Function<K, Double> predicted,
+      double measuredTotal,
+      double predictedTotal) {
     if (measuredTotal <= 0) {
       return Optional.empty();
     }
-    return keys.map(k -> new Gap<>(k, measured.apply(k), predicted.apply(k), measuredTotal, predictedTotal))
+    return keys.map(
+            k -> new Gap<>(k, measured.apply(k), predicted.apply(k), measuredTotal, predictedTotal))
         .max(Comparator.comparingDouble(Gap::gap));
   }
 }

@@ -5,19 +5,21 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * Seconds spent per step — a single-container measurement (the model's input), a prediction or
- * a measurement of a whole workload. Steps that are absent count as zero. Immutable.
+ * Seconds spent per step — a single-container measurement (the model's input), a prediction or a
+ * measurement of a whole workload. Steps that are absent count as zero. Immutable.
  */
 public record Breakdown(Map<Step, Double> seconds) {
 
   public Breakdown {
     EnumMap<Step, Double> copy = new EnumMap<>(Step.class);
-    seconds.forEach((step, s) -> {
-      if (s == null || !Double.isFinite(s) || s < 0) {
-        throw new IllegalArgumentException("time of " + step.label() + " must be a finite number ≥ 0 s, got " + s);
-      }
-      copy.put(step, s);
-    });
+    seconds.forEach(
+        (step, s) -> {
+          if (s == null || !Double.isFinite(s) || s < 0) {
+            throw new IllegalArgumentException(
+                "time of " + step.label() + " must be a finite number ≥ 0 s, got " + s);
+          }
+          copy.put(step, s);
+        });
     seconds = Collections.unmodifiableMap(copy);
   }
 
@@ -60,7 +62,10 @@ public record Breakdown(Map<Step, Double> seconds) {
   }
 
   public double stage(Stage stage) {
-    return seconds.entrySet().stream().filter(e -> e.getKey().stage() == stage).mapToDouble(Map.Entry::getValue).sum();
+    return seconds.entrySet().stream()
+        .filter(e -> e.getKey().stage() == stage)
+        .mapToDouble(Map.Entry::getValue)
+        .sum();
   }
 
   public double total() {

@@ -22,8 +22,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Watches one Deployment's objects — the Deployment, its ReplicaSets, their Pods and the
- * EndpointSlices of a Service — and stamps each {@link Milestone} when its first event arrives,
- * on a monotonic clock in ms. Object timestamps (creationTimestamp, lastTransitionTime) have 1 s
+ * EndpointSlices of a Service — and stamps each {@link Milestone} when its first event arrives, on
+ * a monotonic clock in ms. Object timestamps (creationTimestamp, lastTransitionTime) have 1 s
  * resolution; watch arrival is finer but late by the watch's delivery delay (docs/pipeline.md).
  * Start it before creating the Deployment, with {@link #submitted()} called just before the create.
  */
@@ -36,14 +36,22 @@ public final class DeploymentTracer implements AutoCloseable {
   private final LongSupplier clockMs;
   private final Map<Milestone, Long> workload = new ConcurrentHashMap<>();
   private final Set<String> deploymentUids = ConcurrentHashMap.newKeySet();
-  /** Every object seen, keyed by uid (ReplicaSets) or name (pods), with its owners: events of
-   * different informers race, so ownership is resolved when the timeline is taken. */
+
+  /**
+   * Every object seen, keyed by uid (ReplicaSets) or name (pods), with its owners: events of
+   * different informers race, so ownership is resolved when the timeline is taken.
+   */
   private final Map<String, Seen> replicaSets = new ConcurrentHashMap<>();
+
   private final Map<String, Seen> pods = new ConcurrentHashMap<>();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
   /** {@code service} may be null: then no EndpointSlice is watched and POD_SERVED never comes. */
-  public DeploymentTracer(KubernetesClient client, String namespace, String deployment, String service,
+  public DeploymentTracer(
+      KubernetesClient client,
+      String namespace,
+      String deployment,
+      String service,
       LongSupplier clockMs) {
     this.client = client;
     this.namespace = namespace;
@@ -58,13 +66,25 @@ public final class DeploymentTracer implements AutoCloseable {
 
   /** Starts the informers and waits until their first lists are in. */
   public DeploymentTracer start() {
-    informers.add(client.apps().deployments().inNamespace(namespace).withName(deployment)
-        .inform(onEvent(this::onDeployment)));
-    informers.add(client.apps().replicaSets().inNamespace(namespace).inform(onEvent(this::onReplicaSet)));
+    informers.add(
+        client
+            .apps()
+            .deployments()
+            .inNamespace(namespace)
+            .withName(deployment)
+            .inform(onEvent(this::onDeployment)));
+    informers.add(
+        client.apps().replicaSets().inNamespace(namespace).inform(onEvent(this::onReplicaSet)));
     informers.add(client.pods().inNamespace(namespace).inform(onEvent(this::onPod)));
     if (service != null) {
-      informers.add(client.discovery().v1().endpointSlices().inNamespace(namespace)
-          .withLabel("kubernetes.io/service-name", service).inform(onEvent(this::onEndpointSlice)));
+      informers.add(
+          client
+              .discovery()
+              .v1()
+              .endpointSlices()
+              .inNamespace(namespace)
+              .withLabel("kubernetes.io/service-name", service)
+              .inform(onEvent(this::onEndpointSlice)));
     }
     return this;
   }
@@ -77,18 +97,23 @@ public final class DeploymentTracer implements AutoCloseable {
   public Timeline timeline() {
     Map<Milestone, Long> w = new EnumMap<>(workload);
     Set<String> ours = new HashSet<>();
-    replicaSets.forEach((uid, rs) -> {
-      if (rs.ownedByAny(deploymentUids)) {
-        ours.add(uid);
-        w.merge(Milestone.WORKLOAD_UNPACKED, rs.milestones().get(Milestone.WORKLOAD_UNPACKED), Math::min);
-      }
-    });
+    replicaSets.forEach(
+        (uid, rs) -> {
+          if (rs.ownedByAny(deploymentUids)) {
+            ours.add(uid);
+            w.merge(
+                Milestone.WORKLOAD_UNPACKED,
+                rs.milestones().get(Milestone.WORKLOAD_UNPACKED),
+                Math::min);
+          }
+        });
     Map<String, Map<Milestone, Long>> p = new HashMap<>();
-    pods.forEach((name, pod) -> {
-      if (pod.ownedByAny(ours)) {
-        p.put(name, pod.milestones());
-      }
-    });
+    pods.forEach(
+        (name, pod) -> {
+          if (pod.ownedByAny(ours)) {
+            p.put(name, pod.milestones());
+          }
+        });
     return new Timeline(w, p);
   }
 
@@ -116,13 +141,16 @@ public final class DeploymentTracer implements AutoCloseable {
 
   private void onReplicaSet(ReplicaSet rs) {
     long now = clockMs.getAsLong();
-    replicaSets.computeIfAbsent(rs.getMetadata().getUid(), u -> Seen.of(rs)).milestones()
+    replicaSets
+        .computeIfAbsent(rs.getMetadata().getUid(), u -> Seen.of(rs))
+        .milestones()
         .putIfAbsent(Milestone.WORKLOAD_UNPACKED, now);
   }
 
   private void onPod(Pod pod) {
     long now = clockMs.getAsLong();
-    Map<Milestone, Long> m = pods.computeIfAbsent(pod.getMetadata().getName(), n -> Seen.of(pod)).milestones();
+    Map<Milestone, Long> m =
+        pods.computeIfAbsent(pod.getMetadata().getName(), n -> Seen.of(pod)).milestones();
     m.putIfAbsent(Milestone.POD_CREATED, now);
     if (pod.getSpec().getNodeName() != null) {
       m.putIfAbsent(Milestone.POD_BOUND, now);
@@ -135,8 +163,10 @@ public final class DeploymentTracer implements AutoCloseable {
       m.putIfAbsent(Milestone.SANDBOX_READY, now);
     }
     var containers = status.getContainerStatuses();
-    if (containers != null && containers.size() == pod.getSpec().getContainers().size()
-        && containers.stream().allMatch(c -> c.getState() != null && c.getState().getRunning() != null)) {
+    if (containers != null
+        && containers.size() == pod.getSpec().getContainers().size()
+        && containers.stream()
+            .allMatch(c -> c.getState() != null && c.getState().getRunning() != null)) {
       m.putIfAbsent(Milestone.CONTAINERS_STARTED, now);
     }
     if (conditionTrue(pod, "Ready")) {
@@ -150,7 +180,8 @@ public final class DeploymentTracer implements AutoCloseable {
       return;
     }
     for (var e : slice.getEndpoints()) {
-      boolean ready = e.getConditions() != null && Boolean.TRUE.equals(e.getConditions().getReady());
+      boolean ready =
+          e.getConditions() != null && Boolean.TRUE.equals(e.getConditions().getReady());
       if (ready && e.getTargetRef() != null && "Pod".equals(e.getTargetRef().getKind())) {
         Seen pod = pods.get(e.getTargetRef().getName());
         if (pod != null) {
@@ -162,7 +193,9 @@ public final class DeploymentTracer implements AutoCloseable {
 
   private static boolean conditionTrue(Pod pod, String type) {
     List<PodCondition> conditions = pod.getStatus().getConditions();
-    return conditions != null && conditions.stream().anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
+    return conditions != null
+        && conditions.stream()
+            .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   private static <T> ResourceEventHandler<T> onEvent(Consumer<T> seen) {

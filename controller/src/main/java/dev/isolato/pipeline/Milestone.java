@@ -1,8 +1,8 @@
 package dev.isolato.pipeline;
 
 /**
- * A transition the tracer sees on the watch, in pipeline order; each one ends a stage. The
- * first three are about the workload object, the rest about each pod.
+ * A transition the tracer sees on the watch, in pipeline order; each one ends a stage. The first
+ * three are about the workload object, the rest about each pod.
  */
 public enum Milestone {
   /** The client sent the create (the tracer's start mark); not seen on a watch. */

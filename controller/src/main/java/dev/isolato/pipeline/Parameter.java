@@ -8,11 +8,11 @@ import java.util.Set;
  * One entry of the rule catalog (Columbo Section 5.2, Table 5): a setting that limits how many
  * objects a pipeline step may process at once or per second.
  *
- * @param id component-prefixed name; for localkube-applicable settings exactly the localkube
- *     config key ({@code localkube config set <id> <value>})
+ * @param id component-prefixed name; for localkube-applicable settings exactly the localkube config
+ *     key ({@code localkube config set <id> <value>})
  * @param defaultValue the Kubernetes v1.34.4 default as written in the source
- * @param limit the default as a throughput limit; empty when the setting has no numeric
- *     throughput rule (booleans, percentages, probe timings) and is only reported
+ * @param limit the default as a throughput limit; empty when the setting has no numeric throughput
+ *     rule (booleans, percentages, probe timings) and is only reported
  * @param steps the steps it limits
  * @param counts the object whose count it limits (Table 5's "Object" column)
  * @param throttle how the limit turns a count into rounds
@@ -21,8 +21,18 @@ import java.util.Set;
  *     module cache, or a path in this repository; empty when there is no definition to point at
  * @param evidence text that line (or file, for repository paths) contains
  */
-public record Parameter(String id, Stage.Component component, String defaultValue, OptionalDouble limit,
-    Set<Step> steps, Counted counts, Throttle throttle, Apply apply, String source, String evidence, String note) {
+public record Parameter(
+    String id,
+    Stage.Component component,
+    String defaultValue,
+    OptionalDouble limit,
+    Set<Step> steps,
+    Counted counts,
+    Throttle throttle,
+    Apply apply,
+    String source,
+    String evidence,
+    String note) {
 
   public Parameter {
     Objects.requireNonNull(id, "id");
@@ -34,7 +44,13 @@ public record Parameter(String id, Stage.Component component, String defaultValu
 
   /** The object a parameter counts, and over which scope. */
   public enum Counted {
-    WORKLOADS, PODS, PODS_PER_WORKLOAD, PODS_PER_NODE, CONTAINERS, CONTAINERS_PER_NODE, NODES;
+    WORKLOADS,
+    PODS,
+    PODS_PER_WORKLOAD,
+    PODS_PER_NODE,
+    CONTAINERS,
+    CONTAINERS_PER_NODE,
+    NODES;
 
     /** How many such objects a workload needs processed, the rule's "required" value. */
     public int required(WorkloadShape w, Hardware h) {
@@ -55,7 +71,10 @@ public record Parameter(String id, Stage.Component component, String defaultValu
   public enum Throttle {
     /** At most {@code limit} at a time, or {@code limit} per second: ⌈n / limit⌉. */
     FLAT,
-    /** Batches {@code limit}, 2·limit, 4·limit, … (the controllers' slowStartBatch): ⌈log2(n/limit + 1)⌉. */
+    /**
+     * Batches {@code limit}, 2·limit, 4·limit, … (the controllers' slowStartBatch): ⌈log2(n/limit +
+     * 1)⌉.
+     */
     DOUBLING,
     /** Reported only. */
     NONE;
@@ -75,7 +94,11 @@ public record Parameter(String id, Stage.Component component, String defaultValu
    * cluster admin or a source change ({@code how} says what).
    */
   public record Apply(Where where, String how) {
-    public enum Where { LOCALKUBE, ISOLATO, REPORT }
+    public enum Where {
+      LOCALKUBE,
+      ISOLATO,
+      REPORT
+    }
 
     public static Apply localkube(String key) {
       return new Apply(Where.LOCALKUBE, key);
@@ -95,6 +118,12 @@ public record Parameter(String id, Stage.Component component, String defaultValu
     }
   }
 
-  /** On localkube Isolato may reconfigure the control plane; on a shared cluster only its own settings. */
-  public enum Cluster { LOCALKUBE, SHARED }
+  /**
+   * On localkube Isolato may reconfigure the control plane; on a shared cluster only its own
+   * settings.
+   */
+  public enum Cluster {
+    LOCALKUBE,
+    SHARED
+  }
 }

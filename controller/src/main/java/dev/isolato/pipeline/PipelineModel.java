@@ -4,19 +4,19 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * Columbo's first-order best-case model (Jansen et al., ICPE'25, Section 4). Inputs are the
- * step times of a single deployed container (Section 4.8); the model assumes no configuration
- * limit, only cores: each step execution takes one core, so a stage's work is spread in rounds
- * over U_c control-plane cores or N·U_w worker cores.
+ * Columbo's first-order best-case model (Jansen et al., ICPE'25, Section 4). Inputs are the step
+ * times of a single deployed container (Section 4.8); the model assumes no configuration limit,
+ * only cores: each step execution takes one core, so a stage's work is spread in rounds over U_c
+ * control-plane cores or N·U_w worker cores.
  */
 public final class PipelineModel {
 
   private PipelineModel() {}
 
   /**
-   * Time of one execution of a stage, equations (1)–(6). Equation (6) sums T_cc,i and
-   * T_sc,i + T_w over the pod's containers; the paper writes Σ_{i=0}^{C}, which would be C+1
-   * terms — read as C containers, each costing what the single measured container cost.
+   * Time of one execution of a stage, equations (1)–(6). Equation (6) sums T_cc,i and T_sc,i + T_w
+   * over the pod's containers; the paper writes Σ_{i=0}^{C}, which would be C+1 terms — read as C
+   * containers, each costing what the single measured container cost.
    */
   public static double stageTime(Breakdown single, Stage stage, int containersPerPod) {
     WorkloadShape.positive("containersPerPod (C)", containersPerPod);
@@ -30,9 +30,9 @@ public final class PipelineModel {
   }
 
   /**
-   * How many rounds a stage runs for a workload, the ceilings of equation (7):
-   * ⌈J/U_c⌉ for S1–S2, ⌈J·P/U_c⌉ for S3–S4, ⌈J·P/(N·U_w)⌉ for S5–S6. S7 (readiness; Isolato's
-   * extension) is waiting, not CPU work, and overlaps across pods: one round.
+   * How many rounds a stage runs for a workload, the ceilings of equation (7): ⌈J/U_c⌉ for S1–S2,
+   * ⌈J·P/U_c⌉ for S3–S4, ⌈J·P/(N·U_w)⌉ for S5–S6. S7 (readiness; Isolato's extension) is waiting,
+   * not CPU work, and overlaps across pods: one round.
    */
   public static long rounds(Stage stage, WorkloadShape w, Hardware h) {
     return switch (stage) {
@@ -44,14 +44,21 @@ public final class PipelineModel {
   }
 
   /**
-   * The best-case deployment time per step; its total is equation (7),
-   * T = (T_S1 + T_S2)·⌈J/U_c⌉ + (T_S3 + T_S4)·⌈J·P/U_c⌉ + (T_S5 + T_S6)·⌈J·P/(N·U_w)⌉,
-   * plus T_S7 when the single-container input has S7 steps.
+   * The best-case deployment time per step; its total is equation (7), T = (T_S1 + T_S2)·⌈J/U_c⌉ +
+   * (T_S3 + T_S4)·⌈J·P/U_c⌉ + (T_S5 + T_S6)·⌈J·P/(N·U_w)⌉, plus T_S7 when the single-container
+   * input has S7 steps.
    */
   public static Breakdown predict(Breakdown single, WorkloadShape w, Hardware h) {
     Map<Step, Double> out = new EnumMap<>(Step.class);
-    single.seconds().forEach((step, t) ->
-        out.put(step, t * (step.perContainer() ? w.containersPerPod() : 1) * rounds(step.stage(), w, h)));
+    single
+        .seconds()
+        .forEach(
+            (step, t) ->
+                out.put(
+                    step,
+                    t
+                        * (step.perContainer() ? w.containersPerPod() : 1)
+                        * rounds(step.stage(), w, h)));
     return Breakdown.of(out);
   }
 

@@ -1,13 +1,14 @@
 package dev.isolato.pipeline;
 
 /**
- * The terms of the paper's per-stage equations (1)–(6), with the symbols of its Table 4. A step
- * is a (stage, term) pair because T_w and T_r recur in several stages with different costs.
- * Steps marked {@code perContainer} are summed over the C containers of a pod (equation 6).
+ * The terms of the paper's per-stage equations (1)–(6), with the symbols of its Table 4. A step is
+ * a (stage, term) pair because T_w and T_r recur in several stages with different costs. Steps
+ * marked {@code perContainer} are summed over the C containers of a pod (equation 6).
  */
 public enum Step {
   // Equation (1): T_S1 = T_sk + T_tr + L + T_w
-  S1_START_CLIENT(Stage.S1, "T_sk", "start the client (kubectl; for Isolato: its reconcile)", false),
+  S1_START_CLIENT(
+      Stage.S1, "T_sk", "start the client (kubectl; for Isolato: its reconcile)", false),
   S1_TRANSLATE(Stage.S1, "T_tr", "translate the workload into API objects", false),
   S1_LATENCY(Stage.S1, "L", "latency from the client to the API server", false),
   S1_WRITE(Stage.S1, "T_w", "API server writes the workload object to the datastore", false),

@@ -14,7 +14,8 @@ import java.util.OptionalLong;
  * When each milestone of one deployment was seen, in milliseconds of a monotonic clock. Pure and
  * immutable: the tracer builds it, the model compares against {@link #stageSeconds}.
  *
- * @param workload milestones of the workload object (SUBMITTED, WORKLOAD_CREATED, WORKLOAD_UNPACKED)
+ * @param workload milestones of the workload object (SUBMITTED, WORKLOAD_CREATED,
+ *     WORKLOAD_UNPACKED)
  * @param pods per pod name, its milestones
  */
 public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone, Long>> pods) {
@@ -39,24 +40,30 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
 
   /** The pod that reached {@code last} latest: the deployment's critical path. */
   public Optional<String> lastPod(Milestone last) {
-    return pods.entrySet().stream().filter(e -> e.getValue().containsKey(last))
-        .max(Comparator.comparingLong(e -> e.getValue().get(last))).map(Map.Entry::getKey);
+    return pods.entrySet().stream()
+        .filter(e -> e.getValue().containsKey(last))
+        .max(Comparator.comparingLong(e -> e.getValue().get(last)))
+        .map(Map.Entry::getKey);
   }
 
   /**
-   * Seconds per stage along the critical path: from SUBMITTED through the workload milestones
-   * and the last pod's milestones up to {@code last}. Each stage runs from the previous seen
-   * milestone to the one that ends it, so the stages add up to the deployment time (the paper's
-   * Figure 6 breakdown of the last deployed container). Stages whose milestones were not seen
-   * are absent.
+   * Seconds per stage along the critical path: from SUBMITTED through the workload milestones and
+   * the last pod's milestones up to {@code last}. Each stage runs from the previous seen milestone
+   * to the one that ends it, so the stages add up to the deployment time (the paper's Figure 6
+   * breakdown of the last deployed container). Stages whose milestones were not seen are absent.
    */
   public Map<Stage, Double> stageSeconds(Milestone last) {
     Map<Milestone, Long> path = new EnumMap<>(workload);
-    lastPod(last).ifPresent(p -> pods.get(p).forEach((m, t) -> {
-      if (m.compareTo(last) <= 0) {
-        path.put(m, t);
-      }
-    }));
+    lastPod(last)
+        .ifPresent(
+            p ->
+                pods.get(p)
+                    .forEach(
+                        (m, t) -> {
+                          if (m.compareTo(last) <= 0) {
+                            path.put(m, t);
+                          }
+                        }));
     Map<Stage, Double> out = new EnumMap<>(Stage.class);
     Long previous = null;
     for (Map.Entry<Milestone, Long> e : path.entrySet()) {
@@ -70,15 +77,21 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
 
   /**
    * Several workload objects submitted together (J > 1): the stages of the one whose last pod
-   * reached {@code last} latest, with the time between the first submission and its own added
-   * to S1 (its create waited behind the others'), so the stages add up to the whole deployment
-   * time. Empty when no pod got there.
+   * reached {@code last} latest, with the time between the first submission and its own added to S1
+   * (its create waited behind the others'), so the stages add up to the whole deployment time.
+   * Empty when no pod got there.
    */
   public static Map<Stage, Double> criticalPath(List<Timeline> timelines, Milestone last) {
-    Optional<Timeline> slowest = timelines.stream().filter(t -> t.lastPod(last).isPresent()
-        && t.workload.containsKey(Milestone.SUBMITTED)).max(Comparator.comparingLong(t -> t.end(last)));
-    OptionalLong first = timelines.stream().map(t -> t.workload.get(Milestone.SUBMITTED)).filter(Objects::nonNull)
-        .mapToLong(Long::longValue).min();
+    Optional<Timeline> slowest =
+        timelines.stream()
+            .filter(t -> t.lastPod(last).isPresent() && t.workload.containsKey(Milestone.SUBMITTED))
+            .max(Comparator.comparingLong(t -> t.end(last)));
+    OptionalLong first =
+        timelines.stream()
+            .map(t -> t.workload.get(Milestone.SUBMITTED))
+            .filter(Objects::nonNull)
+            .mapToLong(Long::longValue)
+            .min();
     if (slowest.isEmpty()) {
       return Map.of();
     }
@@ -89,8 +102,8 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
   }
 
   /**
-   * Whether S5 and S6 were seen as one: the kubelet reported the sandbox and the running
-   * containers in the same status update, so the tracer stamped both at once and S6 reads 0.
+   * Whether S5 and S6 were seen as one: the kubelet reported the sandbox and the running containers
+   * in the same status update, so the tracer stamped both at once and S6 reads 0.
    */
   public static boolean s5AndS6Merged(Map<Stage, Double> stages) {
     return stages.getOrDefault(Stage.S5, 0.0) > 0 && stages.getOrDefault(Stage.S6, 0.0) == 0;
@@ -118,6 +131,8 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
   /** SUBMITTED to the last pod's {@code last}, in seconds; empty until a pod got there. */
   public Optional<Double> totalSeconds(Milestone last) {
     Long start = workload.get(Milestone.SUBMITTED);
-    return lastPod(last).filter(p -> start != null).map(p -> (pods.get(p).get(last) - start) / 1000.0);
+    return lastPod(last)
+        .filter(p -> start != null)
+        .map(p -> (pods.get(p).get(last) - start) / 1000.0);
   }
 }

@@ -11,8 +11,13 @@ public record WorkloadShape(int workloads, int podsPerWorkload, int containersPe
     positive("podsPerWorkload (P)", podsPerWorkload);
     positive("containersPerPod (C)", containersPerPod);
     if ((long) workloads * podsPerWorkload * containersPerPod > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("J·P·C must fit in an int, got " + workloads + "·" + podsPerWorkload
-          + "·" + containersPerPod);
+      throw new IllegalArgumentException(
+          "J·P·C must fit in an int, got "
+              + workloads
+              + "·"
+              + podsPerWorkload
+              + "·"
+              + containersPerPod);
     }
   }
 

@@ -16,12 +16,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Tenant rates from Prometheus (issue 12 item 1's server and recording rules): the average over
- * the window of {@code isolato:tenant_requests:rate1m}, the one definition of a tenant's request
- * rate (every status, so refused requests count: an aggressive tenant offers more than it is
- * admitted). Prometheus already sums the pods, survives pod restarts (rate() handles counter
- * resets) and keeps the window; reading the pods' /metrics directly would mean scraping every
- * pool pod and keeping the history here.
+ * Tenant rates from Prometheus (issue 12 item 1's server and recording rules): the average over the
+ * window of {@code isolato:tenant_requests:rate1m}, the one definition of a tenant's request rate
+ * (every status, so refused requests count: an aggressive tenant offers more than it is admitted).
+ * Prometheus already sums the pods, survives pod restarts (rate() handles counter resets) and keeps
+ * the window; reading the pods' /metrics directly would mean scraping every pool pod and keeping
+ * the history here.
  */
 public final class PrometheusTenantRates implements TenantRates {
   static final String RATE = "isolato:tenant_requests:rate1m";
@@ -68,7 +68,8 @@ public final class PrometheusTenantRates implements TenantRates {
   }
 
   private JsonNode vector(String query) {
-    URI uri = base.resolve("/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
+    URI uri =
+        base.resolve("/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build();
     HttpResponse<String> response;
     try {
@@ -82,22 +83,38 @@ public final class PrometheusTenantRates implements TenantRates {
     return parse(response.statusCode(), response.body(), query);
   }
 
-  /** The result vector of a query answer; a failed or non-vector answer is {@link RatesUnavailable}. */
+  /**
+   * The result vector of a query answer; a failed or non-vector answer is {@link RatesUnavailable}.
+   */
   JsonNode parse(int status, String body, String query) {
     JsonNode root;
     try {
       root = json.readTree(body);
     } catch (IOException e) {
-      throw new RatesUnavailable("Prometheus answered HTTP " + status + " with no JSON to query " + query, e);
+      throw new RatesUnavailable(
+          "Prometheus answered HTTP " + status + " with no JSON to query " + query, e);
     }
     if (status != 200 || !"success".equals(root.path("status").asText())) {
-      throw new RatesUnavailable("Prometheus answered HTTP " + status + " to query " + query + ": "
-          + root.path("errorType").asText("?") + ": " + root.path("error").asText("?"), null);
+      throw new RatesUnavailable(
+          "Prometheus answered HTTP "
+              + status
+              + " to query "
+              + query
+              + ": "
+              + root.path("errorType").asText("?")
+              + ": "
+              + root.path("error").asText("?"),
+          null);
     }
     JsonNode data = root.path("data");
     if (!"vector".equals(data.path("resultType").asText())) {
-      throw new RatesUnavailable("Prometheus answered a " + data.path("resultType").asText("?")
-          + " to query " + query + ", not a vector", null);
+      throw new RatesUnavailable(
+          "Prometheus answered a "
+              + data.path("resultType").asText("?")
+              + " to query "
+              + query
+              + ", not a vector",
+          null);
     }
     return data.path("result");
   }

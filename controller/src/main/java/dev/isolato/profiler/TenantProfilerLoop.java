@@ -32,12 +32,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tenant profiler's Kubernetes side (issue 12 item 7), run by the leader only: every
- * interval it reads the tenants' offered rates, classifies each tenant with {@link TenantProfiler},
- * writes {@code status.profile} when it changed (server-side apply, its own field manager, so the
- * reconciler's status writes and this one never remove each other's fields), records an Event on
- * a change of behaviour, and exports {@code isolato_tenant_profiles{class,behaviour}}. A status
- * write is a Tenant event, so the class reconciler plans again with the new profile.
+ * The tenant profiler's Kubernetes side (issue 12 item 7), run by the leader only: every interval
+ * it reads the tenants' offered rates, classifies each tenant with {@link TenantProfiler}, writes
+ * {@code status.profile} when it changed (server-side apply, its own field manager, so the
+ * reconciler's status writes and this one never remove each other's fields), records an Event on a
+ * change of behaviour, and exports {@code isolato_tenant_profiles{class,behaviour}}. A status write
+ * is a Tenant event, so the class reconciler plans again with the new profile.
  */
 public final class TenantProfilerLoop {
   public static final String FIELD_MANAGER = "isolato-profiler";
@@ -55,18 +55,28 @@ public final class TenantProfilerLoop {
   private ScheduledExecutorService executor;
   private String lastFailure;
 
-  public TenantProfilerLoop(KubernetesClient client, TenantRates rates, TenantProfiler.Policy policy, Duration interval,
-      String namespace, MeterRegistry registry) {
+  public TenantProfilerLoop(
+      KubernetesClient client,
+      TenantRates rates,
+      TenantProfiler.Policy policy,
+      Duration interval,
+      String namespace,
+      MeterRegistry registry) {
     this.client = client;
     this.rates = rates;
     this.profiler = new TenantProfiler(policy);
     this.window = Duration.ofSeconds(policy.windowSeconds());
     this.interval = interval;
     this.namespace = namespace;
-    this.profiles = MultiGauge.builder("isolato.tenant.profiles")
-        .description("Tenants per SLO class and profiled behaviour (abiding, aggressive, passive, unknown)").register(registry);
-    this.failures = Counter.builder("isolato.tenant.profiler.failures")
-        .description("Profiling passes that could not read the tenants' rates").register(registry);
+    this.profiles =
+        MultiGauge.builder("isolato.tenant.profiles")
+            .description(
+                "Tenants per SLO class and profiled behaviour (abiding, aggressive, passive, unknown)")
+            .register(registry);
+    this.failures =
+        Counter.builder("isolato.tenant.profiler.failures")
+            .description("Profiling passes that could not read the tenants' rates")
+            .register(registry);
   }
 
   /** Starts profiling (on becoming the leader); idempotent. */
@@ -74,14 +84,19 @@ public final class TenantProfilerLoop {
     if (executor != null) {
       return;
     }
-    executor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "tenant-profiler");
-      t.setDaemon(true);
-      return t;
-    });
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "tenant-profiler");
+              t.setDaemon(true);
+              return t;
+            });
     // passSafely logs each failed pass, so the periodic future never holds an exception
-    ScheduledFuture<?> unused = executor.scheduleWithFixedDelay(this::passSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-    log.info("tenant profiler: every {} s over a {} s window", interval.toSeconds(), window.toSeconds());
+    ScheduledFuture<?> unused =
+        executor.scheduleWithFixedDelay(
+            this::passSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    log.info(
+        "tenant profiler: every {} s over a {} s window", interval.toSeconds(), window.toSeconds());
   }
 
   public synchronized void stop() {
@@ -121,22 +136,32 @@ public final class TenantProfilerLoop {
       if (t.getMetadata().getDeletionTimestamp() != null || t.getSpec() == null) {
         continue;
       }
-      TenantProfiler.Profile p = TenantProfiles.classify(profiler, t, measured.of(t.getMetadata().getName(), t.getSpec().sloClass), now);
+      TenantProfiler.Profile p =
+          TenantProfiles.classify(
+              profiler, t, measured.of(t.getMetadata().getName(), t.getSpec().sloClass), now);
       TenantStatus.RateProfile prev = t.getStatus() == null ? null : t.getStatus().profile;
       TenantStatus.RateProfile next = TenantProfiles.toStatus(p, prev, window.toSeconds(), now);
-      counts.computeIfAbsent(t.getSpec().sloClass, c -> new TreeMap<>()).merge(next.behaviour, 1L, Long::sum);
+      counts
+          .computeIfAbsent(t.getSpec().sloClass, c -> new TreeMap<>())
+          .merge(next.behaviour, 1L, Long::sum);
       try {
         if (TenantProfiles.worthWriting(prev, next)) {
           write(t, next);
         }
         TenantProfiles.event(prev, next).ifPresent(e -> record(t, e, now));
       } catch (KubernetesClientException e) {
-        log.warn("tenant profiler: tenant {}: HTTP {} {}", t.getMetadata().getName(), e.getCode(), e.getMessage());
+        log.warn(
+            "tenant profiler: tenant {}: HTTP {} {}",
+            t.getMetadata().getName(),
+            e.getCode(),
+            e.getMessage());
       }
     }
     List<MultiGauge.Row<?>> rows = new ArrayList<>();
-    counts.forEach((cls, byBehaviour) -> byBehaviour.forEach((b, n) ->
-        rows.add(MultiGauge.Row.of(Tags.of("class", cls, "behaviour", b), n))));
+    counts.forEach(
+        (cls, byBehaviour) ->
+            byBehaviour.forEach(
+                (b, n) -> rows.add(MultiGauge.Row.of(Tags.of("class", cls, "behaviour", b), n))));
     profiles.register(rows, true);
   }
 
@@ -144,25 +169,57 @@ public final class TenantProfilerLoop {
     // only status.profile: an apply of a whole TenantStatus would take its conditions over
     ObjectNode patch = json.createObjectNode();
     patch.put("apiVersion", t.getApiVersion()).put("kind", t.getKind());
-    patch.putObject("metadata").put("name", t.getMetadata().getName()).put("namespace", t.getMetadata().getNamespace());
+    patch
+        .putObject("metadata")
+        .put("name", t.getMetadata().getName())
+        .put("namespace", t.getMetadata().getNamespace());
     patch.putObject("status").set("profile", json.valueToTree(profile));
-    client.resources(Tenant.class).inNamespace(t.getMetadata().getNamespace()).withName(t.getMetadata().getName())
-        .subresource("status").patch(new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
-            .withFieldManager(FIELD_MANAGER).withForce(true).build(), patch.toString());
+    client
+        .resources(Tenant.class)
+        .inNamespace(t.getMetadata().getNamespace())
+        .withName(t.getMetadata().getName())
+        .subresource("status")
+        .patch(
+            new PatchContext.Builder()
+                .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                .withFieldManager(FIELD_MANAGER)
+                .withForce(true)
+                .build(),
+            patch.toString());
   }
 
   private void record(Tenant t, TenantProfiles.ProfileEvent e, Instant now) {
     String at = now.toString();
-    client.v1().events().inNamespace(t.getMetadata().getNamespace()).resource(new EventBuilder()
-        .withNewMetadata().withNamespace(t.getMetadata().getNamespace())
-        .withName(t.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8)).endMetadata()
-        .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(t.getApiVersion()).withKind(t.getKind())
-            .withNamespace(t.getMetadata().getNamespace()).withName(t.getMetadata().getName())
-            .withUid(t.getMetadata().getUid()).build())
-        .withReason(e.reason()).withType(e.type()).withMessage(e.message())
-        .withFirstTimestamp(at).withLastTimestamp(at).withCount(1)
-        .withNewSource().withComponent(FIELD_MANAGER).endSource()
-        .withReportingComponent(FIELD_MANAGER)
-        .build()).create();
+    client
+        .v1()
+        .events()
+        .inNamespace(t.getMetadata().getNamespace())
+        .resource(
+            new EventBuilder()
+                .withNewMetadata()
+                .withNamespace(t.getMetadata().getNamespace())
+                .withName(
+                    t.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+                .endMetadata()
+                .withInvolvedObject(
+                    new ObjectReferenceBuilder()
+                        .withApiVersion(t.getApiVersion())
+                        .withKind(t.getKind())
+                        .withNamespace(t.getMetadata().getNamespace())
+                        .withName(t.getMetadata().getName())
+                        .withUid(t.getMetadata().getUid())
+                        .build())
+                .withReason(e.reason())
+                .withType(e.type())
+                .withMessage(e.message())
+                .withFirstTimestamp(at)
+                .withLastTimestamp(at)
+                .withCount(1)
+                .withNewSource()
+                .withComponent(FIELD_MANAGER)
+                .endSource()
+                .withReportingComponent(FIELD_MANAGER)
+                .build())
+        .create();
   }
 }

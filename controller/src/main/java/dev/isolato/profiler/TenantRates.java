@@ -11,9 +11,9 @@ public interface TenantRates {
    * The rates measured over one window.
    *
    * @param offeredRps per tenant id, requests per second its class's pods received (any status)
-   * @param scrapedClasses classes whose pods were measured over the whole window: a tenant of
-   *     such a class without a rate offered nothing (the pods export a tenant's counter only
-   *     after its first request)
+   * @param scrapedClasses classes whose pods were measured over the whole window: a tenant of such
+   *     a class without a rate offered nothing (the pods export a tenant's counter only after its
+   *     first request)
    */
   record Rates(Map<String, Double> offeredRps, Set<String> scrapedClasses) {
     public Rates {

@@ -17,17 +17,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which autoscaler a pool gets: a KEDA ScaledObject on the measured cut-off when KEDA's API
- * is served (mode {@code auto}) or demanded ({@code keda}), else the CPU HPA (the fallback,
- * also mode {@code hpa}). Presence is looked up through API discovery, at most every
- * {@link #RECHECK}. When a pool moves to KEDA, Isolato's own HPA of that pool is deleted (two
- * HPAs on one Deployment would fight); only one Isolato labelled and owned.
+ * Which autoscaler a pool gets: a KEDA ScaledObject on the measured cut-off when KEDA's API is
+ * served (mode {@code auto}) or demanded ({@code keda}), else the CPU HPA (the fallback, also mode
+ * {@code hpa}). Presence is looked up through API discovery, at most every {@link #RECHECK}. When a
+ * pool moves to KEDA, Isolato's own HPA of that pool is deleted (two HPAs on one Deployment would
+ * fight); only one Isolato labelled and owned.
  */
 public final class Autoscaler {
   private static final Logger log = LoggerFactory.getLogger(Autoscaler.class);
   static final Duration RECHECK = Duration.ofSeconds(30);
 
-  public enum Mode { auto, keda, hpa }
+  public enum Mode {
+    auto,
+    keda,
+    hpa
+  }
 
   private final KubernetesClient client;
   private final Mode mode;
@@ -35,6 +39,7 @@ public final class Autoscaler {
   private final Clock clock;
   private volatile Instant checkedAt = Instant.MIN;
   private volatile boolean kedaServed;
+
   /** Pool namespaces whose Isolato HPA is known to be gone. */
   private final Set<String> hpaRetired = ConcurrentHashMap.newKeySet();
 
@@ -73,7 +78,9 @@ public final class Autoscaler {
         served = kedaServed; // keep the last answer through an API hiccup
       }
       if (served != kedaServed || checkedAt.equals(Instant.MIN)) {
-        log.info("KEDA's ScaledObject API is {}: pools get {}", served ? "served" : "not served",
+        log.info(
+            "KEDA's ScaledObject API is {}: pools get {}",
+            served ? "served" : "not served",
             served ? "a ScaledObject on the measured cut-off" : "the CPU HorizontalPodAutoscaler");
       }
       kedaServed = served;
@@ -83,15 +90,17 @@ public final class Autoscaler {
   }
 
   /**
-   * The pool objects as they should be applied: {@code desired} unchanged with the HPA, or with
-   * the HPA swapped for a ScaledObject (after deleting Isolato's HPA of the pool, once).
+   * The pool objects as they should be applied: {@code desired} unchanged with the HPA, or with the
+   * HPA swapped for a ScaledObject (after deleting Isolato's HPA of the pool, once).
    */
   public List<HasMetadata> forPool(List<HasMetadata> desired, SloClass cls) {
     if (!useKeda()) {
       hpaRetired.clear();
       return desired;
     }
-    desired.stream().filter(HorizontalPodAutoscaler.class::isInstance).findFirst()
+    desired.stream()
+        .filter(HorizontalPodAutoscaler.class::isInstance)
+        .findFirst()
         .ifPresent(h -> retireHpa(h.getMetadata().getNamespace(), h.getMetadata().getName(), cls));
     return ScaledObjects.replaceHpa(desired, cls, keda);
   }
@@ -100,7 +109,14 @@ public final class Autoscaler {
     if (hpaRetired.contains(namespace)) {
       return;
     }
-    HorizontalPodAutoscaler live = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(namespace).withName(name).get();
+    HorizontalPodAutoscaler live =
+        client
+            .autoscaling()
+            .v2()
+            .horizontalPodAutoscalers()
+            .inNamespace(namespace)
+            .withName(name)
+            .get();
     if (live != null && ours(live, cls)) {
       client.resource(live).delete();
       log.info("pool {}: deleted Isolato's CPU HPA, KEDA's ScaledObject replaces it", namespace);
@@ -110,9 +126,11 @@ public final class Autoscaler {
 
   static boolean ours(HasMetadata o, SloClass cls) {
     Map<String, String> labels = o.getMetadata().getLabels();
-    return labels != null && PoolObjects.MANAGER.equals(labels.get(PoolObjects.MANAGED_BY))
+    return labels != null
+        && PoolObjects.MANAGER.equals(labels.get(PoolObjects.MANAGED_BY))
         && o.getMetadata().getOwnerReferences() != null
-        && o.getMetadata().getOwnerReferences().stream().anyMatch(r -> r.getUid().equals(cls.getMetadata().getUid()));
+        && o.getMetadata().getOwnerReferences().stream()
+            .anyMatch(r -> r.getUid().equals(cls.getMetadata().getUid()));
   }
 
   /** Forgets what it knows of {@code namespace} (deleted pool). */

@@ -31,11 +31,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The direct path, faster than any polling autoscaler: every {@code interval} it scrapes the
- * /metrics of every ready pool pod itself (no Prometheus, no HPA sync in between), computes
- * each pool's offered rate ({@link PoolRate}) and, when that needs more pods than the pool has
- * at the class's per-pod threshold, raises the Deployment's replicas at once ({@link FloorRaise}).
- * Scaling down stays with KEDA or the HPA. Pool pods admit the controller on their Service
- * port (NetworkPolicy), which also serves /metrics.
+ * /metrics of every ready pool pod itself (no Prometheus, no HPA sync in between), computes each
+ * pool's offered rate ({@link PoolRate}) and, when that needs more pods than the pool has at the
+ * class's per-pod threshold, raises the Deployment's replicas at once ({@link FloorRaise}). Scaling
+ * down stays with KEDA or the HPA. Pool pods admit the controller on their Service port
+ * (NetworkPolicy), which also serves /metrics.
  */
 public final class DirectScaler implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DirectScaler.class);
@@ -55,12 +55,18 @@ public final class DirectScaler implements AutoCloseable {
   private SharedIndexInformer<SloClass> classes;
   private ScheduledExecutorService timer;
 
-  public DirectScaler(KubernetesClient client, boolean enabled, Duration interval, MeterRegistry registry) {
+  public DirectScaler(
+      KubernetesClient client, boolean enabled, Duration interval, MeterRegistry registry) {
     this(client, enabled, interval, Workload.PORT, registry);
   }
 
   /** With the pods' metrics on {@code metricsPort} (tests: a local stand-in for the pods). */
-  DirectScaler(KubernetesClient client, boolean enabled, Duration interval, int metricsPort, MeterRegistry registry) {
+  DirectScaler(
+      KubernetesClient client,
+      boolean enabled,
+      Duration interval,
+      int metricsPort,
+      MeterRegistry registry) {
     this.metricsPort = metricsPort;
     this.client = client;
     this.enabled = enabled;
@@ -74,17 +80,32 @@ public final class DirectScaler implements AutoCloseable {
     if (!enabled || timer != null) {
       return;
     }
-    pods = client.pods().inAnyNamespace().withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
-        .withLabel("app.kubernetes.io/name", Workload.NAME).inform();
-    deployments = client.apps().deployments().inAnyNamespace().withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER).inform();
+    pods =
+        client
+            .pods()
+            .inAnyNamespace()
+            .withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
+            .withLabel("app.kubernetes.io/name", Workload.NAME)
+            .inform();
+    deployments =
+        client
+            .apps()
+            .deployments()
+            .inAnyNamespace()
+            .withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
+            .inform();
     classes = client.resources(SloClass.class).inform();
-    timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "isolato-direct-scaler");
-      t.setDaemon(true);
-      return t;
-    });
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "isolato-direct-scaler");
+              t.setDaemon(true);
+              return t;
+            });
     // tickSafely logs each failed tick, so the periodic future never holds an exception
-    ScheduledFuture<?> unused = timer.scheduleWithFixedDelay(this::tickSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> unused =
+        timer.scheduleWithFixedDelay(
+            this::tickSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     log.info("direct scaling path: scraping pool pods every {} ms", interval.toMillis());
   }
 
@@ -113,10 +134,13 @@ public final class DirectScaler implements AutoCloseable {
   }
 
   void tick() {
-    Map<String, SloClass> byName = classes.getStore().list().stream()
-        .collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c, (a, b) -> a));
-    Map<String, List<Pod>> byPool = pods.getStore().list().stream().filter(DirectScaler::ready)
-        .collect(Collectors.groupingBy(p -> p.getMetadata().getNamespace()));
+    Map<String, SloClass> byName =
+        classes.getStore().list().stream()
+            .collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c, (a, b) -> a));
+    Map<String, List<Pod>> byPool =
+        pods.getStore().list().stream()
+            .filter(DirectScaler::ready)
+            .collect(Collectors.groupingBy(p -> p.getMetadata().getNamespace()));
     rates.keySet().retainAll(byPool.keySet());
     lastRate.keySet().retainAll(byPool.keySet());
     for (Map.Entry<String, List<Pod>> pool : byPool.entrySet()) {
@@ -129,9 +153,20 @@ public final class DirectScaler implements AutoCloseable {
       }
       double rate = rates.computeIfAbsent(ns, k -> new PoolRate()).update(scrape(pool.getValue()));
       lastRate.put(ns, rate);
-      OptionalInt raise = FloorRaise.decide(rate, ScaleThreshold.perPodRps(c), d.getSpec().getReplicas(), c.getSpec().maxReplicas);
+      OptionalInt raise =
+          FloorRaise.decide(
+              rate,
+              ScaleThreshold.perPodRps(c),
+              d.getSpec().getReplicas(),
+              c.getSpec().maxReplicas);
       if (raise.isPresent()) {
-        raise(ns, cls, d.getSpec().getReplicas(), raise.getAsInt(), rate, ScaleThreshold.perPodRps(c));
+        raise(
+            ns,
+            cls,
+            d.getSpec().getReplicas(),
+            raise.getAsInt(),
+            rate,
+            ScaleThreshold.perPodRps(c));
       }
     }
   }
@@ -139,12 +174,26 @@ public final class DirectScaler implements AutoCloseable {
   private void raise(String ns, String cls, int from, int to, double rate, double perPod) {
     try {
       client.apps().deployments().inNamespace(ns).withName(Workload.NAME).scale(to);
-      Counter.builder("isolato_direct_scale_ups_total").description("Replica raises by the direct scaling path")
-          .tag("class", cls).register(registry).increment();
-      log.info("direct path: pool {} offered {} req/s > {} pods × {} req/s: replicas {} -> {}",
-          ns, String.format("%.1f", rate), from, String.format("%.1f", perPod), from, to);
+      Counter.builder("isolato_direct_scale_ups_total")
+          .description("Replica raises by the direct scaling path")
+          .tag("class", cls)
+          .register(registry)
+          .increment();
+      log.info(
+          "direct path: pool {} offered {} req/s > {} pods × {} req/s: replicas {} -> {}",
+          ns,
+          String.format("%.1f", rate),
+          from,
+          String.format("%.1f", perPod),
+          from,
+          to);
     } catch (KubernetesClientException e) {
-      log.warn("direct path: scaling pool {} to {} failed: HTTP {} {}", ns, to, e.getCode(), e.getMessage());
+      log.warn(
+          "direct path: scaling pool {} to {} failed: HTTP {} {}",
+          ns,
+          to,
+          e.getCode(),
+          e.getMessage());
     }
   }
 
@@ -152,29 +201,43 @@ public final class DirectScaler implements AutoCloseable {
   private Map<String, PoolRate.Sample> scrape(List<Pod> pods) {
     Map<String, CompletableFuture<HttpResponse<String>>> calls = new HashMap<>();
     for (Pod p : pods) {
-      HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + p.getStatus().getPodIP() + ":" + metricsPort + "/metrics"))
-          .timeout(interval).GET().build();
-      calls.put(p.getMetadata().getName(), http.sendAsync(req, HttpResponse.BodyHandlers.ofString()));
+      HttpRequest req =
+          HttpRequest.newBuilder(
+                  URI.create("http://" + p.getStatus().getPodIP() + ":" + metricsPort + "/metrics"))
+              .timeout(interval)
+              .GET()
+              .build();
+      calls.put(
+          p.getMetadata().getName(), http.sendAsync(req, HttpResponse.BodyHandlers.ofString()));
     }
     Map<String, PoolRate.Sample> round = new HashMap<>();
-    calls.forEach((pod, call) -> {
-      try {
-        HttpResponse<String> r = call.get(interval.toMillis(), TimeUnit.MILLISECONDS);
-        if (r.statusCode() == 200) {
-          round.put(pod, new PoolRate.Sample(PoolRate.sum(r.body(), ANSWERED), PoolRate.sum(r.body(), IN_FLIGHT), System.nanoTime()));
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (Exception e) {
-        // unreachable or slow: left out of this round
-      }
-    });
+    calls.forEach(
+        (pod, call) -> {
+          try {
+            HttpResponse<String> r = call.get(interval.toMillis(), TimeUnit.MILLISECONDS);
+            if (r.statusCode() == 200) {
+              round.put(
+                  pod,
+                  new PoolRate.Sample(
+                      PoolRate.sum(r.body(), ANSWERED),
+                      PoolRate.sum(r.body(), IN_FLIGHT),
+                      System.nanoTime()));
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (Exception e) {
+            // unreachable or slow: left out of this round
+          }
+        });
     return round;
   }
 
   static boolean ready(Pod p) {
-    return p.getStatus() != null && p.getStatus().getPodIP() != null && p.getMetadata().getDeletionTimestamp() == null
+    return p.getStatus() != null
+        && p.getStatus().getPodIP() != null
+        && p.getMetadata().getDeletionTimestamp() == null
         && p.getStatus().getConditions() != null
-        && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        && p.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 }

@@ -5,11 +5,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Pure: a pool's offered request rate from successive scrapes of its pods' counters. Per pod,
- * the rate is the growth of its answered-requests counter plus the growth of its in-flight
- * gauge (requests taken but not yet answered: an overloaded pod answers at its capacity while
- * the offered load queues), over the time between two scrapes. A pod seen for the first time,
- * or whose counter went down (restart), contributes from its next scrape on.
+ * Pure: a pool's offered request rate from successive scrapes of its pods' counters. Per pod, the
+ * rate is the growth of its answered-requests counter plus the growth of its in-flight gauge
+ * (requests taken but not yet answered: an overloaded pod answers at its capacity while the offered
+ * load queues), over the time between two scrapes. A pod seen for the first time, or whose counter
+ * went down (restart), contributes from its next scrape on.
  */
 public final class PoolRate {
   /** One scrape of one pod: {@code answered} requests so far and {@code inFlight} now. */
@@ -31,7 +31,9 @@ public final class PoolRate {
         continue;
       }
       double seconds = (now.nanos() - before.nanos()) / 1e9;
-      sum += (now.answered() - before.answered() + Math.max(0, now.inFlight() - before.inFlight())) / seconds;
+      sum +=
+          (now.answered() - before.answered() + Math.max(0, now.inFlight() - before.inFlight()))
+              / seconds;
       any = true;
     }
     last.keySet().retainAll(Set.copyOf(round.keySet()));
@@ -39,8 +41,8 @@ public final class PoolRate {
   }
 
   /**
-   * The value of {@code metric} summed over all its label sets in a Prometheus text
-   * exposition ({@code name{labels} value} or {@code name value} lines); 0 when absent.
+   * The value of {@code metric} summed over all its label sets in a Prometheus text exposition
+   * ({@code name{labels} value} or {@code name value} lines); 0 when absent.
    */
   public static double sum(String exposition, String metric) {
     double total = 0;

@@ -4,9 +4,9 @@ import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.SloClass;
 
 /**
- * Where each pod of a class should be held: the per-pod cut-off (measured by the last
- * calibration, else declared) times the class's pivot. The one definition the KEDA trigger,
- * the direct path and the Prometheus rule {@code isolato:class_scale_threshold_rps} share.
+ * Where each pod of a class should be held: the per-pod cut-off (measured by the last calibration,
+ * else declared) times the class's pivot. The one definition the KEDA trigger, the direct path and
+ * the Prometheus rule {@code isolato:class_scale_threshold_rps} share.
  */
 public final class ScaleThreshold {
   private ScaleThreshold() {}

@@ -9,7 +9,10 @@ import org.springframework.security.authorization.AuthorizationManager;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 
-/** Decides a call: static callers by {@link StaticPolicy}, cluster identities by SubjectAccessReview. */
+/**
+ * Decides a call: static callers by {@link StaticPolicy}, cluster identities by
+ * SubjectAccessReview.
+ */
 final class ApiAccess {
   private static final Logger log = LoggerFactory.getLogger(ApiAccess.class);
   private final AccessReviews reviews;
@@ -19,11 +22,14 @@ final class ApiAccess {
   }
 
   /** For a route of {@link ApiRoutes}. */
-  AuthorizationManager<RequestAuthorizationContext> requiring(Function<RequestAuthorizationContext, Permission> permission) {
+  AuthorizationManager<RequestAuthorizationContext> requiring(
+      Function<RequestAuthorizationContext, Permission> permission) {
     return new AuthorizationManager<>() {
       @Override
-      @SuppressWarnings("deprecation") // check() is what AuthorizationManager still requires in Spring Security 6
-      public AuthorizationDecision check(Supplier<Authentication> authentication, RequestAuthorizationContext ctx) {
+      @SuppressWarnings(
+          "deprecation") // check() is what AuthorizationManager still requires in Spring Security 6
+      public AuthorizationDecision check(
+          Supplier<Authentication> authentication, RequestAuthorizationContext ctx) {
         return decide(authentication.get(), permission.apply(ctx));
       }
     };
@@ -41,15 +47,26 @@ final class ApiAccess {
     Caller caller = auth.caller();
     AccessDecision d;
     if (p == null) {
-      d = caller instanceof Caller.Admin ? AccessDecision.granted(null)
-          : AccessDecision.denied(null, "no permission is defined for this path; only provider-admin tokens may call it");
+      d =
+          caller instanceof Caller.Admin
+              ? AccessDecision.granted(null)
+              : AccessDecision.denied(
+                  null,
+                  "no permission is defined for this path; only provider-admin tokens may call it");
     } else if (caller instanceof Caller.ClusterUser user) {
       d = reviews.check(user, p);
     } else {
-      d = StaticPolicy.denial(caller, p).map(reason -> AccessDecision.denied(p, reason)).orElseGet(() -> AccessDecision.granted(p));
+      d =
+          StaticPolicy.denial(caller, p)
+              .map(reason -> AccessDecision.denied(p, reason))
+              .orElseGet(() -> AccessDecision.granted(p));
     }
     if (!d.isGranted()) {
-      log.info("denied {}: {} ({})", caller.name(), p == null ? "unmapped path" : p.describe(), d.reason());
+      log.info(
+          "denied {}: {} ({})",
+          caller.name(),
+          p == null ? "unmapped path" : p.describe(),
+          d.reason());
     }
     return d;
   }

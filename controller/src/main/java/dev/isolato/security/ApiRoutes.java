@@ -11,14 +11,17 @@ import org.springframework.http.HttpMethod;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 
 /**
- * The one table of which permission each REST route needs (docs/security.md). A route missing
- * here is for provider-admin tokens only; a test checks that every controller route is listed.
+ * The one table of which permission each REST route needs (docs/security.md). A route missing here
+ * is for provider-admin tokens only; a test checks that every controller route is listed.
  */
 public final class ApiRoutes {
   private ApiRoutes() {}
 
   /** A route pattern as the controller maps it, and the permission a call needs. */
-  public record Route(HttpMethod method, String pattern, Function<RequestAuthorizationContext, Permission> permission) {}
+  public record Route(
+      HttpMethod method,
+      String pattern,
+      Function<RequestAuthorizationContext, Permission> permission) {}
 
   /**
    * The routes and the permission each needs.
@@ -26,26 +29,55 @@ public final class ApiRoutes {
    * @param tenantNamespace where Tenant objects live (RBAC on tenants is granted there)
    */
   public static List<Route> all(String tenantNamespace) {
-    Function<String, Permission> tenants = verb -> Permission.of(verb, "tenants").in(tenantNamespace);
+    Function<String, Permission> tenants =
+        verb -> Permission.of(verb, "tenants").in(tenantNamespace);
     Function<String, Permission> classes = verb -> Permission.of(verb, "sloclasses");
     return List.of(
         new Route(GET, "/api/v1/tenants", c -> tenants.apply("list")),
         new Route(POST, "/api/v1/tenants", c -> tenants.apply("create")),
-        new Route(GET, "/api/v1/tenants/{tenantId}", c -> tenants.apply("get").named(c.getVariables().get("tenantId"))),
-        new Route(PUT, "/api/v1/tenants/{tenantId}", c -> tenants.apply("update").named(c.getVariables().get("tenantId"))),
-        new Route(DELETE, "/api/v1/tenants/{tenantId}", c -> tenants.apply("delete").named(c.getVariables().get("tenantId"))),
+        new Route(
+            GET,
+            "/api/v1/tenants/{tenantId}",
+            c -> tenants.apply("get").named(c.getVariables().get("tenantId"))),
+        new Route(
+            PUT,
+            "/api/v1/tenants/{tenantId}",
+            c -> tenants.apply("update").named(c.getVariables().get("tenantId"))),
+        new Route(
+            DELETE,
+            "/api/v1/tenants/{tenantId}",
+            c -> tenants.apply("delete").named(c.getVariables().get("tenantId"))),
         new Route(GET, "/api/v1/slo-classes", c -> classes.apply("list")),
         new Route(POST, "/api/v1/slo-classes", c -> classes.apply("create")),
-        new Route(GET, "/api/v1/slo-classes/{name}", c -> classes.apply("get").named(c.getVariables().get("name"))),
-        new Route(PUT, "/api/v1/slo-classes/{name}", c -> classes.apply("update").named(c.getVariables().get("name"))),
-        new Route(DELETE, "/api/v1/slo-classes/{name}", c -> classes.apply("delete").named(c.getVariables().get("name"))),
+        new Route(
+            GET,
+            "/api/v1/slo-classes/{name}",
+            c -> classes.apply("get").named(c.getVariables().get("name"))),
+        new Route(
+            PUT,
+            "/api/v1/slo-classes/{name}",
+            c -> classes.apply("update").named(c.getVariables().get("name"))),
+        new Route(
+            DELETE,
+            "/api/v1/slo-classes/{name}",
+            c -> classes.apply("delete").named(c.getVariables().get("name"))),
         // the plan lists the class's tenants and their rates: more than the class itself shows
-        new Route(GET, "/api/v1/slo-classes/{name}/plan",
+        new Route(
+            GET,
+            "/api/v1/slo-classes/{name}/plan",
             c -> classes.apply("get").subresource("plan").named(c.getVariables().get("name"))),
-        new Route(GET, "/api/v1/slo-classes/{name}/calibration",
+        new Route(
+            GET,
+            "/api/v1/slo-classes/{name}/calibration",
             c -> classes.apply("get").subresource("status").named(c.getVariables().get("name"))),
-        new Route(GET, "/api/v1/calibrations",
-            c -> classes.apply("get").subresource("status").named(c.getRequest().getParameter("sloClass"))),
+        new Route(
+            GET,
+            "/api/v1/calibrations",
+            c ->
+                classes
+                    .apply("get")
+                    .subresource("status")
+                    .named(c.getRequest().getParameter("sloClass"))),
         // the class is named in the body, so the grant cannot be limited to resourceNames
         new Route(POST, "/api/v1/calibrations", c -> classes.apply("update").subresource("status")),
         new Route(POST, "/api/v1/plans:simulate", c -> Permission.of("create", "simulations")),

@@ -4,9 +4,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.security.core.AuthenticationException;
 
 /**
- * Checks that could not be made: 429 when a limit kept the API server from being asked, 503
- * when it could not be asked. An AuthenticationException also when authorization throws it:
- * Spring Security's ExceptionTranslationFilter hands those to the entry point too.
+ * Checks that could not be made: 429 when a limit kept the API server from being asked, 503 when it
+ * could not be asked. An AuthenticationException also when authorization throws it: Spring
+ * Security's ExceptionTranslationFilter hands those to the entry point too.
  */
 final class AuthExceptions {
   private AuthExceptions() {}
@@ -37,7 +37,8 @@ final class AuthExceptions {
 
   /** The cluster could not be asked who the token belongs to. */
   static Unchecked identityUnavailable(String msg, Throwable cause) {
-    return new Unchecked(HttpStatus.SERVICE_UNAVAILABLE, "Cannot check the bearer token", msg, cause);
+    return new Unchecked(
+        HttpStatus.SERVICE_UNAVAILABLE, "Cannot check the bearer token", msg, cause);
   }
 
   /** Too many permission checks for one user right now. */

@@ -18,8 +18,11 @@ final class BearerTokenProvider implements AuthenticationProvider {
   @Override
   public Authentication authenticate(Authentication authentication) {
     String token = ((BearerTokenAuthenticationToken) authentication).getToken();
-    Caller caller = staticTokens.find(token).or(() -> clusterTokens.authenticate(token).map(Caller.class::cast))
-        .orElseThrow(() -> new InvalidBearerTokenException("the bearer token is not valid"));
+    Caller caller =
+        staticTokens
+            .find(token)
+            .or(() -> clusterTokens.authenticate(token).map(Caller.class::cast))
+            .orElseThrow(() -> new InvalidBearerTokenException("the bearer token is not valid"));
     CallerAuthentication result = new CallerAuthentication(caller);
     result.setDetails(authentication.getDetails());
     return result;

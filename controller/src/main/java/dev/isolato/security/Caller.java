@@ -15,7 +15,8 @@ public sealed interface Caller {
   record TenantUser(String name, String tenantId) implements Caller {}
 
   /** A cluster identity from TokenReview: each call is a SubjectAccessReview. */
-  record ClusterUser(String name, String uid, List<String> groups, Map<String, List<String>> extra) implements Caller {
+  record ClusterUser(String name, String uid, List<String> groups, Map<String, List<String>> extra)
+      implements Caller {
     public ClusterUser {
       groups = groups == null ? List.of() : List.copyOf(groups);
       extra = extra == null ? Map.of() : Map.copyOf(extra);

@@ -15,7 +15,9 @@ public final class CallerAuthentication extends AbstractAuthenticationToken {
   }
 
   private static String role(Caller c) {
-    return c instanceof Caller.Admin ? "ROLE_ADMIN" : c instanceof Caller.TenantUser ? "ROLE_TENANT" : "ROLE_CLUSTER_USER";
+    return c instanceof Caller.Admin
+        ? "ROLE_ADMIN"
+        : c instanceof Caller.TenantUser ? "ROLE_TENANT" : "ROLE_CLUSTER_USER";
   }
 
   public Caller caller() {

@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What one API call needs, as a Kubernetes RBAC request on the {@code isolato.dev} group, so
- * that a cluster admin grants it with ordinary Roles (docs/security.md).
+ * What one API call needs, as a Kubernetes RBAC request on the {@code isolato.dev} group, so that a
+ * cluster admin grants it with ordinary Roles (docs/security.md).
  *
  * @param verb get, list, create, update, delete
  * @param resource tenants, sloclasses, simulations
@@ -13,7 +13,8 @@ import java.util.Map;
  * @param name the object's name, or null for collection calls (and calls naming it in the body)
  * @param namespace tenants live in the controller's namespace; null for cluster-scoped resources
  */
-public record Permission(String verb, String resource, String subresource, String name, String namespace) {
+public record Permission(
+    String verb, String resource, String subresource, String name, String namespace) {
   public static final String GROUP = "isolato.dev";
 
   public static Permission of(String verb, String resource) {
@@ -25,7 +26,12 @@ public record Permission(String verb, String resource, String subresource, Strin
   }
 
   public Permission named(String objectName) {
-    return new Permission(verb, resource, subresource, objectName == null || objectName.isBlank() ? null : objectName, namespace);
+    return new Permission(
+        verb,
+        resource,
+        subresource,
+        objectName == null || objectName.isBlank() ? null : objectName,
+        namespace);
   }
 
   public Permission in(String ns) {
@@ -34,15 +40,29 @@ public record Permission(String verb, String resource, String subresource, Strin
 
   /** e.g. {@code get tenants.isolato.dev/acme in namespace isolato-system}. */
   public String describe() {
-    return verb + " " + resource + (subresource == null ? "" : "/" + subresource) + "." + GROUP
-        + (name == null ? "" : " '" + name + "'") + (namespace == null ? "" : " in namespace " + namespace);
+    return verb
+        + " "
+        + resource
+        + (subresource == null ? "" : "/" + subresource)
+        + "."
+        + GROUP
+        + (name == null ? "" : " '" + name + "'")
+        + (namespace == null ? "" : " in namespace " + namespace);
   }
 
   /** The kubectl command an operator runs to check this permission for a user. */
   public String canICommand(String user) {
-    return "kubectl auth can-i " + verb + " " + resource + "." + GROUP + (name == null ? "" : "/" + name)
-        + (subresource == null ? "" : " --subresource=" + subresource) + (namespace == null ? "" : " -n " + namespace)
-        + " --as " + user;
+    return "kubectl auth can-i "
+        + verb
+        + " "
+        + resource
+        + "."
+        + GROUP
+        + (name == null ? "" : "/" + name)
+        + (subresource == null ? "" : " --subresource=" + subresource)
+        + (namespace == null ? "" : " -n " + namespace)
+        + " --as "
+        + user;
   }
 
   /** The members of a 403 problem's {@code permission} property. */

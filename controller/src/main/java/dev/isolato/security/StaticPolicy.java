@@ -12,9 +12,13 @@ final class StaticPolicy {
       return Optional.empty();
     }
     if (caller instanceof Caller.TenantUser t) {
-      boolean ownTenant = "get".equals(p.verb()) && "tenants".equals(p.resource()) && p.subresource() == null
-          && t.tenantId().equals(p.name());
-      return ownTenant ? Optional.empty()
+      boolean ownTenant =
+          "get".equals(p.verb())
+              && "tenants".equals(p.resource())
+              && p.subresource() == null
+              && t.tenantId().equals(p.name());
+      return ownTenant
+          ? Optional.empty()
           : Optional.of("a tenant token may only read its own tenant ('" + t.tenantId() + "')");
     }
     throw new IllegalArgumentException("not a static caller: " + caller.name());

@@ -16,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Static bearer tokens (provider admins and tenants) from files and Secrets, re-read at most
- * once per {@code refreshNanos} so that a rotated token stops working within that time and
- * a flood of unknown tokens costs no extra reads. A source that cannot be read keeps its
- * previous tokens and is tried again after a second.
+ * Static bearer tokens (provider admins and tenants) from files and Secrets, re-read at most once
+ * per {@code refreshNanos} so that a rotated token stops working within that time and a flood of
+ * unknown tokens costs no extra reads. A source that cannot be read keeps its previous tokens and
+ * is tried again after a second.
  */
 final class StaticTokens {
   private static final Logger log = LoggerFactory.getLogger(StaticTokens.class);
@@ -31,7 +31,11 @@ final class StaticTokens {
    */
   record Source(String name, boolean tenant, Callable<Map<String, Caller>> reader) {}
 
-  private record Snapshot(Map<String, Map<String, Caller>> bySource, Map<String, Caller> all, long loadedAt, boolean complete) {}
+  private record Snapshot(
+      Map<String, Map<String, Caller>> bySource,
+      Map<String, Caller> all,
+      long loadedAt,
+      boolean complete) {}
 
   private final List<Source> sources;
   private final long refreshNanos;
@@ -39,7 +43,8 @@ final class StaticTokens {
   private volatile Snapshot snapshot;
 
   StaticTokens(List<Source> sources, long refreshNanos, LongSupplier nanoTime) {
-    this.sources = sources.stream().sorted((a, b) -> Boolean.compare(b.tenant(), a.tenant())).toList();
+    this.sources =
+        sources.stream().sorted((a, b) -> Boolean.compare(b.tenant(), a.tenant())).toList();
     this.refreshNanos = refreshNanos;
     this.nanoTime = nanoTime;
   }
@@ -62,7 +67,8 @@ final class StaticTokens {
   }
 
   private boolean stale(Snapshot s) {
-    return nanoTime.getAsLong() - s.loadedAt() >= (s.complete() ? refreshNanos : Math.min(refreshNanos, RETRY_NANOS));
+    return nanoTime.getAsLong() - s.loadedAt()
+        >= (s.complete() ? refreshNanos : Math.min(refreshNanos, RETRY_NANOS));
   }
 
   private Snapshot load(Snapshot previous) {
@@ -75,16 +81,23 @@ final class StaticTokens {
         tokens = Map.copyOf(source.reader().call());
       } catch (Exception e) {
         complete = false;
-        tokens = previous == null ? Map.of() : previous.bySource().getOrDefault(source.name(), Map.of());
-        log.warn("cannot read API tokens from {} ({}); keeping the {} read before", source.name(), e.getMessage(), tokens.size());
+        tokens =
+            previous == null ? Map.of() : previous.bySource().getOrDefault(source.name(), Map.of());
+        log.warn(
+            "cannot read API tokens from {} ({}); keeping the {} read before",
+            source.name(),
+            e.getMessage(),
+            tokens.size());
       }
       bySource.put(source.name(), tokens);
-      tokens.forEach((hash, caller) -> {
-        Caller first = all.putIfAbsent(hash, caller);
-        if (first != null && !first.equals(caller)) {
-          log.warn("a token of {} is also {}; it keeps the first role", caller.name(), first.name());
-        }
-      });
+      tokens.forEach(
+          (hash, caller) -> {
+            Caller first = all.putIfAbsent(hash, caller);
+            if (first != null && !first.equals(caller)) {
+              log.warn(
+                  "a token of {} is also {}; it keeps the first role", caller.name(), first.name());
+            }
+          });
     }
     return new Snapshot(bySource, Map.copyOf(all), nanoTime.getAsLong(), complete);
   }
@@ -112,10 +125,13 @@ final class StaticTokens {
       }
       String[] f = line.split("\\s+", -1);
       if (f.length != 2) {
-        errors.add("line " + (i + 1) + " has " + f.length + " fields, expected '<token> <tenantId>'");
+        errors.add(
+            "line " + (i + 1) + " has " + f.length + " fields, expected '<token> <tenantId>'");
         continue;
       }
-      m.put(hash(f[0]), new Caller.TenantUser("tenant token of '" + f[1] + "' (" + source + ")", f[1]));
+      m.put(
+          hash(f[0]),
+          new Caller.TenantUser("tenant token of '" + f[1] + "' (" + source + ")", f[1]));
     }
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(source + ": " + String.join("; ", errors));
@@ -126,29 +142,38 @@ final class StaticTokens {
   /** Every value of a Secret is a provider-admin token. */
   static Map<String, Caller> adminValues(Map<String, String> data, String source) {
     Map<String, Caller> m = new HashMap<>();
-    data.forEach((key, token) -> {
-      if (!token.isBlank()) {
-        m.put(hash(token.trim()), new Caller.Admin("admin token (" + source + " key " + key + ")"));
-      }
-    });
+    data.forEach(
+        (key, token) -> {
+          if (!token.isBlank()) {
+            m.put(
+                hash(token.trim()),
+                new Caller.Admin("admin token (" + source + " key " + key + ")"));
+          }
+        });
     return m;
   }
 
   /** key = tenant id, value = its token. */
   static Map<String, Caller> tenantValues(Map<String, String> data, String source) {
     Map<String, Caller> m = new HashMap<>();
-    data.forEach((tenantId, token) -> {
-      if (!token.isBlank()) {
-        m.put(hash(token.trim()), new Caller.TenantUser("tenant token of '" + tenantId + "' (" + source + ")", tenantId));
-      }
-    });
+    data.forEach(
+        (tenantId, token) -> {
+          if (!token.isBlank()) {
+            m.put(
+                hash(token.trim()),
+                new Caller.TenantUser(
+                    "tenant token of '" + tenantId + "' (" + source + ")", tenantId));
+          }
+        });
     return m;
   }
 
   /** Tokens are kept and compared only as SHA-256 hashes. */
   static String hash(String token) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -12,7 +12,8 @@ final class TokenBucket {
 
   TokenBucket(double capacity, double perSecond, LongSupplier nanoTime) {
     if (capacity < 1 || perSecond <= 0) {
-      throw new IllegalArgumentException("capacity must be ≥ 1 and the rate > 0, was " + capacity + ", " + perSecond);
+      throw new IllegalArgumentException(
+          "capacity must be ≥ 1 and the rate > 0, was " + capacity + ", " + perSecond);
     }
     this.capacity = capacity;
     this.perNano = perSecond / 1e9;

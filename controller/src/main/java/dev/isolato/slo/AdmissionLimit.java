@@ -12,7 +12,8 @@ public record AdmissionLimit(double ceilingRps, double committedRps) {
 
   /** The limit of the pool {@code request} plans (its tenants are the ones already admitted). */
   public static AdmissionLimit of(PlanRequest request) {
-    return new AdmissionLimit(request.maxReplicas() * request.perPodCutoffRps(), request.totalCommittedRps());
+    return new AdmissionLimit(
+        request.maxReplicas() * request.perPodCutoffRps(), request.totalCommittedRps());
   }
 
   public double remainingRps() {

@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * Fits every model form on the same calibration steps and keeps the better one: of the trusted
- * fits, the one with the higher R² (latency in ms, over the healthy steps; on a tie the USL
- * form); when no form is trusted, the USL fit (with its reasons), since the planner falls back
- * to the linear baseline anyway. The kept fit notes how the other form did.
+ * fits, the one with the higher R² (latency in ms, over the healthy steps; on a tie the USL form);
+ * when no form is trusted, the USL fit (with its reasons), since the planner falls back to the
+ * linear baseline anyway. The kept fit notes how the other form did.
  */
 public final class BestFit {
   private final List<ModelFitter> fitters;
@@ -28,8 +28,16 @@ public final class BestFit {
     ModelFit chosen = best;
     for (ModelFit other : fits) {
       if (!other.equals(chosen)) {
-        best = best.withNote(fmt("%s form not chosen: %s, R² %.3f%s", other.form(), other.status(), other.rSquared(),
-            other.reasons().isEmpty() ? "" : " (" + String.join("; ", other.reasons()) + ")"));
+        best =
+            best.withNote(
+                fmt(
+                    "%s form not chosen: %s, R² %.3f%s",
+                    other.form(),
+                    other.status(),
+                    other.rSquared(),
+                    other.reasons().isEmpty()
+                        ? ""
+                        : " (" + String.join("; ", other.reasons()) + ")"));
       }
     }
     return best;

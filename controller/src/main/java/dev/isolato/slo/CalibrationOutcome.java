@@ -3,11 +3,11 @@ package dev.isolato.slo;
 import java.util.List;
 
 /**
- * What one calibration run taught the engine: the cut-off with its evidence and the fitted
- * model, ready to be stored in the SloClass status.
+ * What one calibration run taught the engine: the cut-off with its evidence and the fitted model,
+ * ready to be stored in the SloClass status.
  *
- * @param perPodCutoffRps cut-off / replicas of the run (the linear baseline's unit); null
- *     when no cut-off was found
+ * @param perPodCutoffRps cut-off / replicas of the run (the linear baseline's unit); null when no
+ *     cut-off was found
  * @param warnings caveats: partial run, cut-off only a lower bound, …
  */
 public record CalibrationOutcome(
@@ -27,6 +27,8 @@ public record CalibrationOutcome(
 
   /** This run's cut-off as an input of stability analysis; null when none was found. */
   public ContextCutoff contextCutoff(List<String> colocatedClasses) {
-    return cutoff.cutoffRps() == null ? null : new ContextCutoff(contextLabel, cutoff.cutoffRps(), colocatedClasses);
+    return cutoff.cutoffRps() == null
+        ? null
+        : new ContextCutoff(contextLabel, cutoff.cutoffRps(), colocatedClasses);
   }
 }

@@ -28,7 +28,11 @@ public record CapacityPlan(
   }
 
   /** A plan at the class's one declared pod size. */
-  public CapacityPlan(int replicas, Map<String, Double> admittedRps, double capacityRps, String method,
+  public CapacityPlan(
+      int replicas,
+      Map<String, Double> admittedRps,
+      double capacityRps,
+      String method,
       List<String> explanation) {
     this(replicas, admittedRps, capacityRps, method, explanation, null);
   }

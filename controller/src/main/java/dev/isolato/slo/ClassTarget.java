@@ -1,7 +1,7 @@
 package dev.isolato.slo;
 
-import dev.isolato.calibration.FieldError;
 import dev.isolato.calibration.CalibrationValidator;
+import dev.isolato.calibration.FieldError;
 import dev.isolato.calibration.LatencySummary;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,9 @@ public record ClassTarget(String sloClass, double percentile, double targetLaten
     List<FieldError> errors = new ArrayList<>();
     CalibrationValidator.requireText(errors, prefix + "sloClass", sloClass);
     if (!LatencySummary.isSupported(percentile)) {
-      errors.add(new FieldError(prefix + "percentile", "must be one of 50, 90, 95, 99, was " + percentile));
+      errors.add(
+          new FieldError(
+              prefix + "percentile", "must be one of 50, 90, 95, 99, was " + percentile));
     }
     CalibrationValidator.requirePositive(errors, prefix + "targetLatencyMs", targetLatencyMs);
     return errors;

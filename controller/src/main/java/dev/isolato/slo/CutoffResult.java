@@ -5,11 +5,11 @@ import java.util.List;
 /**
  * The detected cut-off point with its evidence.
  *
- * @param status {@code found}: a confirmed violation follows the cut-off;
- *     {@code not-reached}: no confirmed violation, the cut-off is a lower bound;
- *     {@code none}: the lowest step already violates the SLO (no cut-off)
- * @param cutoffRps highest offered rate that met the SLO below the confirmed violation; null
- *     when {@code none}
+ * @param status {@code found}: a confirmed violation follows the cut-off; {@code not-reached}: no
+ *     confirmed violation, the cut-off is a lower bound; {@code none}: the lowest step already
+ *     violates the SLO (no cut-off)
+ * @param cutoffRps highest offered rate that met the SLO below the confirmed violation; null when
+ *     {@code none}
  * @param cutoffStepIndex the step of {@code cutoffRps}; null when {@code none}
  * @param violationStepIndex the first step of the confirmed violation; null unless {@code found}
  * @param steps every step's verdict, by ascending offered rate

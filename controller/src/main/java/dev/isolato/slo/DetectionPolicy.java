@@ -18,7 +18,8 @@ public record DetectionPolicy(double maxErrorRate, double minAchievedRatio) {
       throw new IllegalArgumentException("maxErrorRate must be in [0, 1), was " + maxErrorRate);
     }
     if (!(minAchievedRatio > 0 && minAchievedRatio <= 1)) {
-      throw new IllegalArgumentException("minAchievedRatio must be in (0, 1], was " + minAchievedRatio);
+      throw new IllegalArgumentException(
+          "minAchievedRatio must be in (0, 1], was " + minAchievedRatio);
     }
   }
 

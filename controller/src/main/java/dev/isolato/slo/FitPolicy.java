@@ -9,7 +9,8 @@ package dev.isolato.slo;
  * @param maxBeta β at or above this (per rps²) is implausibly steep: refused
  * @param assumedSigma σ used when the steps cover a single replica count (σ not identifiable)
  */
-public record FitPolicy(int minPoints, double minRSquared, double maxAlpha, double maxBeta, double assumedSigma) {
+public record FitPolicy(
+    int minPoints, double minRSquared, double maxAlpha, double maxBeta, double assumedSigma) {
 
   public static FitPolicy defaults() {
     return new FitPolicy(5, 0.90, 1.0, 1.0, 0.0);
@@ -17,7 +18,8 @@ public record FitPolicy(int minPoints, double minRSquared, double maxAlpha, doub
 
   public FitPolicy {
     if (minPoints < 4) {
-      throw new IllegalArgumentException("minPoints must be >= 4 (3 parameters + 1), was " + minPoints);
+      throw new IllegalArgumentException(
+          "minPoints must be >= 4 (3 parameters + 1), was " + minPoints);
     }
     if (!(minRSquared >= 0 && minRSquared <= 1)) {
       throw new IllegalArgumentException("minRSquared must be in [0, 1], was " + minRSquared);

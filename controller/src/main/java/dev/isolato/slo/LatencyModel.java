@@ -5,20 +5,25 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.OptionalInt;
 
 /**
- * A fitted latency model of one class: the latency at the target percentile as a function of
- * the class's total offered rate RR and its replicas λ, through the effective load of one
- * replica r = RR / C(λ), C(λ) = λ / (1 + σ·(λ − 1)) (the USL capacity of λ replicas relative to
- * one; σ = 0: replicas scale linearly). The forms differ only in the per-replica curve
- * latency(r): {@link UslModel} (smooth, polynomial) and {@link QueueModel} (a knee at a
- * per-replica capacity). Planning uses only this interface. See docs/slo-engine.md. In JSON the
- * parameters carry the form as {@code "form"} (so a stored outcome reads back as its form).
+ * A fitted latency model of one class: the latency at the target percentile as a function of the
+ * class's total offered rate RR and its replicas λ, through the effective load of one replica r =
+ * RR / C(λ), C(λ) = λ / (1 + σ·(λ − 1)) (the USL capacity of λ replicas relative to one; σ = 0:
+ * replicas scale linearly). The forms differ only in the per-replica curve latency(r): {@link
+ * UslModel} (smooth, polynomial) and {@link QueueModel} (a knee at a per-replica capacity).
+ * Planning uses only this interface. See docs/slo-engine.md. In JSON the parameters carry the form
+ * as {@code "form"} (so a stored outcome reads back as its form).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "form")
-@JsonSubTypes({@JsonSubTypes.Type(value = UslModel.class, name = UslModel.FORM),
-    @JsonSubTypes.Type(value = QueueModel.class, name = QueueModel.FORM)})
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = UslModel.class, name = UslModel.FORM),
+  @JsonSubTypes.Type(value = QueueModel.class, name = QueueModel.FORM)
+})
 public sealed interface LatencyModel permits UslModel, QueueModel {
 
-  /** The form's name in the API and the class status: {@value UslModel#FORM} or {@value QueueModel#FORM}. */
+  /**
+   * The form's name in the API and the class status: {@value UslModel#FORM} or {@value
+   * QueueModel#FORM}.
+   */
   String form();
 
   /** σ, the contention between replicas, in [0, 1). */
@@ -60,9 +65,9 @@ public sealed interface LatencyModel permits UslModel, QueueModel {
   }
 
   /**
-   * The fewest replicas whose predicted cut-off for {@code targetMs} is at least
-   * {@code totalRps}; empty when no replica count reaches it (C(λ) tends to 1/σ) or the
-   * target is below the latency at zero load. Closed form: C(λ) ≥ k ⇔ λ ≥ k(1 − σ)/(1 − kσ).
+   * The fewest replicas whose predicted cut-off for {@code targetMs} is at least {@code totalRps};
+   * empty when no replica count reaches it (C(λ) tends to 1/σ) or the target is below the latency
+   * at zero load. Closed form: C(λ) ≥ k ⇔ λ ≥ k(1 − σ)/(1 − kσ).
    */
   default OptionalInt replicasFor(double totalRps, double targetMs) {
     double perReplica = perReplicaCutoffRps(targetMs);

@@ -10,13 +10,12 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * Sizes a class from its fitted {@link LatencyModel} (either form; the method is
- * {@value #METHOD} for both, the explanation names the form): the fewest replicas whose predicted latency
- * at the total committed rate × (1 + headroom) meets the target, and per tenant an admitted
- * rate that is its commitment's share of the usable capacity (RR_cutoff/T weighted by
- * commitment). Without a trustworthy model for the request it falls back to
- * {@link LinearCapacityPlanner}, with method {@value #FALLBACK_METHOD} and the reason first in
- * the explanation.
+ * Sizes a class from its fitted {@link LatencyModel} (either form; the method is {@value #METHOD}
+ * for both, the explanation names the form): the fewest replicas whose predicted latency at the
+ * total committed rate × (1 + headroom) meets the target, and per tenant an admitted rate that is
+ * its commitment's share of the usable capacity (RR_cutoff/T weighted by commitment). Without a
+ * trustworthy model for the request it falls back to {@link LinearCapacityPlanner}, with method
+ * {@value #FALLBACK_METHOD} and the reason first in the explanation.
  */
 public final class ModelCapacityPlanner implements CapacityPlanner {
   public static final String METHOD = "usl-model";
@@ -41,16 +40,28 @@ public final class ModelCapacityPlanner implements CapacityPlanner {
     double target = request.targetLatencyMs();
     String p = "p" + trim(request.percentile());
     List<String> why = new ArrayList<>();
-    why.add(fmt("%s model of %s (%s, %d steps, R² %.3f%s): %s", request.fit().form(), request.sloClass(), p,
-        request.fit().pointsUsed(), request.fit().rSquared(), request.fit().sigmaFitted() ? "" : ", σ assumed",
-        model.describe()));
-    why.add(fmt("%s; with %.0f%% headroom plan for %.1f rps", demand(request), 100 * policy.headroom(), planned));
+    why.add(
+        fmt(
+            "%s model of %s (%s, %d steps, R² %.3f%s): %s",
+            request.fit().form(),
+            request.sloClass(),
+            p,
+            request.fit().pointsUsed(),
+            request.fit().rSquared(),
+            request.fit().sigmaFitted() ? "" : ", σ assumed",
+            model.describe()));
+    why.add(
+        fmt(
+            "%s; with %.0f%% headroom plan for %.1f rps",
+            demand(request), 100 * policy.headroom(), planned));
     double cutoff = model.perReplicaCutoffRps(target);
     double limit = Math.min(cutoff, policy.maxUtilisation() * model.saturationRps());
     why.add(fmt("per-replica cut-off at %s <= %.1f ms: %.1f rps", p, target, cutoff));
     if (limit < cutoff) {
-      why.add(fmt("per-replica load capped at %.0f%% of the saturation rate %.1f rps: %.1f rps",
-          100 * policy.maxUtilisation(), model.saturationRps(), limit));
+      why.add(
+          fmt(
+              "per-replica load capped at %.0f%% of the saturation rate %.1f rps: %.1f rps",
+              100 * policy.maxUtilisation(), model.saturationRps(), limit));
     }
     // replicasFor scales with rate / per-replica cut-off: sizing for rate × cutoff/limit is
     // sizing for the rate at the capped per-replica load.
@@ -58,28 +69,51 @@ public final class ModelCapacityPlanner implements CapacityPlanner {
     int replicas;
     if (needed.isEmpty() || needed.getAsInt() > request.maxReplicas()) {
       replicas = request.maxReplicas();
-      why.add(fmt("capacity-limited: %s; using the maximum %d replicas and scaling admitted rates down",
-          needed.isEmpty() ? "no replica count reaches the planned rate (σ bounds capacity at "
-              + fmt("%.1f", limit / Math.max(model.sigma(), 1e-300)) + " rps)"
-              : fmt("%d replicas needed > maxReplicas %d", needed.getAsInt(), request.maxReplicas()),
-          replicas));
+      why.add(
+          fmt(
+              "capacity-limited: %s; using the maximum %d replicas and scaling admitted rates down",
+              needed.isEmpty()
+                  ? "no replica count reaches the planned rate (σ bounds capacity at "
+                      + fmt("%.1f", limit / Math.max(model.sigma(), 1e-300))
+                      + " rps)"
+                  : fmt(
+                      "%d replicas needed > maxReplicas %d",
+                      needed.getAsInt(), request.maxReplicas()),
+              replicas));
     } else {
       replicas = Math.max(request.minReplicas(), needed.getAsInt());
-      why.add(fmt("fewest replicas meeting the target: %d, clamped to [%d, %d] → %d",
-          needed.getAsInt(), request.minReplicas(), request.maxReplicas(), replicas));
+      why.add(
+          fmt(
+              "fewest replicas meeting the target: %d, clamped to [%d, %d] → %d",
+              needed.getAsInt(), request.minReplicas(), request.maxReplicas(), replicas));
     }
     double capacity = model.cutoffRps(target, replicas) * limit / cutoff;
     double usable = capacity / (1 + policy.headroom());
-    why.add(fmt("at %d replicas: predicted %s %.1f ms at %.1f rps; cut-off %.1f rps, usable %.1f rps after headroom",
-        replicas, p, model.latencyMs(total, replicas), total, capacity, usable));
+    why.add(
+        fmt(
+            "at %d replicas: predicted %s %.1f ms at %.1f rps; cut-off %.1f rps, usable %.1f rps after headroom",
+            replicas, p, model.latencyMs(total, replicas), total, capacity, usable));
     Map<String, Double> admitted = shares(request.tenants(), total, usable);
-    why.add(fmt("admitted rate per tenant = %.1f rps × commitment / %.1f rps%s", usable, total,
-        request.tenantsCountedBelowCommitment() > 0 ? " (the class is overbooked while passive tenants stay passive)" : ""));
+    why.add(
+        fmt(
+            "admitted rate per tenant = %.1f rps × commitment / %.1f rps%s",
+            usable,
+            total,
+            request.tenantsCountedBelowCommitment() > 0
+                ? " (the class is overbooked while passive tenants stay passive)"
+                : ""));
     if (request.perPodCutoffRps() > 0) {
       int linearReplicas = (int) Math.ceil(total / request.perPodCutoffRps());
-      why.add(fmt("linear baseline for comparison: ⌈%.1f / %.1f⌉ = %d replicas, predicted %s %s",
-          total, request.perPodCutoffRps(), linearReplicas, p,
-          linearReplicas >= 1 ? fmt("%.1f ms", model.latencyMs(total, linearReplicas)) : "n/a"));
+      why.add(
+          fmt(
+              "linear baseline for comparison: ⌈%.1f / %.1f⌉ = %d replicas, predicted %s %s",
+              total,
+              request.perPodCutoffRps(),
+              linearReplicas,
+              p,
+              linearReplicas >= 1
+                  ? fmt("%.1f ms", model.latencyMs(total, linearReplicas))
+                  : "n/a"));
     }
     return new CapacityPlan(replicas, admitted, capacity, METHOD, why);
   }
@@ -97,17 +131,24 @@ public final class ModelCapacityPlanner implements CapacityPlanner {
       return reasons;
     }
     if (fit.percentile() != request.percentile()) {
-      return List.of(fmt("the model predicts p%s but the class targets p%s", trim(fit.percentile()),
-          trim(request.percentile())));
+      return List.of(
+          fmt(
+              "the model predicts p%s but the class targets p%s",
+              trim(fit.percentile()), trim(request.percentile())));
     }
     double cutoff = fit.model().perReplicaCutoffRps(request.targetLatencyMs());
     if (!(cutoff > 0)) {
-      return List.of(fmt("the target %.1f ms is below the model's latency at zero load", request.targetLatencyMs()));
+      return List.of(
+          fmt(
+              "the target %.1f ms is below the model's latency at zero load",
+              request.targetLatencyMs()));
     }
     double limit = policy.maxExtrapolation() * fit.maxMeasuredLoadRps();
     if (cutoff > limit) {
-      return List.of(fmt("the predicted per-replica cut-off %.1f rps extrapolates beyond %.1f × the highest measured load %.1f rps",
-          cutoff, policy.maxExtrapolation(), fit.maxMeasuredLoadRps()));
+      return List.of(
+          fmt(
+              "the predicted per-replica cut-off %.1f rps extrapolates beyond %.1f × the highest measured load %.1f rps",
+              cutoff, policy.maxExtrapolation(), fit.maxMeasuredLoadRps()));
     }
     return List.of();
   }
@@ -117,7 +158,8 @@ public final class ModelCapacityPlanner implements CapacityPlanner {
     List<String> why = new ArrayList<>();
     why.add("fallback to the linear baseline: " + String.join("; ", reasons));
     why.addAll(base.explanation());
-    return new CapacityPlan(base.replicas(), base.admittedRps(), base.capacityRps(), FALLBACK_METHOD, why);
+    return new CapacityPlan(
+        base.replicas(), base.admittedRps(), base.capacityRps(), FALLBACK_METHOD, why);
   }
 
   /**
@@ -125,10 +167,14 @@ public final class ModelCapacityPlanner implements CapacityPlanner {
    * passive tenants are counted at their measured rate.
    */
   static String demand(PlanRequest request) {
-    String committed = fmt("%d tenants commit %.1f rps", request.tenants().size(), request.totalCommittedRps());
+    String committed =
+        fmt("%d tenants commit %.1f rps", request.tenants().size(), request.totalCommittedRps());
     long passive = request.tenantsCountedBelowCommitment();
-    return passive == 0 ? committed : fmt("%s; %d passive counted at their measured rate: sized for %.1f rps",
-        committed, passive, request.totalSizedRps());
+    return passive == 0
+        ? committed
+        : fmt(
+            "%s; %d passive counted at their measured rate: sized for %.1f rps",
+            committed, passive, request.totalSizedRps());
   }
 
   /**

@@ -16,8 +16,8 @@ import java.util.List;
  * @param sigmaFitted whether σ was fitted (steps at ≥ 2 replica counts) or assumed
  * @param rSquared coefficient of determination of the fit (0 when not fitted)
  * @param rmseMs root mean square residual (ms; 0 when not fitted)
- * @param maxMeasuredLoadRps highest effective per-replica load measured; the planner refuses
- *     to extrapolate far beyond it
+ * @param maxMeasuredLoadRps highest effective per-replica load measured; the planner refuses to
+ *     extrapolate far beyond it
  * @param residuals per step used
  * @param reasons why the fit was refused; empty when trusted
  * @param notes caveats (σ assumed, outliers left out)
@@ -53,8 +53,20 @@ public record ModelFit(
   public ModelFit withNote(String note) {
     List<String> more = new ArrayList<>(notes);
     more.add(note);
-    return new ModelFit(status, form, model, percentile, pointsUsed, pointsExcluded, sigmaFitted, rSquared, rmseMs,
-        maxMeasuredLoadRps, residuals, reasons, more);
+    return new ModelFit(
+        status,
+        form,
+        model,
+        percentile,
+        pointsUsed,
+        pointsExcluded,
+        sigmaFitted,
+        rSquared,
+        rmseMs,
+        maxMeasuredLoadRps,
+        residuals,
+        reasons,
+        more);
   }
 
   public boolean trusted() {

@@ -18,23 +18,25 @@ import org.hipparchus.optim.nonlinear.vector.leastsquares.LevenbergMarquardtOpti
 import org.hipparchus.optim.nonlinear.vector.leastsquares.MultivariateJacobianFunction;
 
 /**
- * What fitting a {@link LatencyModel} form to calibration steps has in common across forms:
- * which steps are used, outliers, the fit quality and whether the fit can be trusted. A form
- * ({@link UslFitter}, {@link QueueFitter}) supplies the optimisation, how its predictions are
- * scored against a step and its own plausibility checks.
+ * What fitting a {@link LatencyModel} form to calibration steps has in common across forms: which
+ * steps are used, outliers, the fit quality and whether the fit can be trusted. A form ({@link
+ * UslFitter}, {@link QueueFitter}) supplies the optimisation, how its predictions are scored
+ * against a step and its own plausibility checks.
  *
  * <p>Only healthy steps are used (errors and achieved rate within the {@link DetectionPolicy}):
  * once the achieved rate falls behind the offered one, the measured percentiles describe a
- * collapsing system, not the curve. Gross outliers of a first fit are dropped and the fit
- * repeated once (see {@link #withoutOutliers}). σ (contention between replicas) is fitted only
- * when the steps cover at least two replica counts; otherwise it is fixed at
- * {@link FitPolicy#assumedSigma()}. R² and RMSE are computed on latency in ms over the steps
- * used, the same measure for every form.
+ * collapsing system, not the curve. Gross outliers of a first fit are dropped and the fit repeated
+ * once (see {@link #withoutOutliers}). σ (contention between replicas) is fitted only when the
+ * steps cover at least two replica counts; otherwise it is fixed at {@link
+ * FitPolicy#assumedSigma()}. R² and RMSE are computed on latency in ms over the steps used, the
+ * same measure for every form.
  */
 public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
   /** Largest fitted σ; at it adding replicas adds almost no capacity and the fit is refused. */
   static final double MAX_SIGMA = 0.95;
+
   private static final int MAX_EVALUATIONS = 2_000;
+
   /** σ tried for the starting point when σ is fitted. */
   static final double[] SIGMA_GRID = {0, 0.02, 0.05, 0.1, 0.2, 0.4};
 
@@ -82,15 +84,29 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     int needed = Math.max(policy.minPoints(), parameters + 2);
     List<String> reasons = new ArrayList<>();
     if (used.size() < needed) {
-      reasons.add(fmt("too few points: %d healthy steps (%d excluded for errors or saturation), need >= %d",
-          used.size(), excluded, needed));
+      reasons.add(
+          fmt(
+              "too few points: %d healthy steps (%d excluded for errors or saturation), need >= %d",
+              used.size(), excluded, needed));
     }
     if (loads.size() < 3) {
       reasons.add(fmt("too few distinct rates: %d, need >= 3 to fit 3 parameters", loads.size()));
     }
     if (!reasons.isEmpty()) {
-      return new ModelFit(ModelFit.REFUSED, form(), null, percentile, used.size(), excluded, fitSigma, 0, 0, 0,
-          List.of(), reasons, List.of());
+      return new ModelFit(
+          ModelFit.REFUSED,
+          form(),
+          null,
+          percentile,
+          used.size(),
+          excluded,
+          fitSigma,
+          0,
+          0,
+          0,
+          List.of(),
+          reasons,
+          List.of());
     }
     LatencyModel model;
     List<String> notes = new ArrayList<>();
@@ -106,8 +122,20 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
         model = optimise(used, fitSigma, capMs);
       }
     } catch (MathRuntimeException e) {
-      return new ModelFit(ModelFit.REFUSED, form(), null, percentile, used.size(), excluded, fitSigma, 0, 0, 0,
-          List.of(), List.of("optimiser did not converge: " + e.getMessage()), List.of());
+      return new ModelFit(
+          ModelFit.REFUSED,
+          form(),
+          null,
+          percentile,
+          used.size(),
+          excluded,
+          fitSigma,
+          0,
+          0,
+          0,
+          List.of(),
+          List.of("optimiser did not converge: " + e.getMessage()),
+          List.of());
     }
     return judge(model, used, excluded, fitSigma, percentile, capMs, notes);
   }
@@ -118,8 +146,8 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
 
   /**
    * Drops gross outliers of a first fit (a latency spike on an otherwise healthy step): relative
-   * residuals further than max(4 robust standard deviations, 10%) from their median, at most
-   * 10% of the points (at least one) and never below {@code needed} points. Each drop is noted.
+   * residuals further than max(4 robust standard deviations, 10%) from their median, at most 10% of
+   * the points (at least one) and never below {@code needed} points. Each drop is noted.
    */
   private List<RatePoint> withoutOutliers(
       LatencyModel model, List<RatePoint> used, int needed, double capMs, List<String> notes) {
@@ -149,8 +177,10 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     for (int i = 0; i < n; i++) {
       RatePoint p = used.get(i);
       if (dropped.contains(i)) {
-        notes.add(fmt("step %d at %.1f rps left out as an outlier: %.1f ms is %+.0f%% off the first fit",
-            p.stepIndex(), p.offeredRps(), p.latencyMs(), 100 * rel[i]));
+        notes.add(
+            fmt(
+                "step %d at %.1f rps left out as an outlier: %.1f ms is %+.0f%% off the first fit",
+                p.stepIndex(), p.offeredRps(), p.latencyMs(), 100 * rel[i]));
       } else {
         kept.add(p);
       }
@@ -164,25 +194,37 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 
-  /** Levenberg–Marquardt from {@code start}; {@code validator} keeps the parameters in the form's domain. */
-  static double[] leastSquares(double[] start, MultivariateJacobianFunction model, double[] target, RealMatrix weight,
+  /**
+   * Levenberg–Marquardt from {@code start}; {@code validator} keeps the parameters in the form's
+   * domain.
+   */
+  static double[] leastSquares(
+      double[] start,
+      MultivariateJacobianFunction model,
+      double[] target,
+      RealMatrix weight,
       UnaryOperator<RealVector> validator) {
-    var problem = new LeastSquaresBuilder()
-        .start(start)
-        .model(model)
-        .target(target)
-        .weight(weight)
-        .parameterValidator(validator::apply)
-        .maxEvaluations(MAX_EVALUATIONS)
-        .maxIterations(MAX_EVALUATIONS)
-        .build();
-    return validator.apply(new LevenbergMarquardtOptimizer().optimize(problem).getPoint()).toArray();
+    var problem =
+        new LeastSquaresBuilder()
+            .start(start)
+            .model(model)
+            .target(target)
+            .weight(weight)
+            .parameterValidator(validator::apply)
+            .maxEvaluations(MAX_EVALUATIONS)
+            .maxIterations(MAX_EVALUATIONS)
+            .build();
+    return validator
+        .apply(new LevenbergMarquardtOptimizer().optimize(problem).getPoint())
+        .toArray();
   }
 
   /** Least-squares solution c of design·c ≈ rhs (QR). */
   static double[] linearLeastSquares(double[][] design, double[] rhs) {
-    return new QRDecomposition(new Array2DRowRealMatrix(design, false)).getSolver()
-        .solve(new ArrayRealVector(rhs, false)).toArray();
+    return new QRDecomposition(new Array2DRowRealMatrix(design, false))
+        .getSolver()
+        .solve(new ArrayRealVector(rhs, false))
+        .toArray();
   }
 
   /** σ of the point at {@code index} of the fitted parameters, or the assumed σ when not fitted. */
@@ -191,8 +233,8 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
   }
 
   /**
-   * Keeps parameters (s, a, b[, σ]) in a form's domain: s > 0, a ≥ 0, b ≥ {@code minThird},
-   * 0 ≤ σ ≤ MAX_SIGMA.
+   * Keeps parameters (s, a, b[, σ]) in a form's domain: s > 0, a ≥ 0, b ≥ {@code minThird}, 0 ≤ σ ≤
+   * MAX_SIGMA.
    */
   static RealVector clamp(RealVector p, double minThird) {
     RealVector q = p.copy();
@@ -222,8 +264,14 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     return rate * (1 + sigma * (replicas - 1)) / replicas;
   }
 
-  private ModelFit judge(LatencyModel model, List<RatePoint> used, int excluded, boolean sigmaFitted,
-      double percentile, double capMs, List<String> notes) {
+  private ModelFit judge(
+      LatencyModel model,
+      List<RatePoint> used,
+      int excluded,
+      boolean sigmaFitted,
+      double percentile,
+      double capMs,
+      List<String> notes) {
     List<Residual> residuals = new ArrayList<>(used.size());
     double mean = used.stream().mapToDouble(RatePoint::latencyMs).average().orElse(0);
     double ssRes = 0;
@@ -232,7 +280,9 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     for (RatePoint p : used) {
       double predicted = scoredMs(model, p, capMs);
       double residual = p.latencyMs() - predicted;
-      residuals.add(new Residual(p.stepIndex(), p.replicas(), p.offeredRps(), p.latencyMs(), predicted, residual));
+      residuals.add(
+          new Residual(
+              p.stepIndex(), p.replicas(), p.offeredRps(), p.latencyMs(), predicted, residual));
       ssRes += residual * residual;
       ssTot += (p.latencyMs() - mean) * (p.latencyMs() - mean);
       maxLoad = Math.max(maxLoad, p.offeredRps() / model.effectiveReplicas(p.replicas()));
@@ -245,14 +295,29 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     }
     reasons.addAll(implausible(model));
     if (sigmaFitted && model.sigma() >= MAX_SIGMA) {
-      reasons.add(fmt("σ out of range: %.3f (adding replicas adds almost no capacity)", model.sigma()));
+      reasons.add(
+          fmt("σ out of range: %.3f (adding replicas adds almost no capacity)", model.sigma()));
     }
     if (!sigmaFitted) {
-      notes.add(fmt("σ assumed %.3g: the steps cover one replica count, so scaling across replicas is not measured",
-          model.sigma()));
+      notes.add(
+          fmt(
+              "σ assumed %.3g: the steps cover one replica count, so scaling across replicas is not measured",
+              model.sigma()));
     }
     String status = reasons.isEmpty() ? ModelFit.TRUSTED : ModelFit.REFUSED;
-    return new ModelFit(status, form(), model, percentile, used.size(), excluded, sigmaFitted, r2, rmse, maxLoad,
-        residuals, reasons, notes);
+    return new ModelFit(
+        status,
+        form(),
+        model,
+        percentile,
+        used.size(),
+        excluded,
+        sigmaFitted,
+        r2,
+        rmse,
+        maxLoad,
+        residuals,
+        reasons,
+        notes);
   }
 }

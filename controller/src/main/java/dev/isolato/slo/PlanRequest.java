@@ -41,36 +41,93 @@ public record PlanRequest(
       int maxReplicas,
       double perPodCutoffRps,
       List<TenantDemand> tenants) {
-    this(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, null, null);
+    this(
+        sloClass,
+        percentile,
+        targetLatencyMs,
+        minReplicas,
+        maxReplicas,
+        perPodCutoffRps,
+        tenants,
+        null,
+        null);
   }
 
   /** A request for the class's one declared pod size (no size choice). */
-  public PlanRequest(String sloClass, double percentile, double targetLatencyMs, int minReplicas, int maxReplicas,
-      double perPodCutoffRps, List<TenantDemand> tenants, ModelFit fit) {
-    this(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, fit, null);
+  public PlanRequest(
+      String sloClass,
+      double percentile,
+      double targetLatencyMs,
+      int minReplicas,
+      int maxReplicas,
+      double perPodCutoffRps,
+      List<TenantDemand> tenants,
+      ModelFit fit) {
+    this(
+        sloClass,
+        percentile,
+        targetLatencyMs,
+        minReplicas,
+        maxReplicas,
+        perPodCutoffRps,
+        tenants,
+        fit,
+        null);
   }
 
   /** This request with {@code fit} attached (null removes it). */
   public PlanRequest withModel(ModelFit fit) {
-    return new PlanRequest(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, fit,
+    return new PlanRequest(
+        sloClass,
+        percentile,
+        targetLatencyMs,
+        minReplicas,
+        maxReplicas,
+        perPodCutoffRps,
+        tenants,
+        fit,
         sizing);
   }
 
   /** This request with candidate pod sizes (null: the declared size only). */
   public PlanRequest withSizing(PodSizing sizing) {
-    return new PlanRequest(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, fit,
+    return new PlanRequest(
+        sloClass,
+        percentile,
+        targetLatencyMs,
+        minReplicas,
+        maxReplicas,
+        perPodCutoffRps,
+        tenants,
+        fit,
         sizing);
   }
 
   /** This request planned at one pod size: its per-pod cut-off, and no size choice left. */
   public PlanRequest atSize(double perPodCutoffRps, ModelFit fit) {
-    return new PlanRequest(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, fit,
+    return new PlanRequest(
+        sloClass,
+        percentile,
+        targetLatencyMs,
+        minReplicas,
+        maxReplicas,
+        perPodCutoffRps,
+        tenants,
+        fit,
         null);
   }
 
   /** This request for another tenant set (what-if simulations). */
   public PlanRequest withTenants(List<TenantDemand> tenants) {
-    return new PlanRequest(sloClass, percentile, targetLatencyMs, minReplicas, maxReplicas, perPodCutoffRps, tenants, fit,
+    return new PlanRequest(
+        sloClass,
+        percentile,
+        targetLatencyMs,
+        minReplicas,
+        maxReplicas,
+        perPodCutoffRps,
+        tenants,
+        fit,
         sizing);
   }
 
@@ -78,7 +135,9 @@ public record PlanRequest(
     return tenants.stream().mapToDouble(TenantDemand::committedRps).sum();
   }
 
-  /** The rate the class is sized for: commitments, passive tenants counted at their measured rate. */
+  /**
+   * The rate the class is sized for: commitments, passive tenants counted at their measured rate.
+   */
   public double totalSizedRps() {
     return tenants.stream().mapToDouble(TenantDemand::sizedRps).sum();
   }

@@ -1,7 +1,7 @@
 package dev.isolato.slo;
 
-import dev.isolato.calibration.FieldError;
 import dev.isolato.calibration.CalibrationValidator;
+import dev.isolato.calibration.FieldError;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,13 +12,17 @@ public final class PlanRequestValidator {
   private PlanRequestValidator() {}
 
   public static List<FieldError> validate(PlanRequest request) {
-    List<FieldError> errors = new ArrayList<>(
-        new ClassTarget(request.sloClass(), request.percentile(), request.targetLatencyMs()).validate(""));
+    List<FieldError> errors =
+        new ArrayList<>(
+            new ClassTarget(request.sloClass(), request.percentile(), request.targetLatencyMs())
+                .validate(""));
     if (request.minReplicas() < 0) {
       errors.add(new FieldError("minReplicas", "must be >= 0, was " + request.minReplicas()));
     }
     if (request.maxReplicas() < Math.max(1, request.minReplicas())) {
-      errors.add(new FieldError("maxReplicas", "must be >= max(1, minReplicas), was " + request.maxReplicas()));
+      errors.add(
+          new FieldError(
+              "maxReplicas", "must be >= max(1, minReplicas), was " + request.maxReplicas()));
     }
     CalibrationValidator.requireNonNegative(errors, "perPodCutoffRps", request.perPodCutoffRps());
     Set<String> ids = new HashSet<>();

@@ -7,8 +7,8 @@ import java.util.List;
  *
  * @param declaredCpuMillis the size the class declares, used while no candidate qualifies
  * @param candidates one entry per candidate size, declared size included
- * @param fitCpuMillis the size the class's fitted model was measured at; null when unknown (a
- *     fit stored before sizes were recorded counts as the declared size's)
+ * @param fitCpuMillis the size the class's fitted model was measured at; null when unknown (a fit
+ *     stored before sizes were recorded counts as the declared size's)
  */
 public record PodSizing(long declaredCpuMillis, List<SizeCutoff> candidates, Long fitCpuMillis) {
 

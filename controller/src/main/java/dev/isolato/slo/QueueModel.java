@@ -1,8 +1,8 @@
 package dev.isolato.slo;
 
 /**
- * The queueing form of the latency model (M/M/1-shaped per replica), for workloads whose
- * latency is flat and then jumps at a hard per-replica capacity, e.g. a CPU quota (CFS):
+ * The queueing form of the latency model (M/M/1-shaped per replica), for workloads whose latency is
+ * flat and then jumps at a hard per-replica capacity, e.g. a CPU quota (CFS):
  *
  * <pre>
  *   latency_ms(RR, λ) = s + k · ρ / (1 − ρ),   ρ = r / μ,   latency = +∞ when ρ ≥ 1
@@ -10,24 +10,29 @@ package dev.isolato.slo;
  * </pre>
  *
  * s is the latency without queueing (ms), k the queueing scale (ms; for an M/M/1 queue the mean
- * service time, here a free parameter because the model predicts a percentile), μ the
- * saturation rate of one replica (rps) and σ the contention between replicas as in
- * {@link UslModel}. See docs/slo-engine.md for why this form.
+ * service time, here a free parameter because the model predicts a percentile), μ the saturation
+ * rate of one replica (rps) and σ the contention between replicas as in {@link UslModel}. See
+ * docs/slo-engine.md for why this form.
  *
  * @param scaleMs s, > 0
  * @param queueMs k, ≥ 0
  * @param capacityRps μ, > 0
  * @param sigma σ, in [0, 1)
  */
-public record QueueModel(double scaleMs, double queueMs, double capacityRps, double sigma) implements LatencyModel {
+public record QueueModel(double scaleMs, double queueMs, double capacityRps, double sigma)
+    implements LatencyModel {
   public static final String FORM = "queue";
 
   public QueueModel {
-    if (!(scaleMs > 0) || !(queueMs >= 0) || !(capacityRps > 0) || Double.isInfinite(capacityRps)
+    if (!(scaleMs > 0)
+        || !(queueMs >= 0)
+        || !(capacityRps > 0)
+        || Double.isInfinite(capacityRps)
         || !(sigma >= 0 && sigma < 1)) {
-      throw new IllegalArgumentException(String.format(
-          "queue model needs s > 0, k >= 0, finite μ > 0, 0 <= σ < 1; got s=%s k=%s μ=%s σ=%s",
-          scaleMs, queueMs, capacityRps, sigma));
+      throw new IllegalArgumentException(
+          String.format(
+              "queue model needs s > 0, k >= 0, finite μ > 0, 0 <= σ < 1; got s=%s k=%s μ=%s σ=%s",
+              scaleMs, queueMs, capacityRps, sigma));
     }
   }
 
@@ -43,9 +48,9 @@ public record QueueModel(double scaleMs, double queueMs, double capacityRps, dou
   }
 
   /**
-   * The per-replica load r* at which the predicted latency reaches {@code targetMs}: with
-   * z = (target − s)/k, ρ/(1 − ρ) = z ⇔ r* = μ·z/(1 + z). Returns 0 when the target is below s
-   * and μ when k = 0 (flat up to the capacity).
+   * The per-replica load r* at which the predicted latency reaches {@code targetMs}: with z =
+   * (target − s)/k, ρ/(1 − ρ) = z ⇔ r* = μ·z/(1 + z). Returns 0 when the target is below s and μ
+   * when k = 0 (flat up to the capacity).
    */
   @Override
   public double perReplicaCutoffRps(double targetMs) {
@@ -66,7 +71,8 @@ public record QueueModel(double scaleMs, double queueMs, double capacityRps, dou
 
   @Override
   public String describe() {
-    return Text.fmt("latency = %.4g ms + %.4g ms · ρ/(1 − ρ), ρ = r/%.4g rps (∞ at ρ ≥ 1), r = RR·(1 + %.4g·(λ − 1))/λ",
+    return Text.fmt(
+        "latency = %.4g ms + %.4g ms · ρ/(1 − ρ), ρ = r/%.4g rps (∞ at ρ ≥ 1), r = RR·(1 + %.4g·(λ − 1))/λ",
         scaleMs, queueMs, capacityRps, sigma);
   }
 }

@@ -5,11 +5,11 @@ package dev.isolato.slo;
  *
  * @param plan the engine's plan (model-based, or the flagged linear fallback)
  * @param linearBaseline the linear baseline's plan; null when the request has no per-pod cut-off
- * @param predictedLatencyMs the model's latency at the committed rate with {@code plan}'s
- *     replicas; null without a trusted model
+ * @param predictedLatencyMs the model's latency at the committed rate with {@code plan}'s replicas;
+ *     null without a trusted model
  * @param linearPredictedLatencyMs the model's latency at the committed rate with the linear
- *     baseline's replicas: above the target means the linear baseline under-sizes; null when
- *     either is missing
+ *     baseline's replicas: above the target means the linear baseline under-sizes; null when either
+ *     is missing
  */
 public record SimulationResult(
     double totalCommittedRps,

@@ -5,7 +5,10 @@ public record SloEngineConfig(
     DetectionPolicy detection, FitPolicy fit, PlanPolicy plan, StabilityPolicy stability) {
 
   public static SloEngineConfig defaults() {
-    return new SloEngineConfig(DetectionPolicy.defaults(), FitPolicy.defaults(), PlanPolicy.defaults(),
+    return new SloEngineConfig(
+        DetectionPolicy.defaults(),
+        FitPolicy.defaults(),
+        PlanPolicy.defaults(),
         StabilityPolicy.defaults());
   }
 }

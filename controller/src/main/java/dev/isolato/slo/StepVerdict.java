@@ -7,8 +7,8 @@ import java.util.List;
  *
  * @param passed the step met latency, error and throughput criteria
  * @param role {@code pass} (below the cut-off), {@code noise} (a failing step that the next two
- *     steps refute by passing), {@code violation} (the first step of the confirmed
- *     violation), {@code beyond} (after the confirmed violation; not considered)
+ *     steps refute by passing), {@code violation} (the first step of the confirmed violation),
+ *     {@code beyond} (after the confirmed violation; not considered)
  * @param latencyMarginPct (latency − target) / target × 100; negative means headroom
  * @param reasons the failed criteria, empty when passed
  */

@@ -13,11 +13,11 @@ import org.hipparchus.optim.nonlinear.vector.leastsquares.MultivariateJacobianFu
 import org.hipparchus.util.Pair;
 
 /**
- * Fits a {@link UslModel} to calibration steps by non-linear least squares
- * (Levenberg–Marquardt, Hipparchus) on the latency at the target percentile, with relative
- * weights; which steps, outliers and trust are {@link ModelFitter}'s. The starting point is the
- * linear least-squares solution for s, s·α, s·β (the model is linear in them for a fixed σ),
- * tried on a small grid of σ, so the optimiser starts next to the optimum.
+ * Fits a {@link UslModel} to calibration steps by non-linear least squares (Levenberg–Marquardt,
+ * Hipparchus) on the latency at the target percentile, with relative weights; which steps, outliers
+ * and trust are {@link ModelFitter}'s. The starting point is the linear least-squares solution for
+ * s, s·α, s·β (the model is linear in them for a fixed σ), tried on a small grid of σ, so the
+ * optimiser starts next to the optimum.
  */
 public final class UslFitter extends ModelFitter {
   public UslFitter(FitPolicy policy, DetectionPolicy health) {
@@ -45,7 +45,8 @@ public final class UslFitter extends ModelFitter {
       reasons.add(fmt("β out of range: %.4g >= %.4g per rps²", model.beta(), policy.maxBeta()));
     }
     if (model.alpha() == 0 && model.beta() == 0) {
-      reasons.add("α = β = 0: latency does not grow with load in the measured range, so no cut-off can be predicted");
+      reasons.add(
+          "α = β = 0: latency does not grow with load in the measured range, so no cut-off can be predicted");
     }
     return reasons;
   }
@@ -57,36 +58,40 @@ public final class UslFitter extends ModelFitter {
     double[] rate = columns[0];
     double[] replicas = columns[1];
     double[] y = columns[2];
-    double[] start = fitSigma ? bestLinearStart(rate, replicas, y) : linearStart(rate, replicas, y, policy.assumedSigma());
-    MultivariateJacobianFunction model = point -> {
-      double s = point.getEntry(0);
-      double a = point.getEntry(1);
-      double b = point.getEntry(2);
-      double sigma = sigmaOf(point, 3, fitSigma);
-      RealVector value = new ArrayRealVector(n);
-      RealMatrix jacobian = new Array2DRowRealMatrix(n, fitSigma ? 4 : 3);
-      for (int i = 0; i < n; i++) {
-        double lambda = replicas[i];
-        double u = load(rate[i], lambda, sigma);
-        double shape = 1 + a * (u - 1) + b * u * (u - 1);
-        value.setEntry(i, s * shape);
-        jacobian.setEntry(i, 0, shape);
-        jacobian.setEntry(i, 1, s * (u - 1));
-        jacobian.setEntry(i, 2, s * u * (u - 1));
-        if (fitSigma) {
-          jacobian.setEntry(i, 3, s * (a + b * (2 * u - 1)) * rate[i] * (lambda - 1) / lambda);
-        }
-      }
-      return new Pair<>(value, jacobian);
-    };
+    double[] start =
+        fitSigma
+            ? bestLinearStart(rate, replicas, y)
+            : linearStart(rate, replicas, y, policy.assumedSigma());
+    MultivariateJacobianFunction model =
+        point -> {
+          double s = point.getEntry(0);
+          double a = point.getEntry(1);
+          double b = point.getEntry(2);
+          double sigma = sigmaOf(point, 3, fitSigma);
+          RealVector value = new ArrayRealVector(n);
+          RealMatrix jacobian = new Array2DRowRealMatrix(n, fitSigma ? 4 : 3);
+          for (int i = 0; i < n; i++) {
+            double lambda = replicas[i];
+            double u = load(rate[i], lambda, sigma);
+            double shape = 1 + a * (u - 1) + b * u * (u - 1);
+            value.setEntry(i, s * shape);
+            jacobian.setEntry(i, 0, shape);
+            jacobian.setEntry(i, 1, s * (u - 1));
+            jacobian.setEntry(i, 2, s * u * (u - 1));
+            if (fitSigma) {
+              jacobian.setEntry(i, 3, s * (a + b * (2 * u - 1)) * rate[i] * (lambda - 1) / lambda);
+            }
+          }
+          return new Pair<>(value, jacobian);
+        };
     double[] p = leastSquares(start, model, y, relativeWeights(y), v -> clamp(v, 0));
     return new UslModel(p[0], p[1], p[2], fitSigma ? p[3] : policy.assumedSigma());
   }
 
   /**
    * Weights 1/y²: latency noise is roughly proportional to latency, so this minimises relative
-   * residuals and keeps the low-load steps (which pin down s) from being drowned by the
-   * high-load ones.
+   * residuals and keeps the low-load steps (which pin down s) from being drowned by the high-load
+   * ones.
    */
   private static RealMatrix relativeWeights(double[] y) {
     double[] w = new double[y.length];
@@ -116,9 +121,9 @@ public final class UslFitter extends ModelFitter {
   }
 
   /**
-   * Least squares of y = c0 + c1·(u − 1) + c2·u·(u − 1) for a fixed σ, with the relative
-   * weights of the non-linear fit (each row divided by y), mapped to
-   * (s, α, β) = (c0, c1/c0, c2/c0) and clamped into the model's domain.
+   * Least squares of y = c0 + c1·(u − 1) + c2·u·(u − 1) for a fixed σ, with the relative weights of
+   * the non-linear fit (each row divided by y), mapped to (s, α, β) = (c0, c1/c0, c2/c0) and
+   * clamped into the model's domain.
    */
   private static double[] linearStart(double[] rate, double[] replicas, double[] y, double sigma) {
     int n = y.length;

@@ -8,25 +8,27 @@ package dev.isolato.slo;
  *   r = RR / C(λ),   C(λ) = λ / (1 + σ·(λ − 1))
  * </pre>
  *
- * RR is the class's total offered rate (rps), λ the replicas, r the effective load of one
- * replica (rps), s the latency scale (ms, the latency at 1 rps), α the contention and β the
- * coherency coefficient of a replica under load (per rps and per rps²), and σ the contention
- * between replicas: C(λ) is the USL capacity of λ replicas relative to one (σ = 0: replicas
- * scale linearly). See docs/slo-engine.md for why this form; planning goes through
- * {@link LatencyModel}.
+ * RR is the class's total offered rate (rps), λ the replicas, r the effective load of one replica
+ * (rps), s the latency scale (ms, the latency at 1 rps), α the contention and β the coherency
+ * coefficient of a replica under load (per rps and per rps²), and σ the contention between
+ * replicas: C(λ) is the USL capacity of λ replicas relative to one (σ = 0: replicas scale
+ * linearly). See docs/slo-engine.md for why this form; planning goes through {@link LatencyModel}.
  *
  * @param scaleMs s, > 0
  * @param alpha α, ≥ 0
  * @param beta β, ≥ 0
  * @param sigma σ, in [0, 1)
  */
-public record UslModel(double scaleMs, double alpha, double beta, double sigma) implements LatencyModel {
+public record UslModel(double scaleMs, double alpha, double beta, double sigma)
+    implements LatencyModel {
   public static final String FORM = "usl";
 
   public UslModel {
     if (!(scaleMs > 0) || !(alpha >= 0) || !(beta >= 0) || !(sigma >= 0 && sigma < 1)) {
-      throw new IllegalArgumentException(String.format(
-          "USL model needs s > 0, α >= 0, β >= 0, 0 <= σ < 1; got s=%s α=%s β=%s σ=%s", scaleMs, alpha, beta, sigma));
+      throw new IllegalArgumentException(
+          String.format(
+              "USL model needs s > 0, α >= 0, β >= 0, 0 <= σ < 1; got s=%s α=%s β=%s σ=%s",
+              scaleMs, alpha, beta, sigma));
     }
   }
 
@@ -42,9 +44,9 @@ public record UslModel(double scaleMs, double alpha, double beta, double sigma) 
   }
 
   /**
-   * The per-replica load r* at which the predicted latency reaches {@code targetMs}: the
-   * positive root of β·r² + (α − β)·r + (1 − α − target/s) = 0. Returns +∞ when the model is
-   * flat (α = β = 0) and 0 when the target is below the model's latency at zero load.
+   * The per-replica load r* at which the predicted latency reaches {@code targetMs}: the positive
+   * root of β·r² + (α − β)·r + (1 − α − target/s) = 0. Returns +∞ when the model is flat (α = β =
+   * 0) and 0 when the target is below the model's latency at zero load.
    */
   @Override
   public double perReplicaCutoffRps(double targetMs) {

@@ -3,13 +3,10 @@ package dev.isolato.tenancy;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.Quantity;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import dev.isolato.calibration.CalibrationContext;
-import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationStep;
+import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.CutoffResult;
 import dev.isolato.slo.LatencyModel;
@@ -17,6 +14,9 @@ import dev.isolato.slo.ModelFit;
 import dev.isolato.slo.PodSizing;
 import dev.isolato.slo.QueueModel;
 import dev.isolato.slo.UslModel;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,22 +26,29 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Pure mapping between the SLO engine's records and the calibration part of a
- * {@link SloClassStatus}, with the bounds that keep the status small (the API server is the only
- * store, and an object must stay far below etcd's 1.5 MB limit).
+ * Pure mapping between the SLO engine's records and the calibration part of a {@link
+ * SloClassStatus}, with the bounds that keep the status small (the API server is the only store,
+ * and an object must stay far below etcd's 1.5 MB limit).
  */
 public final class CalibrationStatusMapper {
   /** Recent cut-offs kept per context label. */
   public static final int MAX_CUTOFFS_PER_CONTEXT = 20;
+
   /** Context labels with cut-offs kept; the label whose newest cut-off is oldest goes first. */
   public static final int MAX_CONTEXTS = 10;
+
   /** Runs kept to refit (one per context and replica count); the oldest goes first. */
   public static final int MAX_STORED_RUNS = 10;
+
   /** Steps of a run that can be stored (a larger run is refused by the API). */
   public static final int MAX_STEPS = 200;
 
-  /** Leaves null fields of the status objects out; a null top-level field (e.g. no model) deletes it. */
-  private static final ObjectMapper PATCH_JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+  /**
+   * Leaves null fields of the status objects out; a null top-level field (e.g. no model) deletes
+   * it.
+   */
+  private static final ObjectMapper PATCH_JSON =
+      new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
   private CalibrationStatusMapper() {}
 
@@ -52,14 +59,15 @@ public final class CalibrationStatusMapper {
   }
 
   /**
-   * The stored runs a new run is fitted with: those of the same context at other replica
-   * counts, then the new run (which replaces a stored run of its context and replica count).
+   * The stored runs a new run is fitted with: those of the same context at other replica counts,
+   * then the new run (which replaces a stored run of its context and replica count).
    */
   public static List<StoredRunRef> runsForFit(SloClassStatus status, CalibrationRun run) {
     List<StoredRunRef> runs = new ArrayList<>();
     Long size = podCpuMillis(run);
     for (SloClassStatus.StoredRun s : storedRuns(status)) {
-      if (Objects.equals(s.context, run.context().label()) && s.replicas != run.context().replicas()
+      if (Objects.equals(s.context, run.context().label())
+          && s.replicas != run.context().replicas()
           && sameSize(s.podCpuMillis, size)) {
         runs.add(new StoredRunRef(s.runId, s.replicas, toRun(s, run.sloClass())));
       }
@@ -76,8 +84,13 @@ public final class CalibrationStatusMapper {
    * The calibration fields of the status after storing {@code outcome} (of {@code run}) and the
    * joint {@code fit} over {@code fitRuns}; {@code current} is left unchanged.
    */
-  public static SloClassStatus record(SloClassStatus current, CalibrationRun run, CalibrationOutcome outcome,
-      ModelFit fit, List<StoredRunRef> fitRuns, Instant now) {
+  public static SloClassStatus record(
+      SloClassStatus current,
+      CalibrationRun run,
+      CalibrationOutcome outcome,
+      ModelFit fit,
+      List<StoredRunRef> fitRuns,
+      Instant now) {
     SloClassStatus prev = current == null ? new SloClassStatus() : current;
     String at = now.toString();
     SloClassStatus next = new SloClassStatus();
@@ -93,9 +106,9 @@ public final class CalibrationStatusMapper {
   }
 
   /**
-   * The JSON merge patch body that writes the calibration fields of {@code next}, guarded by
-   * {@code resourceVersion} (the API server answers 409 when the class changed meanwhile).
-   * Other status fields (the reconciler's) are not touched.
+   * The JSON merge patch body that writes the calibration fields of {@code next}, guarded by {@code
+   * resourceVersion} (the API server answers 409 when the class changed meanwhile). Other status
+   * fields (the reconciler's) are not touched.
    */
   public static String mergePatch(SloClassStatus next, String resourceVersion) {
     Map<String, Object> fields = new LinkedHashMap<>();
@@ -113,7 +126,9 @@ public final class CalibrationStatusMapper {
     return patch.toString();
   }
 
-  /** The stored fit as the planner wants it; null when none, or when the stored values are unusable. */
+  /**
+   * The stored fit as the planner wants it; null when none, or when the stored values are unusable.
+   */
   public static ModelFit modelFit(SloClassStatus status) {
     if (status == null || status.fit == null) {
       return null;
@@ -123,20 +138,47 @@ public final class CalibrationStatusMapper {
     try {
       model = toModel(status.model);
     } catch (IllegalArgumentException e) {
-      return new ModelFit(ModelFit.REFUSED, formOf(status.model), null, f.percentile, f.pointsUsed, f.pointsExcluded,
-          f.sigmaFitted, f.rSquared, f.rmseMs, f.maxMeasuredLoadRps, List.of(),
-          List.of("stored model is invalid: " + e.getMessage()), List.of());
+      return new ModelFit(
+          ModelFit.REFUSED,
+          formOf(status.model),
+          null,
+          f.percentile,
+          f.pointsUsed,
+          f.pointsExcluded,
+          f.sigmaFitted,
+          f.rSquared,
+          f.rmseMs,
+          f.maxMeasuredLoadRps,
+          List.of(),
+          List.of("stored model is invalid: " + e.getMessage()),
+          List.of());
     }
-    String trust = ModelFit.TRUSTED.equals(f.status) && model != null ? ModelFit.TRUSTED : ModelFit.REFUSED;
+    String trust =
+        ModelFit.TRUSTED.equals(f.status) && model != null ? ModelFit.TRUSTED : ModelFit.REFUSED;
     List<String> reasons = new ArrayList<>(nonNull(f.reasons));
     if (ModelFit.TRUSTED.equals(f.status) && model == null) {
       reasons.add("the stored fit has no model parameters");
     }
-    return new ModelFit(trust, formOf(status.model), model, f.percentile, f.pointsUsed, f.pointsExcluded,
-        f.sigmaFitted, f.rSquared, f.rmseMs, f.maxMeasuredLoadRps, List.of(), reasons, nonNull(f.notes));
+    return new ModelFit(
+        trust,
+        formOf(status.model),
+        model,
+        f.percentile,
+        f.pointsUsed,
+        f.pointsExcluded,
+        f.sigmaFitted,
+        f.rSquared,
+        f.rmseMs,
+        f.maxMeasuredLoadRps,
+        List.of(),
+        reasons,
+        nonNull(f.notes));
   }
 
-  /** The per-pod cut-off the linear baseline uses: measured when a calibration stored one, else declared. */
+  /**
+   * The per-pod cut-off the linear baseline uses: measured when a calibration stored one, else
+   * declared.
+   */
   public static double perPodCutoff(SloClass c) {
     Double measured = c.getStatus() == null ? null : c.getStatus().perPodCutoffRps;
     return measured != null && measured > 0 ? measured : c.getSpec().perPodCutoffRps;
@@ -144,26 +186,33 @@ public final class CalibrationStatusMapper {
 
   /** Whether the per-pod cut-off of {@link #perPodCutoff} was measured. */
   public static boolean perPodCutoffMeasured(SloClass c) {
-    return c.getStatus() != null && c.getStatus().perPodCutoffRps != null && c.getStatus().perPodCutoffRps > 0;
+    return c.getStatus() != null
+        && c.getStatus().perPodCutoffRps != null
+        && c.getStatus().perPodCutoffRps > 0;
   }
 
   /**
    * A run's pod CPU in millicores, from its context.podCpu; null when the run does not say.
    *
-   * @throws IllegalArgumentException when podCpu is not a positive quantity (the API validates first)
+   * @throws IllegalArgumentException when podCpu is not a positive quantity (the API validates
+   *     first)
    */
   public static Long podCpuMillis(CalibrationRun run) {
     return run.context() == null ? null : cpuMillis(run.context().podCpu());
   }
 
-  /** A CPU quantity in millicores (rounded up: 0.5m is 1m, as the API server stores it); null for null. */
+  /**
+   * A CPU quantity in millicores (rounded up: 0.5m is 1m, as the API server stores it); null for
+   * null.
+   */
   public static Long cpuMillis(String cpu) {
     if (cpu == null) {
       return null;
     }
     BigDecimal cores = Quantity.getAmountInBytes(new Quantity(cpu));
     if (cores.signum() <= 0) {
-      throw new IllegalArgumentException("must be a positive CPU quantity such as 250m or 1, was '" + cpu + "'");
+      throw new IllegalArgumentException(
+          "must be a positive CPU quantity such as 250m or 1, was '" + cpu + "'");
     }
     return cores.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
   }
@@ -179,37 +228,52 @@ public final class CalibrationStatusMapper {
       return null;
     }
     long declared = cpuMillis(r.cpu);
-    List<SloClassStatus.CutoffPoint> cutoffs = c.getStatus() == null ? List.of() : nonNull(c.getStatus().cutoffs);
+    List<SloClassStatus.CutoffPoint> cutoffs =
+        c.getStatus() == null ? List.of() : nonNull(c.getStatus().cutoffs);
     List<Long> sizes = new ArrayList<>();
     sizes.add(declared);
-    r.cpuCandidates.stream().map(CalibrationStatusMapper::cpuMillis).filter(m -> !sizes.contains(m)).forEach(sizes::add);
+    r.cpuCandidates.stream()
+        .map(CalibrationStatusMapper::cpuMillis)
+        .filter(m -> !sizes.contains(m))
+        .forEach(sizes::add);
     sizes.sort(Comparator.naturalOrder());
-    List<PodSizing.SizeCutoff> candidates = sizes.stream()
-        .map(m -> new PodSizing.SizeCutoff(m, measuredPerPod(cutoffs.stream()
-            .filter(p -> (p.podCpuMillis == null ? declared : p.podCpuMillis) == m).toList())))
-        .toList();
-    Long fitAt = c.getStatus() == null || c.getStatus().fit == null ? null : c.getStatus().fit.podCpuMillis;
+    List<PodSizing.SizeCutoff> candidates =
+        sizes.stream()
+            .map(
+                m ->
+                    new PodSizing.SizeCutoff(
+                        m,
+                        measuredPerPod(
+                            cutoffs.stream()
+                                .filter(
+                                    p -> (p.podCpuMillis == null ? declared : p.podCpuMillis) == m)
+                                .toList())))
+            .toList();
+    Long fitAt =
+        c.getStatus() == null || c.getStatus().fit == null ? null : c.getStatus().fit.podCpuMillis;
     return new PodSizing(declared, candidates, fitAt);
   }
 
   /** The largest pod CPU the class may run (declared or a candidate), as the class spells it. */
   public static String largestCpu(SloClassSpec s) {
     String max = s.resources.cpu;
-    for (String c : s.resources.cpuCandidates == null ? List.<String>of() : s.resources.cpuCandidates) {
+    for (String c :
+        s.resources.cpuCandidates == null ? List.<String>of() : s.resources.cpuCandidates) {
       max = cpuMillis(c) > cpuMillis(max) ? c : max;
     }
     return max;
   }
 
   /**
-   * The pod CPU as the class spells it (so that the objects built from it read back unchanged):
-   * the declared cpu, or the candidate of {@code chosenMillis}; null chooses the declared cpu.
+   * The pod CPU as the class spells it (so that the objects built from it read back unchanged): the
+   * declared cpu, or the candidate of {@code chosenMillis}; null chooses the declared cpu.
    */
   public static String cpu(SloClassSpec s, Long chosenMillis) {
     if (chosenMillis == null || chosenMillis.equals(cpuMillis(s.resources.cpu))) {
       return s.resources.cpu;
     }
-    for (String c : s.resources.cpuCandidates == null ? List.<String>of() : s.resources.cpuCandidates) {
+    for (String c :
+        s.resources.cpuCandidates == null ? List.<String>of() : s.resources.cpuCandidates) {
       if (chosenMillis.equals(cpuMillis(c))) {
         return c;
       }
@@ -230,7 +294,8 @@ public final class CalibrationStatusMapper {
         || !Objects.equals(a == null ? null : a.lastRunId, b == null ? null : b.lastRunId);
   }
 
-  static SloClassStatus.CutoffPoint cutoffPoint(CalibrationOutcome outcome, Long podCpuMillis, String at) {
+  static SloClassStatus.CutoffPoint cutoffPoint(
+      CalibrationOutcome outcome, Long podCpuMillis, String at) {
     CutoffResult c = outcome.cutoff();
     if (c.cutoffRps() == null) {
       return null;
@@ -249,9 +314,12 @@ public final class CalibrationStatusMapper {
     return p;
   }
 
-  /** Appends {@code point}, keeping the newest {@link #MAX_CUTOFFS_PER_CONTEXT} per label and {@link #MAX_CONTEXTS} labels. */
-  static List<SloClassStatus.CutoffPoint> withCutoff(List<SloClassStatus.CutoffPoint> cutoffs,
-      SloClassStatus.CutoffPoint point) {
+  /**
+   * Appends {@code point}, keeping the newest {@link #MAX_CUTOFFS_PER_CONTEXT} per label and {@link
+   * #MAX_CONTEXTS} labels.
+   */
+  static List<SloClassStatus.CutoffPoint> withCutoff(
+      List<SloClassStatus.CutoffPoint> cutoffs, SloClassStatus.CutoffPoint point) {
     List<SloClassStatus.CutoffPoint> all = new ArrayList<>(nonNull(cutoffs));
     if (point != null) {
       all.add(point);
@@ -260,9 +328,12 @@ public final class CalibrationStatusMapper {
     for (int i = 0; i < all.size(); i++) {
       newest.put(all.get(i).context, i);
     }
-    List<String> keptLabels = newest.entrySet().stream()
-        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
-        .limit(MAX_CONTEXTS).map(Map.Entry::getKey).toList();
+    List<String> keptLabels =
+        newest.entrySet().stream()
+            .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+            .limit(MAX_CONTEXTS)
+            .map(Map.Entry::getKey)
+            .toList();
     Map<String, Integer> remaining = new LinkedHashMap<>();
     for (SloClassStatus.CutoffPoint p : all) {
       remaining.merge(p.context, 1, Integer::sum);
@@ -292,16 +363,24 @@ public final class CalibrationStatusMapper {
     return any;
   }
 
-  /** Stores {@code run}, replacing one of the same context, replicas and pod size; the oldest go beyond {@link #MAX_STORED_RUNS}. */
-  static List<SloClassStatus.StoredRun> withRun(List<SloClassStatus.StoredRun> runs, SloClassStatus.StoredRun run) {
+  /**
+   * Stores {@code run}, replacing one of the same context, replicas and pod size; the oldest go
+   * beyond {@link #MAX_STORED_RUNS}.
+   */
+  static List<SloClassStatus.StoredRun> withRun(
+      List<SloClassStatus.StoredRun> runs, SloClassStatus.StoredRun run) {
     List<SloClassStatus.StoredRun> kept = new ArrayList<>();
     for (SloClassStatus.StoredRun r : runs) {
-      if (!(Objects.equals(r.context, run.context) && r.replicas == run.replicas && sameSize(r.podCpuMillis, run.podCpuMillis))) {
+      if (!(Objects.equals(r.context, run.context)
+          && r.replicas == run.replicas
+          && sameSize(r.podCpuMillis, run.podCpuMillis))) {
         kept.add(r);
       }
     }
     kept.add(run);
-    return kept.size() <= MAX_STORED_RUNS ? kept : new ArrayList<>(kept.subList(kept.size() - MAX_STORED_RUNS, kept.size()));
+    return kept.size() <= MAX_STORED_RUNS
+        ? kept
+        : new ArrayList<>(kept.subList(kept.size() - MAX_STORED_RUNS, kept.size()));
   }
 
   static SloClassStatus.StoredRun toStored(CalibrationRun run, String at) {
@@ -312,19 +391,39 @@ public final class CalibrationStatusMapper {
     s.partial = run.partial();
     s.storedAt = at;
     s.podCpuMillis = podCpuMillis(run);
-    s.steps = run.steps().stream()
-        .map(t -> new CalibrationStep(t.index(), t.offeredRps(), t.achievedRps(), t.durationSeconds(), t.total(), Map.of()))
-        .toList();
+    s.steps =
+        run.steps().stream()
+            .map(
+                t ->
+                    new CalibrationStep(
+                        t.index(),
+                        t.offeredRps(),
+                        t.achievedRps(),
+                        t.durationSeconds(),
+                        t.total(),
+                        Map.of()))
+            .toList();
     return s;
   }
 
   static CalibrationRun toRun(SloClassStatus.StoredRun s, String sloClass) {
-    return new CalibrationRun(CalibrationRun.SCHEMA_VERSION, s.runId, sloClass, s.partial,
-        new CalibrationContext(s.context, s.podCpuMillis == null ? null : s.podCpuMillis + "m", null, s.replicas,
-            List.of(), Map.of()), nonNull(s.steps));
+    return new CalibrationRun(
+        CalibrationRun.SCHEMA_VERSION,
+        s.runId,
+        sloClass,
+        s.partial,
+        new CalibrationContext(
+            s.context,
+            s.podCpuMillis == null ? null : s.podCpuMillis + "m",
+            null,
+            s.replicas,
+            List.of(),
+            Map.of()),
+        nonNull(s.steps));
   }
 
-  static SloClassStatus.Fit toStatus(ModelFit fit, String context, List<StoredRunRef> runs, String at) {
+  static SloClassStatus.Fit toStatus(
+      ModelFit fit, String context, List<StoredRunRef> runs, String at) {
     SloClassStatus.Fit f = new SloClassStatus.Fit();
     f.status = fit.status();
     f.context = context;
@@ -384,13 +483,18 @@ public final class CalibrationStatusMapper {
   }
 
   /**
-   * The stored runs that read as calibration runs: one stored before steps kept the format's
-   * {@code total} (flat counts and percentiles) is dropped, as the CRD schema no longer accepts it.
+   * The stored runs that read as calibration runs: one stored before steps kept the format's {@code
+   * total} (flat counts and percentiles) is dropped, as the CRD schema no longer accepts it.
    */
   private static List<SloClassStatus.StoredRun> storedRuns(SloClassStatus status) {
-    return status == null ? List.of() : nonNull(status.calibrationRuns).stream()
-        .filter(r -> nonNull(r.steps).stream().allMatch(step -> step != null && step.total() != null))
-        .toList();
+    return status == null
+        ? List.of()
+        : nonNull(status.calibrationRuns).stream()
+            .filter(
+                r ->
+                    nonNull(r.steps).stream()
+                        .allMatch(step -> step != null && step.total() != null))
+            .toList();
   }
 
   private static <T> List<T> nonNull(List<T> list) {

@@ -16,20 +16,33 @@ public final class ClassPlans {
    */
   public static PlanRequest request(SloClass cls, List<TenantDemand> tenants) {
     SloClassSpec s = cls.getSpec();
-    return new PlanRequest(cls.getMetadata().getName(), s.latency.percentile, s.latency.targetMs,
-        s.minReplicas, s.maxReplicas, CalibrationStatusMapper.perPodCutoff(cls), tenants)
+    return new PlanRequest(
+            cls.getMetadata().getName(),
+            s.latency.percentile,
+            s.latency.targetMs,
+            s.minReplicas,
+            s.maxReplicas,
+            CalibrationStatusMapper.perPodCutoff(cls),
+            tenants)
         .withModel(CalibrationStatusMapper.modelFit(cls.getStatus()))
         .withSizing(CalibrationStatusMapper.sizing(cls));
   }
 
   /**
-   * Live tenants as the class plans them: at their commitments, or — when the class counts
-   * passive tenants at their measured rate — a passive tenant at the rate in its profile.
+   * Live tenants as the class plans them: at their commitments, or — when the class counts passive
+   * tenants at their measured rate — a passive tenant at the rate in its profile.
    */
   public static List<TenantDemand> demands(SloClass cls, List<Tenant> tenants) {
     boolean measured = cls.getSpec().passiveTenants == SloClassSpec.PassiveTenants.measured;
-    return tenants.stream().map(t -> TenantProfiler.demand(t.getMetadata().getName(), t.getSpec().committedRps,
-        TenantProfiles.profile(t), measured)).toList();
+    return tenants.stream()
+        .map(
+            t ->
+                TenantProfiler.demand(
+                    t.getMetadata().getName(),
+                    t.getSpec().committedRps,
+                    TenantProfiles.profile(t),
+                    measured))
+        .toList();
   }
 
   static SloClassStatus.Plan toStatus(CapacityPlan plan, PlanRequest request) {

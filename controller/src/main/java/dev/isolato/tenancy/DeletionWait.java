@@ -14,9 +14,14 @@ final class DeletionWait {
   }
 
   static String message(List<String> ids) {
-    String named = String.join(", ", ids.subList(0, Math.min(NAMED, ids.size())))
-        + (ids.size() > NAMED ? " and " + (ids.size() - NAMED) + " more" : "");
-    return "deleted; waits for its " + ids.size() + " tenant" + (ids.size() == 1 ? "" : "s")
-        + " to be offboarded (DELETE /api/v1/tenants/<id>): " + named;
+    String named =
+        String.join(", ", ids.subList(0, Math.min(NAMED, ids.size())))
+            + (ids.size() > NAMED ? " and " + (ids.size() - NAMED) + " more" : "");
+    return "deleted; waits for its "
+        + ids.size()
+        + " tenant"
+        + (ids.size() == 1 ? "" : "s")
+        + " to be offboarded (DELETE /api/v1/tenants/<id>): "
+        + named;
   }
 }

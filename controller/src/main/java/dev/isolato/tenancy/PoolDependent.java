@@ -16,20 +16,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One pool object (of one kind, and name when a pool has several of that kind) as a JOSDK
- * dependent resource. Its informer watches every namespace for objects labelled
- * {@value PoolObjects#MANAGED_BY}={@value PoolObjects#MANAGER}, so drift (an edit, a deletion)
- * triggers a reconcile of the owning class at once; JOSDK's server-side-apply matcher compares
- * the fields Isolato manages ({@link QuantityAwareMatcher}), so a label or data key dropped
- * from the desired state is dropped from the cluster, and an unchanged object costs no write.
+ * One pool object (of one kind, and name when a pool has several of that kind) as a JOSDK dependent
+ * resource. Its informer watches every namespace for objects labelled {@value
+ * PoolObjects#MANAGED_BY}={@value PoolObjects#MANAGER}, so drift (an edit, a deletion) triggers a
+ * reconcile of the owning class at once; JOSDK's server-side-apply matcher compares the fields
+ * Isolato manages ({@link QuantityAwareMatcher}), so a label or data key dropped from the desired
+ * state is dropped from the cluster, and an unchanged object costs no write.
  *
- * <p>The desired object comes from the pool being reconciled ({@link #DESIRED} in the
- * context): the class reconciler runs the pool workflow once per pool.
+ * <p>The desired object comes from the pool being reconciled ({@link #DESIRED} in the context): the
+ * class reconciler runs the pool workflow once per pool.
  *
  * <p>Nothing is adopted. A create is a server-side apply that only creates (resourceVersion
- * precondition), so an object of the same name that Isolato's informer does not hold makes it
- * fail with 409; the object is then read and refused ({@link NotOwned}) unless it is this
- * class's. An update is only made to an object that {@link Ownership} says is the class's.
+ * precondition), so an object of the same name that Isolato's informer does not hold makes it fail
+ * with 409; the object is then read and refused ({@link NotOwned}) unless it is this class's. An
+ * update is only made to an object that {@link Ownership} says is the class's.
  */
 final class PoolDependent<R extends HasMetadata> extends KubernetesDependentResource<R, SloClass>
     implements Creator<R, SloClass>, Updater<R, SloClass>, GarbageCollected<SloClass> {
@@ -52,21 +52,26 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
   }
 
   private PoolDependent(Class<R> type, String objectName, boolean filler) {
-    super(type, type.getSimpleName().toLowerCase(java.util.Locale.ROOT) + (objectName == null ? "" : "-" + objectName)
-        + (filler ? "-" + PoolObjects.FILLER_ROLE : ""));
+    super(
+        type,
+        type.getSimpleName().toLowerCase(java.util.Locale.ROOT)
+            + (objectName == null ? "" : "-" + objectName)
+            + (filler ? "-" + PoolObjects.FILLER_ROLE : ""));
     this.objectName = objectName;
     this.filler = filler;
-    configureWith(new KubernetesDependentResourceConfigBuilder<R>()
-        .withCreateResourceOnlyIfNotExistingWithSSA(true)
-        // also for ConfigMaps and Secrets (JOSDK's default leaves them out): a dropped data key
-        // must be dropped from the cluster, which only an apply by the owning manager does
-        .withUseSSA(true)
-        .withSSAMatcher(new QuantityAwareMatcher<>())
-        .withKubernetesDependentInformerConfig(InformerConfiguration.builder(type)
-            .withWatchAllNamespaces()
-            .withLabelSelector(PoolObjects.MANAGED_BY + "=" + PoolObjects.MANAGER)
-            .build())
-        .build());
+    configureWith(
+        new KubernetesDependentResourceConfigBuilder<R>()
+            .withCreateResourceOnlyIfNotExistingWithSSA(true)
+            // also for ConfigMaps and Secrets (JOSDK's default leaves them out): a dropped data key
+            // must be dropped from the cluster, which only an apply by the owning manager does
+            .withUseSSA(true)
+            .withSSAMatcher(new QuantityAwareMatcher<>())
+            .withKubernetesDependentInformerConfig(
+                InformerConfiguration.builder(type)
+                    .withWatchAllNamespaces()
+                    .withLabelSelector(PoolObjects.MANAGED_BY + "=" + PoolObjects.MANAGER)
+                    .build())
+            .build());
   }
 
   /**
@@ -75,23 +80,33 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
    */
   @Override
   public ReconcileResult<R> reconcile(SloClass primary, Context<SloClass> context) {
-    return find(context).isPresent() ? super.reconcile(primary, context) : ReconcileResult.noOperation(null);
+    return find(context).isPresent()
+        ? super.reconcile(primary, context)
+        : ReconcileResult.noOperation(null);
   }
 
-  /** A copy (JOSDK adds metadata to what it applies) of this dependent's object of the current pool. */
+  /**
+   * A copy (JOSDK adds metadata to what it applies) of this dependent's object of the current pool.
+   */
   @Override
   protected R desired(SloClass primary, Context<SloClass> context) {
-    HasMetadata found = find(context)
-        .orElseThrow(() -> new IllegalStateException("no desired " + name() + " in the pool's objects"));
+    HasMetadata found =
+        find(context)
+            .orElseThrow(
+                () -> new IllegalStateException("no desired " + name() + " in the pool's objects"));
     return resourceType().cast(context.getClient().getKubernetesSerialization().clone(found));
   }
 
   private Optional<HasMetadata> find(Context<SloClass> context) {
     @SuppressWarnings("unchecked")
-    List<HasMetadata> objects = context.managedWorkflowAndDependentResourceContext().getMandatory(DESIRED, List.class);
+    List<HasMetadata> objects =
+        context.managedWorkflowAndDependentResourceContext().getMandatory(DESIRED, List.class);
     return objects.stream()
-        .filter(o -> resourceType().isInstance(o) && PoolObjects.isFiller(o) == filler
-            && (objectName == null || objectName.equals(o.getMetadata().getName())))
+        .filter(
+            o ->
+                resourceType().isInstance(o)
+                    && PoolObjects.isFiller(o) == filler
+                    && (objectName == null || objectName.equals(o.getMetadata().getName())))
         .findFirst();
   }
 
@@ -127,11 +142,20 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
     if (live == null) {
       return;
     }
-    List<String> uids = live.getMetadata().getOwnerReferences() == null ? List.of()
-        : live.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid).toList();
-    Ownership.conflict(live.getKind(), live.getMetadata().getName(), live.getMetadata().getLabels(), uids,
-        cls.getMetadata().getName(), cls.getMetadata().getUid()).ifPresent(m -> {
-          throw new NotOwned(m);
-        });
+    List<String> uids =
+        live.getMetadata().getOwnerReferences() == null
+            ? List.of()
+            : live.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid).toList();
+    Ownership.conflict(
+            live.getKind(),
+            live.getMetadata().getName(),
+            live.getMetadata().getLabels(),
+            uids,
+            cls.getMetadata().getName(),
+            cls.getMetadata().getUid())
+        .ifPresent(
+            m -> {
+              throw new NotOwned(m);
+            });
   }
 }

@@ -12,11 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pool master keys in the Secret {@value #SECRET} of the controller's namespace (keys
- * {@value #CURRENT} and {@value #PREVIOUS}). Created when missing; rotated when an operator
- * annotates it with {@value #ROTATE_ANNOTATION} (any value): the current key becomes the
- * previous one and a new random key the current one. The update is conditional on the
- * Secret's resourceVersion, so concurrent reconciles rotate once.
+ * The pool master keys in the Secret {@value #SECRET} of the controller's namespace (keys {@value
+ * #CURRENT} and {@value #PREVIOUS}). Created when missing; rotated when an operator annotates it
+ * with {@value #ROTATE_ANNOTATION} (any value): the current key becomes the previous one and a new
+ * random key the current one. The update is conditional on the Secret's resourceVersion, so
+ * concurrent reconciles rotate once.
  */
 public final class PoolKeys {
   private static final Logger log = LoggerFactory.getLogger(PoolKeys.class);
@@ -25,8 +25,10 @@ public final class PoolKeys {
   public static final String PREVIOUS = "previous";
   public static final String ROTATE_ANNOTATION = "isolato.dev/rotate";
   public static final String ROTATED_AT_ANNOTATION = "isolato.dev/rotated-at";
+
   /** Label of the Secret, so an informer watches only it. */
   public static final String ROLE_LABEL = "isolato.dev/role";
+
   public static final String ROLE = "pool-admin-key";
 
   private final KubernetesClient client;
@@ -42,20 +44,30 @@ public final class PoolKeys {
    * created when missing and rotated first when it asks for it.
    */
   public PoolTokens.Keys keys(Secret known) {
-    Secret s = known != null ? known : client.secrets().inNamespace(namespace).withName(SECRET).get();
+    Secret s =
+        known != null ? known : client.secrets().inNamespace(namespace).withName(SECRET).get();
     if (s == null || value(s, CURRENT) == null) {
       s = create();
     }
-    if (s.getMetadata().getAnnotations() != null && s.getMetadata().getAnnotations().containsKey(ROTATE_ANNOTATION)) {
+    if (s.getMetadata().getAnnotations() != null
+        && s.getMetadata().getAnnotations().containsKey(ROTATE_ANNOTATION)) {
       s = rotate(s);
     }
     return new PoolTokens.Keys(value(s, CURRENT), value(s, PREVIOUS));
   }
 
   private Secret create() {
-    Secret fresh = new SecretBuilder().withNewMetadata().withName(SECRET).withNamespace(namespace)
-        .addToLabels(PoolObjects.MANAGED_BY, PoolObjects.MANAGER).addToLabels(ROLE_LABEL, ROLE).endMetadata()
-        .withType("Opaque").addToData(CURRENT, b64(PoolTokens.newKey())).build();
+    Secret fresh =
+        new SecretBuilder()
+            .withNewMetadata()
+            .withName(SECRET)
+            .withNamespace(namespace)
+            .addToLabels(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
+            .addToLabels(ROLE_LABEL, ROLE)
+            .endMetadata()
+            .withType("Opaque")
+            .addToData(CURRENT, b64(PoolTokens.newKey()))
+            .build();
     try {
       Secret created = client.resource(fresh).create();
       log.info("created the pool master key {}/{}", namespace, SECRET);
@@ -69,12 +81,19 @@ public final class PoolKeys {
   }
 
   private Secret rotate(Secret s) {
-    Secret next = new SecretBuilder(s).editMetadata().removeFromAnnotations(ROTATE_ANNOTATION)
-        .addToAnnotations(ROTATED_AT_ANNOTATION, Instant.now().toString()).endMetadata()
-        .addToData(PREVIOUS, s.getData().get(CURRENT)).addToData(CURRENT, b64(PoolTokens.newKey())).build();
+    Secret next =
+        new SecretBuilder(s)
+            .editMetadata()
+            .removeFromAnnotations(ROTATE_ANNOTATION)
+            .addToAnnotations(ROTATED_AT_ANNOTATION, Instant.now().toString())
+            .endMetadata()
+            .addToData(PREVIOUS, s.getData().get(CURRENT))
+            .addToData(CURRENT, b64(PoolTokens.newKey()))
+            .build();
     try {
       Secret rotated = client.resource(next).update();
-      log.info("rotated the pool master key (now {}); pools list both tokens until their pods accept the new one",
+      log.info(
+          "rotated the pool master key (now {}); pools list both tokens until their pods accept the new one",
           PoolTokens.fingerprint(value(rotated, CURRENT)));
       return rotated;
     } catch (KubernetesClientException e) {
@@ -89,7 +108,9 @@ public final class PoolKeys {
   private static String value(Secret s, String key) {
     Map<String, String> data = s.getData();
     String v = data == null ? null : data.get(key);
-    return v == null ? null : new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8).strip();
+    return v == null
+        ? null
+        : new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8).strip();
   }
 
   private static String b64(String v) {

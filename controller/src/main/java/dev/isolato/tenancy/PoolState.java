@@ -9,4 +9,9 @@ package dev.isolato.tenancy;
  * @param tableSynced whether every ready pod holds the current table
  * @param syncMessage why the table is or is not in sync
  */
-public record PoolState(String namespace, int desiredReplicas, int readyReplicas, boolean tableSynced, String syncMessage) {}
+public record PoolState(
+    String namespace,
+    int desiredReplicas,
+    int readyReplicas,
+    boolean tableSynced,
+    String syncMessage) {}

@@ -11,13 +11,13 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Pool admin tokens. Each pool's token is HMAC-SHA256(master key, pool namespace): a token
- * read out of one pool's Secret opens only that pool's admin endpoint, and the controller
- * keeps one secret (the master key) however many pools exist.
+ * Pool admin tokens. Each pool's token is HMAC-SHA256(master key, pool namespace): a token read out
+ * of one pool's Secret opens only that pool's admin endpoint, and the controller keeps one secret
+ * (the master key) however many pools exist.
  *
- * <p>Rotation keeps the previous master key beside the new one. While a pool has not yet
- * shown that its pods accept the new token, its token file lists both, new first (saas-bench
- * accepts any token of the file and re-reads it when the kubelet updates the mount).
+ * <p>Rotation keeps the previous master key beside the new one. While a pool has not yet shown that
+ * its pods accept the new token, its token file lists both, new first (saas-bench accepts any token
+ * of the file and re-reads it when the kubelet updates the mount).
  */
 public final class PoolTokens {
   private static final int KEY_BYTES = 32;
@@ -36,7 +36,8 @@ public final class PoolTokens {
       if (current == null || current.isBlank()) {
         throw new IllegalArgumentException("the current pool master key is missing");
       }
-      previous = previous == null || previous.isBlank() || previous.equals(current) ? null : previous;
+      previous =
+          previous == null || previous.isBlank() || previous.equals(current) ? null : previous;
     }
 
     /** A short, non-secret name of the current key (for logs and "which key is confirmed"). */
@@ -63,8 +64,8 @@ public final class PoolTokens {
   }
 
   /**
-   * Tokens a pool accepts, the one to push with first: the current key's, then the previous
-   * key's unless the pool already confirmed the current key.
+   * Tokens a pool accepts, the one to push with first: the current key's, then the previous key's
+   * unless the pool already confirmed the current key.
    */
   public static List<String> tokens(Keys keys, String namespace, boolean confirmed) {
     List<String> t = new ArrayList<>(List.of(token(keys.current(), namespace)));
@@ -81,7 +82,9 @@ public final class PoolTokens {
 
   /** Tokens of a token file (blank lines and surrounding spaces ignored). */
   public static List<String> parse(String file) {
-    return file == null ? List.of() : file.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    return file == null
+        ? List.of()
+        : file.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
   }
 
   static String fingerprint(String key) {

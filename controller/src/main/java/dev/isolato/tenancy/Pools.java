@@ -10,17 +10,25 @@ public final class Pools {
 
   /** Tenants that are being deleted are left out: they must disappear from every table. */
   public static List<Pool> of(String sloClass, List<Tenant> tenants) {
-    List<Tenant> live = tenants.stream()
-        .filter(t -> t.getMetadata().getDeletionTimestamp() == null)
-        .sorted(Comparator.comparing(t -> t.getMetadata().getName()))
-        .toList();
+    List<Tenant> live =
+        tenants.stream()
+            .filter(t -> t.getMetadata().getDeletionTimestamp() == null)
+            .sorted(Comparator.comparing(t -> t.getMetadata().getName()))
+            .toList();
     List<Pool> pools = new ArrayList<>();
-    pools.add(new Pool(sloClass, PoolNames.sharedNamespace(sloClass), null,
-        live.stream().filter(t -> !isDedicated(t)).toList()));
-    live.stream().filter(Pools::isDedicated).forEach(t -> {
-      String id = t.getMetadata().getName();
-      pools.add(new Pool(sloClass, PoolNames.dedicatedNamespace(id), id, List.of(t)));
-    });
+    pools.add(
+        new Pool(
+            sloClass,
+            PoolNames.sharedNamespace(sloClass),
+            null,
+            live.stream().filter(t -> !isDedicated(t)).toList()));
+    live.stream()
+        .filter(Pools::isDedicated)
+        .forEach(
+            t -> {
+              String id = t.getMetadata().getName();
+              pools.add(new Pool(sloClass, PoolNames.dedicatedNamespace(id), id, List.of(t)));
+            });
     return pools;
   }
 

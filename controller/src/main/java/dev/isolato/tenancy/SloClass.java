@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * An SLO class (cluster-scoped): the latency target its tenants are promised, the pod shape
- * and bounds of its pool, and (in status) the measured capacity and the current plan.
+ * An SLO class (cluster-scoped): the latency target its tenants are promised, the pod shape and
+ * bounds of its pool, and (in status) the measured capacity and the current plan.
  */
 @Group(SloClass.GROUP)
 @Version(SloClass.VERSION)
@@ -21,22 +21,51 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("slo")
 // `kubectl get sloclass`: the promise, the capacity it rests on, the plan and whether it is applied
 // (the generator orders columns by JSON path).
-@AdditionalPrinterColumn(name = "Pct", jsonPath = ".spec.latency.percentile", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "TargetMs", jsonPath = ".spec.latency.targetMs", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "CutoffRps", jsonPath = ".status.plan.perPodCutoffRps", type = AdditionalPrinterColumn.Type.NUMBER,
-    getDescription = "per-pod cut-off the plan uses: the measured one after a calibration, else the declared one")
-@AdditionalPrinterColumn(name = "DeclaredRps", jsonPath = ".spec.perPodCutoffRps", type = AdditionalPrinterColumn.Type.NUMBER, priority = 1)
-@AdditionalPrinterColumn(name = "MeasuredRps", jsonPath = ".status.perPodCutoffRps", type = AdditionalPrinterColumn.Type.NUMBER, priority = 1,
+@AdditionalPrinterColumn(
+    name = "Pct",
+    jsonPath = ".spec.latency.percentile",
+    type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(
+    name = "TargetMs",
+    jsonPath = ".spec.latency.targetMs",
+    type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(
+    name = "CutoffRps",
+    jsonPath = ".status.plan.perPodCutoffRps",
+    type = AdditionalPrinterColumn.Type.NUMBER,
+    getDescription =
+        "per-pod cut-off the plan uses: the measured one after a calibration, else the declared one")
+@AdditionalPrinterColumn(
+    name = "DeclaredRps",
+    jsonPath = ".spec.perPodCutoffRps",
+    type = AdditionalPrinterColumn.Type.NUMBER,
+    priority = 1)
+@AdditionalPrinterColumn(
+    name = "MeasuredRps",
+    jsonPath = ".status.perPodCutoffRps",
+    type = AdditionalPrinterColumn.Type.NUMBER,
+    priority = 1,
     getDescription = "measured per-pod cut-off (empty until a calibration)")
-@AdditionalPrinterColumn(name = "Replicas", jsonPath = ".status.plan.replicas", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Tenants", jsonPath = ".status.tenants", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Replicas",
+    jsonPath = ".status.plan.replicas",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Tenants",
+    jsonPath = ".status.tenants",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Ready",
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+    type = AdditionalPrinterColumn.Type.STRING)
 public class SloClass extends CustomResource<SloClassSpec, SloClassStatus> {
   public static final String GROUP = "isolato.dev";
   public static final String VERSION = "v1alpha1";
+
   /**
    * The class reconciler's finalizer (JOSDK removes it once the reconciler's cleanup is done); the
-   * same name as the tenant's ({@link Tenant#FINALIZER}) because classes of earlier versions carry it.
+   * same name as the tenant's ({@link Tenant#FINALIZER}) because classes of earlier versions carry
+   * it.
    */
   public static final String FINALIZER = "isolato.dev/cleanup";
 }

@@ -5,8 +5,8 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
-import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
 /** What a provider declares for an SLO class. Quantities use Kubernetes notation. */
 public class SloClassSpec {
@@ -15,7 +15,8 @@ public class SloClassSpec {
   public LatencyTarget latency = new LatencyTarget();
 
   @Required
-  @JsonPropertyDescription("CPU and memory of one pod; requests == limits (Guaranteed QoS) unless headroom adds CPU above.")
+  @JsonPropertyDescription(
+      "CPU and memory of one pod; requests == limits (Guaranteed QoS) unless headroom adds CPU above.")
   public PodResources resources = new PodResources();
 
   @Default("0")
@@ -44,7 +45,8 @@ public class SloClassSpec {
   @Min(SpecLimits.MIN_RPS)
   @Max(SpecLimits.MAX_RPS)
   @Required
-  @JsonPropertyDescription("Declared cut-off point of one pod (req/s) until a calibration measures it.")
+  @JsonPropertyDescription(
+      "Declared cut-off point of one pod (req/s) until a calibration measures it.")
   public double perPodCutoffRps;
 
   @Pattern(SpecLimits.IMAGE)
@@ -57,19 +59,22 @@ public class SloClassSpec {
   public boolean allowDedicated;
 
   @Default("enforce")
-  @JsonPropertyDescription("enforce: a tenant's requests beyond its admitted rate get 429 (token "
-      + "bucket in each pod); off: no per-tenant limit, so one aggressive tenant can take the "
-      + "capacity planned for the others (kept for experiments that measure what admission buys).")
+  @JsonPropertyDescription(
+      "enforce: a tenant's requests beyond its admitted rate get 429 (token "
+          + "bucket in each pod); off: no per-tenant limit, so one aggressive tenant can take the "
+          + "capacity planned for the others (kept for experiments that measure what admission buys).")
   public Admission admission = Admission.enforce;
 
   @Default("commitment")
-  @JsonPropertyDescription("How the planner counts a tenant the profiler finds passive (offering far "
-      + "below its commitment): commitment, or measured (its measured rate; the class is then "
-      + "overbooked until the tenant is no longer passive, and admission still follows commitments).")
+  @JsonPropertyDescription(
+      "How the planner counts a tenant the profiler finds passive (offering far "
+          + "below its commitment): commitment, or measured (its measured rate; the class is then "
+          + "overbooked until the tenant is no longer passive, and admission still follows commitments).")
   public PassiveTenants passiveTenants = PassiveTenants.commitment;
 
-  @JsonPropertyDescription("Vertical headroom (SAC'20 Finding 5): CPU the class pods may use above their "
-      + "request, and whether a lowest-priority filler soaks the idle CPU meanwhile. Absent: requests == limits.")
+  @JsonPropertyDescription(
+      "Vertical headroom (SAC'20 Finding 5): CPU the class pods may use above their "
+          + "request, and whether a lowest-priority filler soaks the idle CPU meanwhile. Absent: requests == limits.")
   public Headroom headroom;
 
   /** How passive tenants are counted when planning. */
@@ -108,22 +113,27 @@ public class SloClassSpec {
     public String memory;
 
     @Size(max = SpecLimits.MAX_CPU_CANDIDATES)
-    @JsonPropertyDescription("Candidate pod CPU sizes (requests == limits); the planner runs the one "
-        + "reserving the least CPU for the committed load among those calibrated (a calibration run's "
-        + "context.podCpu names its size). Empty: always cpu.")
+    @JsonPropertyDescription(
+        "Candidate pod CPU sizes (requests == limits); the planner runs the one "
+            + "reserving the least CPU for the committed load among those calibrated (a calibration run's "
+            + "context.podCpu names its size). Empty: always cpu.")
     public java.util.List<@Pattern(SpecLimits.POSITIVE_QUANTITY) String> cpuCandidates;
   }
 
-  /** CPU above the request of each class pod, and the filler that soaks it while the class does not. */
+  /**
+   * CPU above the request of each class pod, and the filler that soaks it while the class does not.
+   */
   public static class Headroom {
     @Required
     @Pattern(SpecLimits.POSITIVE_QUANTITY)
-    @JsonPropertyDescription("CPU each class pod may use above its request (limit = request + cpu).")
+    @JsonPropertyDescription(
+        "CPU each class pod may use above its request (limit = request + cpu).")
     public String cpu;
 
     @Default("true")
-    @JsonPropertyDescription("Whether each pool runs a filler Deployment: lowest priority (preempted first), "
-        + "a 10m CPU request (starved first under contention), CPU limit = cpu.")
+    @JsonPropertyDescription(
+        "Whether each pool runs a filler Deployment: lowest priority (preempted first), "
+            + "a 10m CPU request (starved first under contention), CPU limit = cpu.")
     public boolean filler = true;
   }
 }

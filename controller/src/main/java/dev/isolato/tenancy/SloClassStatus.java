@@ -7,28 +7,33 @@ import java.util.List;
 
 /**
  * What the controller and calibration know about a class. Two writers share it: the class
- * reconciler (server-side apply, field manager {@code isolato}: observedGeneration, plan,
- * tenants, conditions) and {@code POST /api/v1/calibrations} (JSON merge patch: the calibration
- * fields below). Each leaves the other's fields out of what it writes.
+ * reconciler (server-side apply, field manager {@code isolato}: observedGeneration, plan, tenants,
+ * conditions) and {@code POST /api/v1/calibrations} (JSON merge patch: the calibration fields
+ * below). Each leaves the other's fields out of what it writes.
  */
 public class SloClassStatus {
   public Long observedGeneration;
 
   /**
-   * Measured cut-off points, oldest first: the last {@value CalibrationStatusMapper#MAX_CUTOFFS_PER_CONTEXT}
-   * per context label, at most {@value CalibrationStatusMapper#MAX_CONTEXTS} labels.
+   * Measured cut-off points, oldest first: the last {@value
+   * CalibrationStatusMapper#MAX_CUTOFFS_PER_CONTEXT} per context label, at most {@value
+   * CalibrationStatusMapper#MAX_CONTEXTS} labels.
    */
   public List<CutoffPoint> cutoffs = new ArrayList<>();
 
   /** Parameters of the current fit's latency model; absent until a fit produced a model. */
   public Model model;
 
-  /** Quality and trust of the current fit (see {@link Fit}); the planner uses the model only when trusted. */
+  /**
+   * Quality and trust of the current fit (see {@link Fit}); the planner uses the model only when
+   * trusted.
+   */
   public Fit fit;
 
   /**
    * Measured cut-off of one pod (req/s), the linear baseline's unit: from the newest single-pod
-   * cut-off, else the newest cut-off divided by its pods. Absent: the spec's declared value is used.
+   * cut-off, else the newest cut-off divided by its pods. Absent: the spec's declared value is
+   * used.
    */
   public Double perPodCutoffRps;
 
@@ -52,15 +57,21 @@ public class SloClassStatus {
     public int pods;
     public String context;
     public double rps;
+
     /** rps / pods. */
     public Double perPodRps;
+
     /** {@code found}, or {@code not-reached} (the SLO held at every step: a lower bound). */
     public String status;
+
     public String runId;
     public Double percentile;
     public Double targetMs;
     public String measuredAt;
-    /** CPU of the pods measured (millicores, from the run's context.podCpu); absent: not recorded. */
+
+    /**
+     * CPU of the pods measured (millicores, from the run's context.podCpu); absent: not recorded.
+     */
     public Long podCpuMillis;
   }
 
@@ -69,14 +80,20 @@ public class SloClassStatus {
    * latency = s·(1 + α(r−1) + β·r(r−1)); form {@code queue}, latency = s + k·ρ/(1−ρ), ρ = r/μ.
    */
   public static class Model {
-    /** {@code usl} or {@code queue}; absent means {@code usl} (status written before the queue form). */
+    /**
+     * {@code usl} or {@code queue}; absent means {@code usl} (status written before the queue
+     * form).
+     */
     public String form;
+
     public double scaleMs;
     public double alpha;
     public double beta;
     public double sigma;
+
     /** k, queue form only. */
     public Double queueMs;
+
     /** μ, the per-replica saturation rate, queue form only. */
     public Double capacityRps;
   }
@@ -85,6 +102,7 @@ public class SloClassStatus {
   public static class Fit {
     /** {@code trusted} or {@code refused}. */
     public String status;
+
     public String context;
     public double percentile;
     public int pointsUsed;
@@ -98,6 +116,7 @@ public class SloClassStatus {
     public List<String> reasons = new ArrayList<>();
     public List<String> notes = new ArrayList<>();
     public String fittedAt;
+
     /** CPU of the pods of the runs fitted (millicores); absent: not recorded. */
     public Long podCpuMillis;
   }
@@ -109,21 +128,32 @@ public class SloClassStatus {
     public int replicas;
     public boolean partial;
     public String storedAt;
+
     /** CPU of the pods measured (millicores); absent: not recorded. */
     public Long podCpuMillis;
+
     public List<CalibrationStep> steps = new ArrayList<>();
   }
 
   /** A capacity plan as shown to users. */
   public static class Plan {
     public int replicas;
-    /** The per-pod cut-off the plan rests on (req/s): the measured one after a calibration, else the declared one. */
+
+    /**
+     * The per-pod cut-off the plan rests on (req/s): the measured one after a calibration, else the
+     * declared one.
+     */
     public double perPodCutoffRps;
+
     public double capacityRps;
     public double committedRps;
     public String method;
     public List<String> explanation = new ArrayList<>();
-    /** The pod CPU the pools run: the size chosen among spec.resources.cpuCandidates, else spec.resources.cpu. */
+
+    /**
+     * The pod CPU the pools run: the size chosen among spec.resources.cpuCandidates, else
+     * spec.resources.cpu.
+     */
     public String podCpu;
   }
 }

@@ -16,13 +16,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The fast path: sends a pool's tenant table straight to every ready pod of the pool
- * (saas-bench's admin endpoint, on the pod network: the addresses of the Service's
- * EndpointSlices), so a new tenant is served without waiting for the kubelet to refresh the
- * mounted ConfigMap, which stays the durable copy.
+ * The fast path: sends a pool's tenant table straight to every ready pod of the pool (saas-bench's
+ * admin endpoint, on the pod network: the addresses of the Service's EndpointSlices), so a new
+ * tenant is served without waiting for the kubelet to refresh the mounted ConfigMap, which stays
+ * the durable copy.
  *
- * <p>During a token rotation a pod may still hold the previous token file: a 401 to the first
- * token is retried with the next one, and the result says how many pods took the first.
+ * <p>During a token rotation a pod may still hold the previous token file: a 401 to the first token
+ * is retried with the next one, and the result says how many pods took the first.
  */
 public class TablePusher {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -35,8 +35,8 @@ public class TablePusher {
   }
 
   /**
-   * How a push went: pods reached, those that accepted (with any token), those that accepted
-   * the first token, and the errors of those that refused or failed.
+   * How a push went: pods reached, those that accepted (with any token), those that accepted the
+   * first token, and the errors of those that refused or failed.
    */
   public record Result(int readyPods, int accepted, int acceptedFirstToken, List<String> errors) {
     public boolean complete() {
@@ -64,37 +64,55 @@ public class TablePusher {
     return new Result(endpoints.size(), endpoints.size() - errors.size(), first, errors);
   }
 
-  private CompletableFuture<PodAnswer> send(String endpoint, String tableJson, List<String> tokens, int i) {
-    HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + endpoint + Workload.ADMIN_TABLE_PATH))
-        .timeout(TIMEOUT)
-        .header("Authorization", "Bearer " + tokens.get(i))
-        .header("Content-Type", "application/json")
-        .PUT(HttpRequest.BodyPublishers.ofString(tableJson))
-        .build();
+  private CompletableFuture<PodAnswer> send(
+      String endpoint, String tableJson, List<String> tokens, int i) {
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create("http://" + endpoint + Workload.ADMIN_TABLE_PATH))
+            .timeout(TIMEOUT)
+            .header("Authorization", "Bearer " + tokens.get(i))
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(tableJson))
+            .build();
     return http.sendAsync(req, HttpResponse.BodyHandlers.ofString())
-        .thenCompose(r -> {
-          if (r.statusCode() == 401 && i + 1 < tokens.size()) {
-            return send(endpoint, tableJson, tokens, i + 1);
-          }
-          return CompletableFuture.completedFuture(r.statusCode() / 100 == 2 ? new PodAnswer(i, null)
-              : new PodAnswer(-1, endpoint + ": HTTP " + r.statusCode() + " " + abbreviate(r.body())));
-        })
-        .exceptionally(e -> new PodAnswer(-1, endpoint + ": " + e.getClass().getSimpleName() + " " + e.getMessage()));
+        .thenCompose(
+            r -> {
+              if (r.statusCode() == 401 && i + 1 < tokens.size()) {
+                return send(endpoint, tableJson, tokens, i + 1);
+              }
+              return CompletableFuture.completedFuture(
+                  r.statusCode() / 100 == 2
+                      ? new PodAnswer(i, null)
+                      : new PodAnswer(
+                          -1, endpoint + ": HTTP " + r.statusCode() + " " + abbreviate(r.body())));
+            })
+        .exceptionally(
+            e ->
+                new PodAnswer(
+                    -1, endpoint + ": " + e.getClass().getSimpleName() + " " + e.getMessage()));
   }
 
   /** {@code address:port} of the ready endpoints of the pool's Service. */
   List<String> readyEndpoints(String namespace) {
     Set<String> endpoints = new LinkedHashSet<>();
-    for (EndpointSlice s : client.discovery().v1().endpointSlices().inNamespace(namespace)
-        .withLabel("kubernetes.io/service-name", Workload.NAME).list().getItems()) {
+    for (EndpointSlice s :
+        client
+            .discovery()
+            .v1()
+            .endpointSlices()
+            .inNamespace(namespace)
+            .withLabel("kubernetes.io/service-name", Workload.NAME)
+            .list()
+            .getItems()) {
       if (s.getEndpoints() == null) {
         continue;
       }
       int port = port(s);
       for (Endpoint e : s.getEndpoints()) {
-        boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
+        boolean ready =
+            e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
         if (ready && e.getAddresses() != null) {
-          e.getAddresses().forEach(ip -> endpoints.add((ip.contains(":") ? "[" + ip + "]" : ip) + ":" + port));
+          e.getAddresses()
+              .forEach(ip -> endpoints.add((ip.contains(":") ? "[" + ip + "]" : ip) + ":" + port));
         }
       }
     }

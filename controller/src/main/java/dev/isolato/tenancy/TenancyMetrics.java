@@ -26,13 +26,25 @@ public class TenancyMetrics {
   private final MultiGauge classCalibrated;
   private final Map<String, ClassFacts> classes = new ConcurrentHashMap<>();
 
-  /** One class's target, per-pod cut-off the planner uses, pivot, and last calibration (null when none). */
-  record ClassFacts(double percentile, double targetSeconds, double cutoffRps, double pivotRatio, Instant calibratedAt) {
+  /**
+   * One class's target, per-pod cut-off the planner uses, pivot, and last calibration (null when
+   * none).
+   */
+  record ClassFacts(
+      double percentile,
+      double targetSeconds,
+      double cutoffRps,
+      double pivotRatio,
+      Instant calibratedAt) {
     static ClassFacts of(SloClass c) {
       SloClassSpec s = c.getSpec();
       String at = c.getStatus() == null ? null : c.getStatus().calibratedAt;
-      return new ClassFacts(s.latency.percentile, s.latency.targetMs / 1000.0, CalibrationStatusMapper.perPodCutoff(c),
-          s.pivotPercent / 100.0, CalibrationStatusMapper.perPodCutoffMeasured(c) ? instant(at) : null);
+      return new ClassFacts(
+          s.latency.percentile,
+          s.latency.targetMs / 1000.0,
+          CalibrationStatusMapper.perPodCutoff(c),
+          s.pivotPercent / 100.0,
+          CalibrationStatusMapper.perPodCutoffMeasured(c) ? instant(at) : null);
     }
 
     /** A status written by hand may hold anything; an unreadable time is no calibration time. */
@@ -47,16 +59,27 @@ public class TenancyMetrics {
 
   public TenancyMetrics(MeterRegistry registry) {
     this.registry = registry;
-    this.tenants = MultiGauge.builder("isolato.tenants")
-        .description("Tenants per SLO class and phase").register(registry);
-    this.classTarget = MultiGauge.builder("isolato.class.target.seconds")
-        .description("Latency target of an SLO class at its percentile").register(registry);
-    this.classCutoff = MultiGauge.builder("isolato.class.cutoff.rps")
-        .description("Per-pod cut-off the planner uses: measured by the last calibration, else declared").register(registry);
-    this.classPivot = MultiGauge.builder("isolato.class.pivot.ratio")
-        .description("Autoscaler pivot of an SLO class (pivotPercent / 100)").register(registry);
-    this.classCalibrated = MultiGauge.builder("isolato.class.calibrated.timestamp.seconds")
-        .description("When the class's cut-off was last measured (absent: never)").register(registry);
+    this.tenants =
+        MultiGauge.builder("isolato.tenants")
+            .description("Tenants per SLO class and phase")
+            .register(registry);
+    this.classTarget =
+        MultiGauge.builder("isolato.class.target.seconds")
+            .description("Latency target of an SLO class at its percentile")
+            .register(registry);
+    this.classCutoff =
+        MultiGauge.builder("isolato.class.cutoff.rps")
+            .description(
+                "Per-pod cut-off the planner uses: measured by the last calibration, else declared")
+            .register(registry);
+    this.classPivot =
+        MultiGauge.builder("isolato.class.pivot.ratio")
+            .description("Autoscaler pivot of an SLO class (pivotPercent / 100)")
+            .register(registry);
+    this.classCalibrated =
+        MultiGauge.builder("isolato.class.calibrated.timestamp.seconds")
+            .description("When the class's cut-off was last measured (absent: never)")
+            .register(registry);
   }
 
   /** Publishes a class's target, cut-off, pivot and calibration time. */
@@ -75,16 +98,18 @@ public class TenancyMetrics {
     List<MultiGauge.Row<?>> cutoff = new ArrayList<>();
     List<MultiGauge.Row<?>> pivot = new ArrayList<>();
     List<MultiGauge.Row<?>> calibrated = new ArrayList<>();
-    classes.forEach((name, f) -> {
-      Tags tags = Tags.of("class", name);
-      String percentile = BigDecimal.valueOf(f.percentile()).stripTrailingZeros().toPlainString();
-      target.add(MultiGauge.Row.of(tags.and("percentile", percentile), f.targetSeconds()));
-      cutoff.add(MultiGauge.Row.of(tags, f.cutoffRps()));
-      pivot.add(MultiGauge.Row.of(tags, f.pivotRatio()));
-      if (f.calibratedAt() != null) {
-        calibrated.add(MultiGauge.Row.of(tags, f.calibratedAt().toEpochMilli() / 1000.0));
-      }
-    });
+    classes.forEach(
+        (name, f) -> {
+          Tags tags = Tags.of("class", name);
+          String percentile =
+              BigDecimal.valueOf(f.percentile()).stripTrailingZeros().toPlainString();
+          target.add(MultiGauge.Row.of(tags.and("percentile", percentile), f.targetSeconds()));
+          cutoff.add(MultiGauge.Row.of(tags, f.cutoffRps()));
+          pivot.add(MultiGauge.Row.of(tags, f.pivotRatio()));
+          if (f.calibratedAt() != null) {
+            calibrated.add(MultiGauge.Row.of(tags, f.calibratedAt().toEpochMilli() / 1000.0));
+          }
+        });
     classTarget.register(target, true);
     classCutoff.register(cutoff, true);
     classPivot.register(pivot, true);
@@ -97,13 +122,18 @@ public class TenancyMetrics {
         .description("From the API accepting a tenant to the tenant being served")
         .tags("class", sloClass, "isolation", isolation)
         .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(5)).maximumExpectedValue(Duration.ofMinutes(2))
-        .register(registry).record(latency);
+        .minimumExpectedValue(Duration.ofMillis(5))
+        .maximumExpectedValue(Duration.ofMinutes(2))
+        .register(registry)
+        .record(latency);
   }
 
   public void tablePushFailures(String sloClass, int n) {
-    Counter.builder("isolato.table.push.failures").description("Pods that refused or missed a table push")
-        .tags("class", sloClass).register(registry).increment(n);
+    Counter.builder("isolato.table.push.failures")
+        .description("Pods that refused or missed a table push")
+        .tags("class", sloClass)
+        .register(registry)
+        .increment(n);
   }
 
   /** Replaces the per-phase counts of one class (after the reconcile's status writes). */
@@ -113,11 +143,18 @@ public class TenancyMetrics {
     } else {
       tenantsByClass.put(sloClass, Map.copyOf(byPhase));
     }
-    List<MultiGauge.Row<?>> rows = tenantsByClass.entrySet().stream()
-        .flatMap(c -> c.getValue().entrySet().stream()
-            .map(p -> MultiGauge.Row.of(Tags.of("class", c.getKey(), "phase", p.getKey().name()), p.getValue())))
-        .<MultiGauge.Row<?>>map(r -> r)
-        .toList();
+    List<MultiGauge.Row<?>> rows =
+        tenantsByClass.entrySet().stream()
+            .flatMap(
+                c ->
+                    c.getValue().entrySet().stream()
+                        .map(
+                            p ->
+                                MultiGauge.Row.of(
+                                    Tags.of("class", c.getKey(), "phase", p.getKey().name()),
+                                    p.getValue())))
+            .<MultiGauge.Row<?>>map(r -> r)
+            .toList();
     tenants.register(rows, true);
   }
 }

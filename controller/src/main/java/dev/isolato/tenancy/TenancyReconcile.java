@@ -9,7 +9,10 @@ final class TenancyReconcile {
   private TenancyReconcile() {}
 
   static Optional<Instant> acceptedAt(Tenant t) {
-    String v = t.getMetadata().getAnnotations() == null ? null : t.getMetadata().getAnnotations().get(Tenant.ACCEPTED_AT);
+    String v =
+        t.getMetadata().getAnnotations() == null
+            ? null
+            : t.getMetadata().getAnnotations().get(Tenant.ACCEPTED_AT);
     try {
       return v == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(v)));
     } catch (NumberFormatException e) {
@@ -18,15 +21,21 @@ final class TenancyReconcile {
   }
 
   static boolean sameClassStatus(SloClassStatus a, SloClassStatus b) {
-    return Objects.equals(a.observedGeneration, b.observedGeneration) && Objects.equals(a.tenants, b.tenants)
-        && samePlan(a.plan, b.plan) && Objects.equals(a.conditions, b.conditions);
+    return Objects.equals(a.observedGeneration, b.observedGeneration)
+        && Objects.equals(a.tenants, b.tenants)
+        && samePlan(a.plan, b.plan)
+        && Objects.equals(a.conditions, b.conditions);
   }
 
   private static boolean samePlan(SloClassStatus.Plan a, SloClassStatus.Plan b) {
     if (a == null || b == null) {
       return a == b;
     }
-    return a.replicas == b.replicas && a.perPodCutoffRps == b.perPodCutoffRps && a.capacityRps == b.capacityRps && a.committedRps == b.committedRps
-        && Objects.equals(a.method, b.method) && Objects.equals(a.explanation, b.explanation);
+    return a.replicas == b.replicas
+        && a.perPodCutoffRps == b.perPodCutoffRps
+        && a.capacityRps == b.capacityRps
+        && a.committedRps == b.committedRps
+        && Objects.equals(a.method, b.method)
+        && Objects.equals(a.explanation, b.explanation);
   }
 }

@@ -19,14 +19,31 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("tenants")
 @Singular("tenant")
 // `kubectl get tenant`: where the tenant is, whether it is served and at what rate.
-@AdditionalPrinterColumn(name = "Class", jsonPath = ".spec.sloClass", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "CommittedRps", jsonPath = ".spec.committedRps", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "AdmittedRps", jsonPath = ".status.admittedRps", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "Pool", jsonPath = ".status.namespace", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(
+    name = "Class",
+    jsonPath = ".spec.sloClass",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Phase",
+    jsonPath = ".status.phase",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "CommittedRps",
+    jsonPath = ".spec.committedRps",
+    type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(
+    name = "AdmittedRps",
+    jsonPath = ".status.admittedRps",
+    type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(
+    name = "Pool",
+    jsonPath = ".status.namespace",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1)
 public class Tenant extends CustomResource<TenantSpec, TenantStatus> implements Namespaced {
   /** Removed by the controller once the tenant is out of every table and namespace. */
   public static final String FINALIZER = "isolato.dev/cleanup";
+
   /** Epoch milliseconds at which the API accepted the tenant (for onboarding latency). */
   public static final String ACCEPTED_AT = "isolato.dev/accepted-at";
 }

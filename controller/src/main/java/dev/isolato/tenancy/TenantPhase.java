@@ -1,9 +1,9 @@
 package dev.isolato.tenancy;
 
 /**
- * The phase a tenant's status reports (the constants are the values written to
- * {@code status.phase}). Terminating is never written: it is what a tenant being deleted counts
- * as in the {@code isolato_tenants} gauge.
+ * The phase a tenant's status reports (the constants are the values written to {@code
+ * status.phase}). Terminating is never written: it is what a tenant being deleted counts as in the
+ * {@code isolato_tenants} gauge.
  */
 public enum TenantPhase {
   /** Nothing can be provisioned for it yet (no class, a refused name, a conflicting namespace). */
@@ -15,7 +15,9 @@ public enum TenantPhase {
   /** Deleted; waits for its release. */
   Terminating;
 
-  /** The tenant's phase as last written (Pending when none or unknown), Terminating once deleted. */
+  /**
+   * The tenant's phase as last written (Pending when none or unknown), Terminating once deleted.
+   */
   public static TenantPhase of(Tenant t) {
     if (t.getMetadata().getDeletionTimestamp() != null) {
       return Terminating;

@@ -12,10 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Releases a deleted tenant whose class is gone: no class reconcile will ever run for it, so
- * without this its finalizer ({@link Tenant#FINALIZER}, which this reconciler is registered
- * with) would keep it Terminating for good. While the class exists the class reconciler
- * releases its tenants (out of every table first); a class on its way out is looked at again
- * shortly, so no tenant slips between the two.
+ * without this its finalizer ({@link Tenant#FINALIZER}, which this reconciler is registered with)
+ * would keep it Terminating for good. While the class exists the class reconciler releases its
+ * tenants (out of every table first); a class on its way out is looked at again shortly, so no
+ * tenant slips between the two.
  */
 public class TenantReleaser implements Reconciler<Tenant>, Cleaner<Tenant> {
   private static final Logger log = LoggerFactory.getLogger(TenantReleaser.class);
@@ -37,7 +37,10 @@ public class TenantReleaser implements Reconciler<Tenant>, Cleaner<Tenant> {
   public DeleteControl cleanup(Tenant t, Context<Tenant> context) {
     SloClass cls = client.resources(SloClass.class).withName(t.getSpec().sloClass).get();
     if (cls == null) {
-      log.info("releasing tenant {}: its class {} no longer exists", t.getMetadata().getName(), t.getSpec().sloClass);
+      log.info(
+          "releasing tenant {}: its class {} no longer exists",
+          t.getMetadata().getName(),
+          t.getSpec().sloClass);
       return DeleteControl.defaultDelete();
     }
     return cls.getMetadata().getDeletionTimestamp() != null

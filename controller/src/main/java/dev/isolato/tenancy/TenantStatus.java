@@ -9,13 +9,18 @@ import java.util.List;
 public class TenantStatus {
   /** Pending (class missing), Provisioning, Serving, Rejected, Terminating. */
   public String phase;
+
   public Long observedGeneration;
+
   /** Rate the workload admits before throttling (req/s). */
   public Double admittedRps;
+
   /** RFC 3339 time since which the tenant is served. */
   public String servingSince;
+
   /** Namespace whose Service serves the tenant. */
   public String namespace;
+
   public List<Condition> conditions = new ArrayList<>();
 
   /**
@@ -29,13 +34,20 @@ public class TenantStatus {
   public static class RateProfile {
     /** abiding, aggressive (above its commitment), passive (far below), or unknown. */
     public String behaviour;
-    /** Rate the tenant offered over the window (req/s, refused requests included); absent when unknown. */
+
+    /**
+     * Rate the tenant offered over the window (req/s, refused requests included); absent when
+     * unknown.
+     */
     public Double offeredRps;
+
     public double committedRps;
     public long windowSeconds;
     public String reason;
+
     /** RFC 3339 time since which the behaviour holds. */
     public String since;
+
     /** RFC 3339 time of the measurement. */
     public String measuredAt;
   }

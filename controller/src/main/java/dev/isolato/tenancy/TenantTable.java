@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The saas-bench tenant table (docs/saas-bench.md#tenant-table) for one pool: the only place
- * that knows its JSON shape. The version is a digest of the entries, so an unchanged set of
- * tenants yields byte-identical JSON and the ConfigMap needs no write.
+ * The saas-bench tenant table (docs/saas-bench.md#tenant-table) for one pool: the only place that
+ * knows its JSON shape. The version is a digest of the entries, so an unchanged set of tenants
+ * yields byte-identical JSON and the ConfigMap needs no write.
  */
 public final class TenantTable {
   /** ConfigMap key and file name inside the mounted volume. */
@@ -28,10 +28,11 @@ public final class TenantTable {
   private TenantTable() {}
 
   /**
-   * Table JSON for the tenants of a pool, each admitted at the rate the plan gives it, or not
-   * rate limited at all when the class turned admission off.
+   * Table JSON for the tenants of a pool, each admitted at the rate the plan gives it, or not rate
+   * limited at all when the class turned admission off.
    */
-  public static String json(List<Tenant> tenants, CapacityPlan plan, SloClassSpec.Admission admission) {
+  public static String json(
+      List<Tenant> tenants, CapacityPlan plan, SloClassSpec.Admission admission) {
     Map<String, Object> entries = new TreeMap<>();
     for (Tenant t : tenants) {
       String id = t.getMetadata().getName();

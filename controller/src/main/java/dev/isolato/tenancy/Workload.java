@@ -13,11 +13,13 @@ public final class Workload {
   public static final String ADMIN_TABLE_PATH = "/v1/admin/tenants";
   public static final String TABLE_CONFIGMAP = "tenant-table";
   public static final String ADMIN_SECRET = "saas-bench-admin";
+
   /** Scratch directory of the io stress (an emptyDir). */
   public static final String DATA_DIR = "/data";
 
   /** The filler Deployment of a class with vertical headroom (its pods soak idle CPU). */
   public static final String FILLER_NAME = "isolato-filler";
+
   /** The filler's memory (requests == limits): saas-bench's soak allocates nothing per step. */
   public static final String FILLER_MEMORY = "16Mi";
 
@@ -37,7 +39,10 @@ public final class Workload {
         "--data-dir", DATA_DIR);
   }
 
-  /** Command-line arguments of the filler container: CPU soak until SIGTERM, one thread per core of its limit. */
+  /**
+   * Command-line arguments of the filler container: CPU soak until SIGTERM, one thread per core of
+   * its limit.
+   */
   public static List<String> fillerArgs() {
     return List.of("soak");
   }

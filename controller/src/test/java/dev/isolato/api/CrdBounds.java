@@ -20,30 +20,38 @@ public final class CrdBounds {
   private CrdBounds() {}
 
   /**
-   * One input: {@code valid} with the property at {@code path} (dotted, under spec) set to a
-   * bound ({@code inBounds}) or to the first value past it.
+   * One input: {@code valid} with the property at {@code path} (dotted, under spec) set to a bound
+   * ({@code inBounds}) or to the first value past it.
    */
   public record Probe(String path, String bound, JsonNode value, JsonNode body, boolean inBounds) {}
 
   /** Two probes (at, past) per minimum and maximum under the CRD's spec. */
   public static List<Probe> probes(String crdFile, String valid) throws IOException {
-    JsonNode spec = new YAMLMapper().readTree(CRDS.resolve(crdFile).toFile())
-        .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
+    JsonNode spec =
+        new YAMLMapper()
+            .readTree(CRDS.resolve(crdFile).toFile())
+            .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
     List<Probe> probes = new ArrayList<>();
-    walk(spec, "", (path, schema) -> {
-      boolean integer = "integer".equals(schema.path("type").asText());
-      for (String bound : List.of("minimum", "maximum")) {
-        if (!schema.has(bound)) {
-          continue;
-        }
-        double at = schema.get(bound).asDouble();
-        double past = bound.equals("minimum") ? (integer ? at - 1 : Math.nextDown(at)) : (integer ? at + 1 : Math.nextUp(at));
-        JsonNode atValue = integer ? JSON.valueToTree((long) at) : JSON.valueToTree(at);
-        JsonNode pastValue = integer ? JSON.valueToTree((long) past) : JSON.valueToTree(past);
-        probes.add(new Probe(path, bound, atValue, with(valid, path, atValue), true));
-        probes.add(new Probe(path, bound, pastValue, with(valid, path, pastValue), false));
-      }
-    });
+    walk(
+        spec,
+        "",
+        (path, schema) -> {
+          boolean integer = "integer".equals(schema.path("type").asText());
+          for (String bound : List.of("minimum", "maximum")) {
+            if (!schema.has(bound)) {
+              continue;
+            }
+            double at = schema.get(bound).asDouble();
+            double past =
+                bound.equals("minimum")
+                    ? (integer ? at - 1 : Math.nextDown(at))
+                    : (integer ? at + 1 : Math.nextUp(at));
+            JsonNode atValue = integer ? JSON.valueToTree((long) at) : JSON.valueToTree(at);
+            JsonNode pastValue = integer ? JSON.valueToTree((long) past) : JSON.valueToTree(past);
+            probes.add(new Probe(path, bound, atValue, with(valid, path, atValue), true));
+            probes.add(new Probe(path, bound, pastValue, with(valid, path, pastValue), false));
+          }
+        });
     return probes;
   }
 
@@ -53,8 +61,11 @@ public final class CrdBounds {
 
   private static void walk(JsonNode schema, String path, Visitor v) {
     if (schema.has("properties")) {
-      schema.get("properties").fieldNames().forEachRemaining(n ->
-          walk(schema.get("properties").get(n), path.isEmpty() ? n : path + "." + n, v));
+      schema
+          .get("properties")
+          .fieldNames()
+          .forEachRemaining(
+              n -> walk(schema.get("properties").get(n), path.isEmpty() ? n : path + "." + n, v));
     } else {
       v.visit(path, schema);
     }

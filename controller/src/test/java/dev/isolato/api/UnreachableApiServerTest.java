@@ -24,7 +24,8 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 /** With the API server down or hanging, a request answers 503 problem+json within 5 s. */
 class UnreachableApiServerTest {
-  private static final String TENANT = """
+  private static final String TENANT =
+      """
       {"tenantId":"acme","sloClass":"gold","committedRps":5}""";
 
   @Test
@@ -43,15 +44,17 @@ class UnreachableApiServerTest {
   void anApiServerThatNeverAnswersIsCutOffBy503() throws Exception {
     List<Socket> held = new ArrayList<>();
     try (ServerSocket s = new ServerSocket(0)) {
-      Thread acceptor = new Thread(() -> {
-        while (!s.isClosed()) {
-          try {
-            held.add(s.accept());
-          } catch (java.io.IOException e) {
-            return;
-          }
-        }
-      });
+      Thread acceptor =
+          new Thread(
+              () -> {
+                while (!s.isClosed()) {
+                  try {
+                    held.add(s.accept());
+                  } catch (java.io.IOException e) {
+                    return;
+                  }
+                }
+              });
       acceptor.setDaemon(true);
       acceptor.start();
       assertAnswers503Within5s(s.getLocalPort());
@@ -64,19 +67,24 @@ class UnreachableApiServerTest {
   }
 
   private static void assertAnswers503Within5s(int port) throws Exception {
-    Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + port).build();
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(KubernetesConfig.bounded(config)).build()) {
+    Config config =
+        new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + port).build();
+    try (KubernetesClient client =
+        new KubernetesClientBuilder().withConfig(KubernetesConfig.bounded(config)).build()) {
       IsolatoProperties props = new IsolatoProperties(null, null, false, 0, null, null, null);
       SloClasses classes = new SloClasses(client, props);
       TenantIndex index = new TenantIndex(client, props);
-      MockMvc mvc = MockMvcBuilders.standaloneSetup(
-              new TenantController(client, props, classes, new Admissions(index)),
-              new SloClassController(client, classes))
-          .setControllerAdvice(new ProblemAdvice()).build();
-      for (RequestBuilder request : List.of(
-          post("/api/v1/tenants").contentType(MediaType.APPLICATION_JSON).content(TENANT),
-          get("/api/v1/tenants/acme"),
-          get("/api/v1/slo-classes"))) {
+      MockMvc mvc =
+          MockMvcBuilders.standaloneSetup(
+                  new TenantController(client, props, classes, new Admissions(index)),
+                  new SloClassController(client, classes))
+              .setControllerAdvice(new ProblemAdvice())
+              .build();
+      for (RequestBuilder request :
+          List.of(
+              post("/api/v1/tenants").contentType(MediaType.APPLICATION_JSON).content(TENANT),
+              get("/api/v1/tenants/acme"),
+              get("/api/v1/slo-classes"))) {
         long start = System.nanoTime();
         MockHttpServletResponse r = mvc.perform(request).andReturn().getResponse();
         long ms = (System.nanoTime() - start) / 1_000_000;

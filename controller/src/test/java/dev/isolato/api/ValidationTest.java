@@ -1,9 +1,9 @@
 package dev.isolato.api;
 
-import dev.isolato.calibration.FieldError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isolato.DocClaim;
+import dev.isolato.calibration.FieldError;
 import dev.isolato.tenancy.SloClassSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,18 +27,31 @@ class ValidationTest {
     assertThat(fields(Validation.tenant(tenant("Acme", "gold", 1.0)))).containsExactly("tenantId");
     assertThat(fields(Validation.tenant(tenant("-acme", "gold", 1.0)))).containsExactly("tenantId");
     // isolato-t-<id> is a namespace name: 63 - 10 characters
-    assertThat(fields(Validation.tenant(tenant("a".repeat(54), "gold", 1.0)))).containsExactly("tenantId");
+    assertThat(fields(Validation.tenant(tenant("a".repeat(54), "gold", 1.0))))
+        .containsExactly("tenantId");
     assertThat(fields(Validation.tenant(tenant("a".repeat(53), "gold", 1.0)))).isEmpty();
-    assertThat(fields(Validation.tenant(tenant("acme", "gold_class", 1.0)))).containsExactly("sloClass");
-    assertThat(fields(Validation.tenant(tenant(null, null, null)))).containsExactly("tenantId", "sloClass", "committedRps");
+    assertThat(fields(Validation.tenant(tenant("acme", "gold_class", 1.0))))
+        .containsExactly("sloClass");
+    assertThat(fields(Validation.tenant(tenant(null, null, null))))
+        .containsExactly("tenantId", "sloClass", "committedRps");
   }
 
   @Test
   @DocClaim("docs/api.md: `committedRps` 0.001..1,000,000 req/s; `burst` 1..1,000,000")
   void ratesAndProfilesAreBounded() {
     assertThat(fields(Validation.tenant(tenant("a", "g", 0.0)))).containsExactly("committedRps");
-    assertThat(fields(Validation.tenant(tenant("a", "g", Double.NaN)))).containsExactly("committedRps");
-    assertThat(fields(Validation.tenant(new TenantRequest("a", "g", 1.0, 0.5, new TenantRequest.Profile(-1, 300_000, 20_000, null), "private"))))
+    assertThat(fields(Validation.tenant(tenant("a", "g", Double.NaN))))
+        .containsExactly("committedRps");
+    assertThat(
+            fields(
+                Validation.tenant(
+                    new TenantRequest(
+                        "a",
+                        "g",
+                        1.0,
+                        0.5,
+                        new TenantRequest.Profile(-1, 300_000, 20_000, null),
+                        "private"))))
         .containsExactly("burst", "profile.cpu", "profile.memory", "profile.io", "isolation");
   }
 
@@ -66,8 +79,15 @@ class ValidationTest {
     s.pivotPercent = 0;
     s.perPodCutoffRps = 0;
     s.latency.percentile = 0;
-    assertThat(fields(Validation.sloClass("a".repeat(54), s))).containsExactly("name", "spec.latency.percentile",
-        "spec.resources.cpu", "spec.resources.memory", "spec.maxReplicas", "spec.pivotPercent", "spec.perPodCutoffRps");
+    assertThat(fields(Validation.sloClass("a".repeat(54), s)))
+        .containsExactly(
+            "name",
+            "spec.latency.percentile",
+            "spec.resources.cpu",
+            "spec.resources.memory",
+            "spec.maxReplicas",
+            "spec.pivotPercent",
+            "spec.perPodCutoffRps");
   }
 
   @Test
@@ -76,7 +96,8 @@ class ValidationTest {
     s.headroom = new SloClassSpec.Headroom();
     assertThat(fields(Validation.sloClass("gold", s))).containsExactly("spec.headroom.cpu");
     s.headroom.cpu = "0m";
-    assertThat(Validation.sloClass("gold", s)).singleElement()
+    assertThat(Validation.sloClass("gold", s))
+        .singleElement()
         .satisfies(e -> assertThat(e.message()).contains("positive Kubernetes quantity", "'0m'"));
     s.headroom.cpu = "150m";
     assertThat(Validation.sloClass("gold", s)).isEmpty();
@@ -84,7 +105,8 @@ class ValidationTest {
 
   @Test
   @DocClaim("docs/api.md: `default`, `isolato`, `kube` and `kube-*` are reserved (400)")
-  @DocClaim("docs/operations.md: Class names `system`, `default`, `isolato`, `kube`, `kube-*` are refused (400)")
+  @DocClaim(
+      "docs/operations.md: Class names `system`, `default`, `isolato`, `kube`, `kube-*` are refused (400)")
   void reservedClassNamesAreRefusedNamingTheRule() {
     for (String name : List.of("system", "default", "kube-system", "kube-anything", "isolato")) {
       List<FieldError> errors = Validation.sloClass(name, spec());

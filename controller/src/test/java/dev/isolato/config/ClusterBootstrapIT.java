@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The controller's namespace on a real kube-apiserver (which runs no namespace controller, so a
- * deleted namespace stays Terminating until the test finalizes it, as kube-controller-manager would).
+ * deleted namespace stays Terminating until the test finalizes it, as kube-controller-manager
+ * would).
  */
 class ClusterBootstrapIT {
   static KubernetesClient kube;
@@ -38,16 +39,33 @@ class ClusterBootstrapIT {
   }
 
   private static void terminating(String ns) {
-    kube.resource(new NamespaceBuilder().withNewMetadata().withName(ns).addToLabels("left-by", "uninstall")
-        .endMetadata().build()).create();
+    kube.resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(ns)
+                .addToLabels("left-by", "uninstall")
+                .endMetadata()
+                .build())
+        .create();
     kube.namespaces().withName(ns).delete();
-    assertThat(kube.namespaces().withName(ns).get().getMetadata().getDeletionTimestamp()).isNotNull();
+    assertThat(kube.namespaces().withName(ns).get().getMetadata().getDeletionTimestamp())
+        .isNotNull();
   }
 
   /** What the namespace controller does once the namespace is empty. */
   private static void finalizeAndDelete(String ns) {
-    kube.raw("/api/v1/namespaces/" + ns + "/finalize", "PUT", Map.of("apiVersion", "v1", "kind", "Namespace",
-        "metadata", Map.of("name", ns), "spec", Map.of("finalizers", java.util.List.of())));
+    kube.raw(
+        "/api/v1/namespaces/" + ns + "/finalize",
+        "PUT",
+        Map.of(
+            "apiVersion",
+            "v1",
+            "kind",
+            "Namespace",
+            "metadata",
+            Map.of("name", ns),
+            "spec",
+            Map.of("finalizers", java.util.List.of())));
     kube.namespaces().withName(ns).delete();
   }
 
@@ -55,15 +73,20 @@ class ClusterBootstrapIT {
   void aTerminatingNamespaceIsWaitedForThenCreatedAfresh() {
     String ns = "bootstrap-wait-it";
     terminating(ns);
-    CompletableFuture<Void> ensured = CompletableFuture.runAsync(() -> bootstrap(ns).ensureNamespace(Duration.ofMinutes(1)));
+    CompletableFuture<Void> ensured =
+        CompletableFuture.runAsync(() -> bootstrap(ns).ensureNamespace(Duration.ofMinutes(1)));
     // it must not create into (or return on) the terminating namespace
-    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !ensured.isDone());
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> !ensured.isDone());
     finalizeAndDelete(ns);
     await().atMost(Duration.ofSeconds(30)).until(ensured::isDone);
     ensured.join();
     Namespace fresh = kube.namespaces().withName(ns).get();
     assertThat(fresh.getMetadata().getDeletionTimestamp()).isNull();
-    assertThat(fresh.getMetadata().getLabels()).doesNotContainKey("left-by")
+    assertThat(fresh.getMetadata().getLabels())
+        .doesNotContainKey("left-by")
         .containsEntry(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
         .containsAllEntriesOf(PoolObjects.podSecurityLabels());
   }

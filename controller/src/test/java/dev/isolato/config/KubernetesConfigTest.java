@@ -15,14 +15,21 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 class KubernetesConfigTest {
   @TempDir Path dir;
 
-  /** Each bad kubeconfig (no file / not YAML / no current context) names the file, the setting and what is wrong. */
+  /**
+   * Each bad kubeconfig (no file / not YAML / no current context) names the file, the setting and
+   * what is wrong.
+   */
   @ParameterizedTest
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       missing.kubeconfig |                               | cannot read the kubeconfig {} (ISOLATO_KUBECONFIG): no such file
       garbage.kubeconfig | clusters: [this is not yaml   | the kubeconfig {} (ISOLATO_KUBECONFIG) is not usable: while parsing a flow sequence in reader, line 1, column 11
       empty.kubeconfig   | 'apiVersion: v1'               | the kubeconfig {} (ISOLATO_KUBECONFIG) is not usable: it has no current context
       """)
-  void aBadKubeconfigIsAnInvalidSetting(String name, String content, String message) throws Exception {
+  void aBadKubeconfigIsAnInvalidSetting(String name, String content, String message)
+      throws Exception {
     Path file = dir.resolve(name);
     if (content != null) {
       Files.writeString(file, content + "\n");
@@ -34,7 +41,10 @@ class KubernetesConfigTest {
 
   @Test
   void aValidKubeconfigGivesItsServer() throws Exception {
-    Path ok = Files.writeString(dir.resolve("ok.kubeconfig"), """
+    Path ok =
+        Files.writeString(
+            dir.resolve("ok.kubeconfig"),
+            """
         apiVersion: v1
         kind: Config
         clusters: [{name: c, cluster: {server: "https://127.0.0.1:6443"}}]
@@ -47,9 +57,14 @@ class KubernetesConfigTest {
 
   @Test
   void theFailureAnalyzerReportsTheSettingNotTheStackTrace() {
-    var bad = new InvalidSettingException("cannot read the kubeconfig /x (ISOLATO_KUBECONFIG): no such file",
-        KubernetesConfig.KUBECONFIG_ACTION, null);
-    FailureAnalysis analysis = new InvalidSettingFailureAnalyzer().analyze(new BeanCreationException("apiKubernetesClient", bad));
+    var bad =
+        new InvalidSettingException(
+            "cannot read the kubeconfig /x (ISOLATO_KUBECONFIG): no such file",
+            KubernetesConfig.KUBECONFIG_ACTION,
+            null);
+    FailureAnalysis analysis =
+        new InvalidSettingFailureAnalyzer()
+            .analyze(new BeanCreationException("apiKubernetesClient", bad));
     assertThat(analysis.getDescription()).isEqualTo(bad.getMessage());
     assertThat(analysis.getAction()).contains("ISOLATO_KUBECONFIG");
   }

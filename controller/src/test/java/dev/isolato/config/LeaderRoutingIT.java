@@ -10,7 +10,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The leader's pod mark on a real kube-apiserver: set on leading, cleared on (re)start, other labels kept. */
+/**
+ * The leader's pod mark on a real kube-apiserver: set on leading, cleared on (re)start, other
+ * labels kept.
+ */
 class LeaderRoutingIT {
   static final String NS = "routing-it";
   static KubernetesClient kube;
@@ -27,9 +30,21 @@ class LeaderRoutingIT {
   }
 
   private static Pod pod(String name) {
-    return kube.resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(NS)
-        .addToLabels("app", "isolato").endMetadata()
-        .withNewSpec().addNewContainer().withName("c").withImage("x").endContainer().endSpec().build()).create();
+    return kube.resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .addToLabels("app", "isolato")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("x")
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
   }
 
   private static java.util.Map<String, String> labels(String name) {
@@ -41,9 +56,13 @@ class LeaderRoutingIT {
     pod("replica-a");
     LeaderRouting a = new LeaderRouting(kube, NS, "replica-a");
     a.lead();
-    assertThat(labels("replica-a")).containsEntry(LeaderRouting.LABEL, "true").containsEntry("app", "isolato");
+    assertThat(labels("replica-a"))
+        .containsEntry(LeaderRouting.LABEL, "true")
+        .containsEntry("app", "isolato");
     a.resign();
-    assertThat(labels("replica-a")).doesNotContainKey(LeaderRouting.LABEL).containsEntry("app", "isolato");
+    assertThat(labels("replica-a"))
+        .doesNotContainKey(LeaderRouting.LABEL)
+        .containsEntry("app", "isolato");
   }
 
   @Test

@@ -10,7 +10,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
-/** Answers of docs/api.md that no other IT pins down: headers, paging bounds, media type, limits, defaults. */
+/**
+ * Answers of docs/api.md that no other IT pins down: headers, paging bounds, media type, limits,
+ * defaults.
+ */
 class ApiAnswersIT extends ItBase {
 
   @Test
@@ -18,13 +21,20 @@ class ApiAnswersIT extends ItBase {
   @DocClaim("docs/api.md: 201 + `ETag` + `Location`")
   @DocClaim("docs/api.md: 200 + `ETag` (= `\"<resourceVersion>\"`)")
   void aCreatedTenantIsLocatedAndItsEtagIsItsResourceVersion() throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson("ans", 2, 50, false)).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("ans", 2, 50, false)).status())
+        .isEqualTo(201);
     Reply created = api("POST", "/api/v1/tenants", tenantJson("ans-1", "ans", 5, "shared"));
     assertThat(created.status()).isEqualTo(201);
     assertThat(created.raw().headers().firstValue("Location")).hasValue("/api/v1/tenants/ans-1");
     Reply read = api("GET", "/api/v1/tenants/ans-1", null);
     assertThat(read.status()).isEqualTo(200);
-    String rv = kube.resources(Tenant.class).inNamespace(NS).withName("ans-1").get().getMetadata().getResourceVersion();
+    String rv =
+        kube.resources(Tenant.class)
+            .inNamespace(NS)
+            .withName("ans-1")
+            .get()
+            .getMetadata()
+            .getResourceVersion();
     assertThat(read.raw().headers().firstValue("ETag")).hasValue("\"" + rv + "\"");
   }
 
@@ -33,9 +43,16 @@ class ApiAnswersIT extends ItBase {
   @DocClaim("docs/api.md: The API takes `application/json` only (415 otherwise).")
   @DocClaim("docs/api.md: | 415 | the body is not `application/json` |")
   void aBodyThatIsNotJsonIs415() throws Exception {
-    Reply r = api("POST", "/api/v1/tenants", tenantJson("ans-2", "ans", 5, "shared"), "Content-Type", "text/plain");
+    Reply r =
+        api(
+            "POST",
+            "/api/v1/tenants",
+            tenantJson("ans-2", "ans", 5, "shared"),
+            "Content-Type",
+            "text/plain");
     assertThat(r.status()).isEqualTo(415);
-    assertThat(r.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(r.raw().headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
     assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("ans-2").get()).isNull();
   }
 
@@ -62,11 +79,17 @@ class ApiAnswersIT extends ItBase {
   @DocClaim("docs/api.md: value cannot name an object and is answered 404 (422 in a body)")
   void aNameNoObjectCanHaveIs404InThePathAnd422InABody() throws Exception {
     String tooLong = "a".repeat(64);
-    for (String path : new String[] {"/api/v1/tenants/" + tooLong, "/api/v1/slo-classes/Not_A_Name",
-        "/api/v1/slo-classes/" + tooLong + "/plan", "/api/v1/calibrations?sloClass=" + tooLong}) {
+    for (String path :
+        new String[] {
+          "/api/v1/tenants/" + tooLong,
+          "/api/v1/slo-classes/Not_A_Name",
+          "/api/v1/slo-classes/" + tooLong + "/plan",
+          "/api/v1/calibrations?sloClass=" + tooLong
+        }) {
       assertThat(api("GET", path, null).status()).as(path).isEqualTo(404);
     }
-    Reply inBody = api("POST", "/api/v1/plans:simulate", "{\"sloClass\":\"" + tooLong + "\",\"tenants\":[]}");
+    Reply inBody =
+        api("POST", "/api/v1/plans:simulate", "{\"sloClass\":\"" + tooLong + "\",\"tenants\":[]}");
     assertThat(inBody.status()).isEqualTo(422);
     assertThat(inBody.body().get("field").asText()).isEqualTo("sloClass");
   }
@@ -85,22 +108,38 @@ class ApiAnswersIT extends ItBase {
     }
     Reply r = api("POST", "/api/v1/calibrations", run.toString());
     assertThat(r.status()).isEqualTo(400);
-    assertThat(r.body().get("errors").findValuesAsText("message")).anyMatch(m -> m.contains("at most 200 steps"));
+    assertThat(r.body().get("errors").findValuesAsText("message"))
+        .anyMatch(m -> m.contains("at most 200 steps"));
   }
 
   @Test
   @Order(345)
-  @DocClaim("docs/api.md: (default: each pod answers a tenant's requests beyond its admitted rate with 429)")
+  @DocClaim(
+      "docs/api.md: (default: each pod answers a tenant's requests beyond its admitted rate with 429)")
   void aClassWithoutAdmissionEnforcesTheAdmittedRate() throws Exception {
-    String noAdmission = classJson("ans-adm", 2, 50, false).replace(",\"admission\":\"enforce\"", "");
+    String noAdmission =
+        classJson("ans-adm", 2, 50, false).replace(",\"admission\":\"enforce\"", "");
     assertThat(noAdmission).doesNotContain("admission");
     assertThat(api("POST", "/api/v1/slo-classes", noAdmission).status()).isEqualTo(201);
-    assertThat(api("GET", "/api/v1/slo-classes/ans-adm", null).body().at("/spec/admission").asText()).isEqualTo("enforce");
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("ans-adm-1", "ans-adm", 7, "shared")).status()).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      var cm = kube.configMaps().inNamespace("isolato-c-ans-adm").withName("tenant-table").get();
-      assertThat(cm).isNotNull();
-      assertThat(JSON.readTree(cm.getData().get("tenants.json")).at("/tenants/ans-adm-1/rateRps").asDouble()).isEqualTo(7);
-    });
+    assertThat(
+            api("GET", "/api/v1/slo-classes/ans-adm", null).body().at("/spec/admission").asText())
+        .isEqualTo("enforce");
+    assertThat(
+            api("POST", "/api/v1/tenants", tenantJson("ans-adm-1", "ans-adm", 7, "shared"))
+                .status())
+        .isEqualTo(201);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              var cm =
+                  kube.configMaps().inNamespace("isolato-c-ans-adm").withName("tenant-table").get();
+              assertThat(cm).isNotNull();
+              assertThat(
+                      JSON.readTree(cm.getData().get("tenants.json"))
+                          .at("/tenants/ans-adm-1/rateRps")
+                          .asDouble())
+                  .isEqualTo(7);
+            });
   }
 }

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Onboarding against a real kube-apiserver and etcd. No kube-controller-manager runs there, so
- * no pod ever starts: tenants stay Provisioning and the objects are checked as the reconciler
- * wrote them.
+ * Onboarding against a real kube-apiserver and etcd. No kube-controller-manager runs there, so no
+ * pod ever starts: tenants stay Provisioning and the objects are checked as the reconciler wrote
+ * them.
  */
 class ControllerIT extends ItBase {
   @Autowired ApiCallCounter apiCalls;
@@ -37,10 +37,18 @@ class ControllerIT extends ItBase {
     for (String name : new String[] {"tenants.isolato.dev", "sloclasses.isolato.dev"}) {
       var crd = kube.apiextensions().v1().customResourceDefinitions().withName(name).get();
       assertThat(crd).as(name).isNotNull();
-      assertThat(crd.getStatus().getConditions()).anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+      assertThat(crd.getStatus().getConditions())
+          .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
     }
-    assertThat(kube.apiextensions().v1().customResourceDefinitions().withName("sloclasses.isolato.dev").get()
-        .getSpec().getScope()).isEqualTo("Cluster");
+    assertThat(
+            kube.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("sloclasses.isolato.dev")
+                .get()
+                .getSpec()
+                .getScope())
+        .isEqualTo("Cluster");
   }
 
   @Test
@@ -51,15 +59,18 @@ class ControllerIT extends ItBase {
   void requestsWithoutAValidTokenGet401() throws Exception {
     Reply none = call("GET", "/api/v1/tenants", null);
     assertThat(none.status()).isEqualTo(401);
-    assertThat(none.raw().headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(none.raw().headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
     assertThat(none.body().get("detail").asText()).contains("no bearer token");
-    assertThat(call("GET", "/api/v1/tenants", null, "Authorization", "Bearer wrong").status()).isEqualTo(401);
+    assertThat(call("GET", "/api/v1/tenants", null, "Authorization", "Bearer wrong").status())
+        .isEqualTo(401);
   }
 
   @Test
   @org.junit.jupiter.api.Order(10)
   void onboardingCreatesTheTenantAndEveryPoolObject() throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson("gold", 3, 100, true)).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("gold", 3, 100, true)).status())
+        .isEqualTo(201);
     Reply created = api("POST", "/api/v1/tenants", tenantJson("acme", "gold", 30, "shared"));
     assertThat(created.status()).isEqualTo(201);
     assertThat(created.raw().headers().firstValue("ETag")).isPresent();
@@ -69,12 +80,24 @@ class ControllerIT extends ItBase {
 
     String ns = "isolato-c-gold";
     // the autoscaler is applied last
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("saas-bench").get()).isNotNull());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        kube.autoscaling()
+                            .v2()
+                            .horizontalPodAutoscalers()
+                            .inNamespace(ns)
+                            .withName("saas-bench")
+                            .get())
+                    .isNotNull());
     Namespace namespace = kube.namespaces().withName(ns).get();
-    assertThat(namespace.getMetadata().getLabels()).containsEntry("isolato.dev/class", "gold")
+    assertThat(namespace.getMetadata().getLabels())
+        .containsEntry("isolato.dev/class", "gold")
         .containsEntry("app.kubernetes.io/managed-by", "isolato");
-    assertThat(namespace.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(namespace.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(o -> assertThat(o.getKind()).isEqualTo("SloClass"));
 
     Deployment d = kube.apps().deployments().inNamespace(ns).withName("saas-bench").get();
@@ -84,47 +107,73 @@ class ControllerIT extends ItBase {
     assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits());
     assertThat(c.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("250m"));
     assertThat(d.getSpec().getReplicas()).isEqualTo(1); // ⌈30 / 100⌉
-    assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName()).isEqualTo("isolato-c-gold");
-    assertThat(d.getMetadata().getManagedFields()).anyMatch(f -> "isolato".equals(f.getManager()) && "Apply".equals(f.getOperation()));
+    assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName())
+        .isEqualTo("isolato-c-gold");
+    assertThat(d.getMetadata().getManagedFields())
+        .anyMatch(f -> "isolato".equals(f.getManager()) && "Apply".equals(f.getOperation()));
 
     PriorityClass pc = kube.scheduling().v1().priorityClasses().withName("isolato-c-gold").get();
     assertThat(pc.getValue()).isEqualTo(1000);
     ResourceQuota q = kube.resourceQuotas().inNamespace(ns).withName("isolato-pool").get();
     assertThat(q.getSpec().getHard().get("pods")).isEqualTo(new Quantity("4"));
-    assertThat(Quantity.getAmountInBytes(q.getSpec().getHard().get("limits.cpu"))).isEqualByComparingTo("1");
+    assertThat(Quantity.getAmountInBytes(q.getSpec().getHard().get("limits.cpu")))
+        .isEqualByComparingTo("1");
     LimitRange lr = kube.limitRanges().inNamespace(ns).withName("isolato-pool").get();
-    assertThat(lr.getSpec().getLimits().get(0).getMax().get("memory")).isEqualTo(new Quantity("64Mi"));
+    assertThat(lr.getSpec().getLimits().get(0).getMax().get("memory"))
+        .isEqualTo(new Quantity("64Mi"));
     Service svc = kube.services().inNamespace(ns).withName("saas-bench").get();
     assertThat(svc.getSpec().getPorts().get(0).getPort()).isEqualTo(8080);
     assertThat(svc.getSpec().getSelector()).isEqualTo(d.getSpec().getSelector().getMatchLabels());
-    HorizontalPodAutoscaler hpa = kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("saas-bench").get();
+    HorizontalPodAutoscaler hpa =
+        kube.autoscaling()
+            .v2()
+            .horizontalPodAutoscalers()
+            .inNamespace(ns)
+            .withName("saas-bench")
+            .get();
     assertThat(hpa.getSpec().getMinReplicas()).isEqualTo(1);
     assertThat(hpa.getSpec().getMaxReplicas()).isEqualTo(3);
-    assertThat(hpa.getSpec().getMetrics().get(0).getResource().getTarget().getAverageUtilization()).isEqualTo(60);
-    JsonNode table = JSON.readTree(kube.configMaps().inNamespace(ns).withName("tenant-table").get().getData().get("tenants.json"));
+    assertThat(hpa.getSpec().getMetrics().get(0).getResource().getTarget().getAverageUtilization())
+        .isEqualTo(60);
+    JsonNode table =
+        JSON.readTree(
+            kube.configMaps()
+                .inNamespace(ns)
+                .withName("tenant-table")
+                .get()
+                .getData()
+                .get("tenants.json"));
     assertThat(table.get("tenants").get("acme").get("rateRps").asDouble()).isEqualTo(30);
     assertThat(table.get("tenants").get("acme").get("profile").get("cpu").asInt()).isEqualTo(2);
-    assertThat(kube.secrets().inNamespace(ns).withName("saas-bench-admin").get().getData()).containsKey("token");
+    assertThat(kube.secrets().inNamespace(ns).withName("saas-bench-admin").get().getData())
+        .containsKey("token");
   }
 
   @Test
   @org.junit.jupiter.api.Order(11)
   void statusSaysWhatIsPending() throws Exception {
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      JsonNode t = api("GET", "/api/v1/tenants/acme", null).body();
-      assertThat(t.at("/status/phase").asText()).isEqualTo("Provisioning");
-      assertThat(t.at("/status/observedGeneration").asLong()).isEqualTo(1);
-      assertThat(t.at("/status/admittedRps").asDouble()).isEqualTo(30);
-      assertThat(t.at("/status/namespace").asText()).isEqualTo("isolato-c-gold");
-      JsonNode ready = find(t.at("/status/conditions"), "Ready");
-      assertThat(ready.get("status").asText()).isEqualTo("False");
-      assertThat(ready.get("reason").asText()).isEqualTo("NoReadyReplicas");
-      assertThat(find(t.at("/status/conditions"), "Provisioned").get("status").asText()).isEqualTo("True");
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              JsonNode t = api("GET", "/api/v1/tenants/acme", null).body();
+              assertThat(t.at("/status/phase").asText()).isEqualTo("Provisioning");
+              assertThat(t.at("/status/observedGeneration").asLong()).isEqualTo(1);
+              assertThat(t.at("/status/admittedRps").asDouble()).isEqualTo(30);
+              assertThat(t.at("/status/namespace").asText()).isEqualTo("isolato-c-gold");
+              JsonNode ready = find(t.at("/status/conditions"), "Ready");
+              assertThat(ready.get("status").asText()).isEqualTo("False");
+              assertThat(ready.get("reason").asText()).isEqualTo("NoReadyReplicas");
+              assertThat(find(t.at("/status/conditions"), "Provisioned").get("status").asText())
+                  .isEqualTo("True");
+            });
     JsonNode cls = api("GET", "/api/v1/slo-classes/gold", null).body();
     assertThat(cls.at("/status/plan/replicas").asInt()).isEqualTo(1);
-    assertThat(cls.at("/status/plan/method").asText()).as("no calibration yet").isEqualTo("linear-fallback");
-    assertThat(cls.at("/status/plan/explanation/0").asText()).startsWith("fallback to the linear baseline: no fitted model");
+    assertThat(cls.at("/status/plan/method").asText())
+        .as("no calibration yet")
+        .isEqualTo("linear-fallback");
+    assertThat(cls.at("/status/plan/explanation/0").asText())
+        .startsWith("fallback to the linear baseline: no fitted model");
     assertThat(cls.at("/status/tenants").asInt()).isEqualTo(1);
   }
 
@@ -132,7 +181,11 @@ class ControllerIT extends ItBase {
   @org.junit.jupiter.api.Order(12)
   void aReconcileThatChangesNothingWritesNothing() {
     // Pending tenants are re-checked every 500 ms: each such reconcile must be read-only.
-    var reconciles = meters.find("operator.sdk.controllers.execution.reconcile").tag("controller", "sloclass").timer();
+    var reconciles =
+        meters
+            .find("operator.sdk.controllers.execution.reconcile")
+            .tag("controller", "sloclass")
+            .timer();
     await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= 2);
     long before = reconciles.count();
     long writes = apiCalls.writes();
@@ -144,30 +197,80 @@ class ControllerIT extends ItBase {
   @Test
   @org.junit.jupiter.api.Order(13)
   void moreTenantsScaleThePlanAndTheTable() throws Exception {
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("beta", "gold", 150, "shared")).status()).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(kube.apps().deployments().inNamespace("isolato-c-gold").withName("saas-bench").get().getSpec().getReplicas()).isEqualTo(2));
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      JsonNode table = JSON.readTree(kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get().getData().get("tenants.json"));
-      assertThat(table.get("tenants").fieldNames()).toIterable().containsExactly("acme", "beta");
-      assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace("isolato-c-gold").withName("saas-bench").get()
-          .getSpec().getMinReplicas()).isEqualTo(2);
-    });
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("beta", "gold", 150, "shared")).status())
+        .isEqualTo(201);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        kube.apps()
+                            .deployments()
+                            .inNamespace("isolato-c-gold")
+                            .withName("saas-bench")
+                            .get()
+                            .getSpec()
+                            .getReplicas())
+                    .isEqualTo(2));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              JsonNode table =
+                  JSON.readTree(
+                      kube.configMaps()
+                          .inNamespace("isolato-c-gold")
+                          .withName("tenant-table")
+                          .get()
+                          .getData()
+                          .get("tenants.json"));
+              assertThat(table.get("tenants").fieldNames())
+                  .toIterable()
+                  .containsExactly("acme", "beta");
+              assertThat(
+                      kube.autoscaling()
+                          .v2()
+                          .horizontalPodAutoscalers()
+                          .inNamespace("isolato-c-gold")
+                          .withName("saas-bench")
+                          .get()
+                          .getSpec()
+                          .getMinReplicas())
+                  .isEqualTo(2);
+            });
   }
 
   @Test
   @org.junit.jupiter.api.Order(14)
   void admissionOffLiftsTheRateLimitsAndEnforceRestoresThem() throws Exception {
-    assertThat(api("PUT", "/api/v1/slo-classes/gold", classJson("gold", 3, 100, true, "off")).status()).isEqualTo(200);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(goldTable().at("/tenants/acme").has("rateRps")).as("no limit with admission off").isFalse());
-    assertThat(api("PUT", "/api/v1/slo-classes/gold", classJson("gold", 3, 100, true, "enforce")).status()).isEqualTo(200);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(goldTable().at("/tenants/acme/rateRps").asDouble()).isPositive());
+    assertThat(
+            api("PUT", "/api/v1/slo-classes/gold", classJson("gold", 3, 100, true, "off")).status())
+        .isEqualTo(200);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(goldTable().at("/tenants/acme").has("rateRps"))
+                    .as("no limit with admission off")
+                    .isFalse());
+    assertThat(
+            api("PUT", "/api/v1/slo-classes/gold", classJson("gold", 3, 100, true, "enforce"))
+                .status())
+        .isEqualTo(200);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> assertThat(goldTable().at("/tenants/acme/rateRps").asDouble()).isPositive());
   }
 
   private JsonNode goldTable() throws Exception {
-    return JSON.readTree(kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get().getData().get("tenants.json"));
+    return JSON.readTree(
+        kube.configMaps()
+            .inNamespace("isolato-c-gold")
+            .withName("tenant-table")
+            .get()
+            .getData()
+            .get("tenants.json"));
   }
 
   @Test
@@ -179,19 +282,27 @@ class ControllerIT extends ItBase {
   void invalidInputGetsProblemsNamingTheField() throws Exception {
     Reply badId = api("POST", "/api/v1/tenants", tenantJson("Bad_Id", "gold", 1, "shared"));
     assertThat(badId.status()).isEqualTo(400);
-    assertThat(badId.raw().headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+    assertThat(badId.raw().headers().firstValue("Content-Type").orElse(""))
+        .startsWith("application/problem+json");
     assertThat(badId.body().at("/errors/0/field").asText()).isEqualTo("tenantId");
 
-    Reply badType = api("POST", "/api/v1/tenants", "{\"tenantId\":\"x\",\"sloClass\":\"gold\",\"committedRps\":\"fast\"}");
+    Reply badType =
+        api(
+            "POST",
+            "/api/v1/tenants",
+            "{\"tenantId\":\"x\",\"sloClass\":\"gold\",\"committedRps\":\"fast\"}");
     assertThat(badType.status()).isEqualTo(400);
     assertThat(badType.body().at("/errors/0/field").asText()).isEqualTo("committedRps");
 
-    Reply badEnum = api("POST", "/api/v1/slo-classes", classJson("silver", 2, 50, false, "sometimes"));
+    Reply badEnum =
+        api("POST", "/api/v1/slo-classes", classJson("silver", 2, 50, false, "sometimes"));
     assertThat(badEnum.status()).isEqualTo(400);
     assertThat(badEnum.body().at("/errors/0/field").asText()).isEqualTo("spec.admission");
-    assertThat(badEnum.body().get("detail").asText()).contains("must be one of enforce, off", "'sometimes'");
+    assertThat(badEnum.body().get("detail").asText())
+        .contains("must be one of enforce, off", "'sometimes'");
 
-    Reply unknownClass = api("POST", "/api/v1/tenants", tenantJson("lost", "platinum", 1, "shared"));
+    Reply unknownClass =
+        api("POST", "/api/v1/tenants", tenantJson("lost", "platinum", 1, "shared"));
     assertThat(unknownClass.status()).isEqualTo(422);
     assertThat(unknownClass.body().get("field").asText()).isEqualTo("sloClass");
 
@@ -203,7 +314,9 @@ class ControllerIT extends ItBase {
     assertThat(tooMuch.status()).isEqualTo(422);
     assertThat(tooMuch.body().get("remainingRps").asDouble()).isEqualTo(120);
     assertThat(tooMuch.body().get("detail").asText()).contains("120.0 more req/s");
-    assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("huge").get()).as("nothing written").isNull();
+    assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("huge").get())
+        .as("nothing written")
+        .isNull();
 
     Reply badClass = api("POST", "/api/v1/slo-classes", classJson("Silver", 0, -1, false));
     assertThat(badClass.status()).isEqualTo(400);
@@ -218,11 +331,30 @@ class ControllerIT extends ItBase {
   void staleUpdatesGet412AndFreshOnesApply() throws Exception {
     Reply current = api("GET", "/api/v1/tenants/acme", null);
     String etag = current.raw().headers().firstValue("ETag").orElseThrow();
-    Reply ok = api("PUT", "/api/v1/tenants/acme", tenantJson("acme", "gold", 40, "shared"), "If-Match", etag);
+    Reply ok =
+        api(
+            "PUT",
+            "/api/v1/tenants/acme",
+            tenantJson("acme", "gold", 40, "shared"),
+            "If-Match",
+            etag);
     assertThat(ok.status()).isEqualTo(200);
-    Reply stale = api("PUT", "/api/v1/tenants/acme", tenantJson("acme", "gold", 50, "shared"), "If-Match", etag);
+    Reply stale =
+        api(
+            "PUT",
+            "/api/v1/tenants/acme",
+            tenantJson("acme", "gold", 50, "shared"),
+            "If-Match",
+            etag);
     assertThat(stale.status()).isEqualTo(412);
-    assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("acme").get().getSpec().committedRps).isEqualTo(40);
+    assertThat(
+            kube.resources(Tenant.class)
+                .inNamespace(NS)
+                .withName("acme")
+                .get()
+                .getSpec()
+                .committedRps)
+        .isEqualTo(40);
   }
 
   @Test
@@ -231,29 +363,61 @@ class ControllerIT extends ItBase {
     Reply first = api("GET", "/api/v1/tenants?limit=1", null);
     assertThat(first.body().get("items")).hasSize(1);
     String token = first.body().get("continueToken").asText();
-    Reply second = api("GET", "/api/v1/tenants?limit=1&continue=" + java.net.URLEncoder.encode(token, "UTF-8"), null);
+    Reply second =
+        api(
+            "GET",
+            "/api/v1/tenants?limit=1&continue=" + java.net.URLEncoder.encode(token, "UTF-8"),
+            null);
     assertThat(second.body().get("items")).hasSize(1);
-    assertThat(second.body().at("/items/0/tenantId").asText()).isNotEqualTo(first.body().at("/items/0/tenantId").asText());
+    assertThat(second.body().at("/items/0/tenantId").asText())
+        .isNotEqualTo(first.body().at("/items/0/tenantId").asText());
   }
 
   @Test
   @org.junit.jupiter.api.Order(30)
   @DocClaim("docs/api.md: a dedicated namespace is removed (finalizer `isolato.dev/cleanup`)")
   void dedicatedTenantsGetTheirOwnNamespaceWhichGoesWithThem() throws Exception {
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("vip", "gold", 50, "dedicated")).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("vip", "gold", 50, "dedicated")).status())
+        .isEqualTo(201);
     String ns = "isolato-t-vip";
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(kube.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns).withName("saas-bench").get()).isNotNull());
-    assertThat(kube.namespaces().withName(ns).get().getMetadata().getLabels()).containsEntry("isolato.dev/tenant", "vip");
-    JsonNode shared = JSON.readTree(kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get().getData().get("tenants.json"));
-    assertThat(shared.get("tenants").has("vip")).as("a dedicated tenant is not in the shared table").isFalse();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        kube.autoscaling()
+                            .v2()
+                            .horizontalPodAutoscalers()
+                            .inNamespace(ns)
+                            .withName("saas-bench")
+                            .get())
+                    .isNotNull());
+    assertThat(kube.namespaces().withName(ns).get().getMetadata().getLabels())
+        .containsEntry("isolato.dev/tenant", "vip");
+    JsonNode shared =
+        JSON.readTree(
+            kube.configMaps()
+                .inNamespace("isolato-c-gold")
+                .withName("tenant-table")
+                .get()
+                .getData()
+                .get("tenants.json"));
+    assertThat(shared.get("tenants").has("vip"))
+        .as("a dedicated tenant is not in the shared table")
+        .isFalse();
 
     assertThat(api("DELETE", "/api/v1/tenants/vip", null).status()).isEqualTo(202);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("vip").get()).isNull();
-      Namespace gone = kube.namespaces().withName(ns).get();
-      assertThat(gone == null || gone.getMetadata().getDeletionTimestamp() != null).as("namespace deleted").isTrue();
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("vip").get())
+                  .isNull();
+              Namespace gone = kube.namespaces().withName(ns).get();
+              assertThat(gone == null || gone.getMetadata().getDeletionTimestamp() != null)
+                  .as("namespace deleted")
+                  .isTrue();
+            });
   }
 
   @Test
@@ -264,13 +428,21 @@ class ControllerIT extends ItBase {
   @DocClaim("docs/api.md: class still in use")
   void deletingASharedTenantRemovesItFromTheTable() throws Exception {
     assertThat(api("DELETE", "/api/v1/tenants/beta", null).status()).isEqualTo(202);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("beta").get()).isNull();
-      ConfigMap cm = kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get();
-      assertThat(JSON.readTree(cm.getData().get("tenants.json")).get("tenants").has("beta")).isFalse();
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("beta").get())
+                  .isNull();
+              ConfigMap cm =
+                  kube.configMaps().inNamespace("isolato-c-gold").withName("tenant-table").get();
+              assertThat(JSON.readTree(cm.getData().get("tenants.json")).get("tenants").has("beta"))
+                  .isFalse();
+            });
     assertThat(api("DELETE", "/api/v1/tenants/beta", null).status()).isEqualTo(404);
-    assertThat(api("DELETE", "/api/v1/slo-classes/gold", null).status()).as("class still has acme").isEqualTo(409);
+    assertThat(api("DELETE", "/api/v1/slo-classes/gold", null).status())
+        .as("class still has acme")
+        .isEqualTo(409);
   }
 
   @Test
@@ -279,33 +451,66 @@ class ControllerIT extends ItBase {
     Reply prom = callPort(managementPort, "GET", "/actuator/prometheus", null);
     assertThat(prom.status()).isEqualTo(200);
     String text = prom.raw().body();
-    assertThat(text).contains("operator_sdk_controllers_execution_reconcile_seconds_count{", "isolato_api_client_requests_total",
-        "isolato_tenants{", "phase=\"Provisioning\"");
+    assertThat(text)
+        .contains(
+            "operator_sdk_controllers_execution_reconcile_seconds_count{",
+            "isolato_api_client_requests_total",
+            "isolato_tenants{",
+            "phase=\"Provisioning\"");
     Reply docs = call("GET", "/v3/api-docs", null);
     assertThat(docs.status()).isEqualTo(200);
     assertThat(docs.body().get("paths").has("/api/v1/tenants")).isTrue();
-    assertThat(callPort(managementPort, "GET", "/actuator/health/readiness", null).status()).isEqualTo(200);
+    assertThat(callPort(managementPort, "GET", "/actuator/health/readiness", null).status())
+        .isEqualTo(200);
     assertThat(call("GET", "/readyz", null).status()).as("probe on the API port").isEqualTo(200);
     assertThat(call("GET", "/livez", null).status()).isEqualTo(200);
-    assertThat(call("GET", "/actuator/prometheus", null).status()).as("no metrics on the API port").isEqualTo(401);
+    assertThat(call("GET", "/actuator/prometheus", null).status())
+        .as("no metrics on the API port")
+        .isEqualTo(401);
     assertThat(api("GET", "/actuator/prometheus", null).status()).isEqualTo(404);
   }
 
   @Test
   @org.junit.jupiter.api.Order(50)
   void aBurstOfTenantsCostsAtMostThreeWritesEach() throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson("bulk", 4, 1000, false)).status()).isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("bulk-warm", "bulk", 1, "shared")).status()).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(30)).until(() -> "Provisioning".equals(
-        api("GET", "/api/v1/tenants/bulk-warm", null).body().at("/status/phase").asText()));
-    await().atMost(Duration.ofSeconds(30)).until(() -> api("GET", "/api/v1/slo-classes/bulk", null).body().at("/status/tenants").asInt() == 1);
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("bulk", 4, 1000, false)).status())
+        .isEqualTo(201);
+    assertThat(
+            api("POST", "/api/v1/tenants", tenantJson("bulk-warm", "bulk", 1, "shared")).status())
+        .isEqualTo(201);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                "Provisioning"
+                    .equals(
+                        api("GET", "/api/v1/tenants/bulk-warm", null)
+                            .body()
+                            .at("/status/phase")
+                            .asText()));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                api("GET", "/api/v1/slo-classes/bulk", null).body().at("/status/tenants").asInt()
+                    == 1);
 
     int n = 40;
     long before = apiCalls.writes();
     var pool = java.util.concurrent.Executors.newFixedThreadPool(10);
     try {
-      var posts = java.util.stream.IntStream.range(0, n).mapToObj(i -> pool.submit(() ->
-          api("POST", "/api/v1/tenants", tenantJson("bulk-%02d".formatted(i), "bulk", 1, "shared")).status())).toList();
+      var posts =
+          java.util.stream.IntStream.range(0, n)
+              .mapToObj(
+                  i ->
+                      pool.submit(
+                          () ->
+                              api(
+                                      "POST",
+                                      "/api/v1/tenants",
+                                      tenantJson("bulk-%02d".formatted(i), "bulk", 1, "shared"))
+                                  .status()))
+              .toList();
       for (var p : posts) {
         assertThat(p.get()).isEqualTo(201);
       }
@@ -313,17 +518,39 @@ class ControllerIT extends ItBase {
       pool.shutdown();
     }
     // settled: every tenant has its status, the table and the class status count them all
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      for (int i = 0; i < n; i++) {
-        assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("bulk-%02d".formatted(i)).get().getStatus())
-            .as("status of bulk-%02d", i).isNotNull();
-      }
-      JsonNode table = JSON.readTree(kube.configMaps().inNamespace("isolato-c-bulk").withName("tenant-table").get().getData().get("tenants.json"));
-      assertThat(table.get("tenants").size()).isEqualTo(n + 1);
-      assertThat(api("GET", "/api/v1/slo-classes/bulk", null).body().at("/status/tenants").asInt()).isEqualTo(n + 1);
-    });
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              for (int i = 0; i < n; i++) {
+                assertThat(
+                        kube.resources(Tenant.class)
+                            .inNamespace(NS)
+                            .withName("bulk-%02d".formatted(i))
+                            .get()
+                            .getStatus())
+                    .as("status of bulk-%02d", i)
+                    .isNotNull();
+              }
+              JsonNode table =
+                  JSON.readTree(
+                      kube.configMaps()
+                          .inNamespace("isolato-c-bulk")
+                          .withName("tenant-table")
+                          .get()
+                          .getData()
+                          .get("tenants.json"));
+              assertThat(table.get("tenants").size()).isEqualTo(n + 1);
+              assertThat(
+                      api("GET", "/api/v1/slo-classes/bulk", null)
+                          .body()
+                          .at("/status/tenants")
+                          .asInt())
+                  .isEqualTo(n + 1);
+            });
     long writes = apiCalls.writes() - before;
-    assertThat(writes).as("API writes for %d tenants (create, status, shared table and class status)", n)
+    assertThat(writes)
+        .as("API writes for %d tenants (create, status, shared table and class status)", n)
         .isLessThanOrEqualTo(3L * n);
   }
 

@@ -22,17 +22,18 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Deletion finishes when the controller is killed half-way through it (issue 16, item 3), in
- * each order of DeletionIT. The shared context's controller steps down, a {@link KilledController}
- * takes the lease and dies at an exact request of the deletion; a new controller instance (the
- * context's, restarted: a new operator, reconcilers and caches) takes over once the dead one's
- * lease expires, and must finish: nothing stays Terminating, every finalizer is removed, and
- * no pool namespace is left that neither terminates nor belongs to the deleted class (which the
- * garbage collector then removes).
+ * Deletion finishes when the controller is killed half-way through it (issue 16, item 3), in each
+ * order of DeletionIT. The shared context's controller steps down, a {@link KilledController} takes
+ * the lease and dies at an exact request of the deletion; a new controller instance (the context's,
+ * restarted: a new operator, reconcilers and caches) takes over once the dead one's lease expires,
+ * and must finish: nothing stays Terminating, every finalizer is removed, and no pool namespace is
+ * left that neither terminates nor belongs to the deleted class (which the garbage collector then
+ * removes).
  */
 class DeletionAfterKillIT extends ItBase {
   /** The dead instance's lease expires, then one reconcile. */
   static final Duration TAKEN_OVER = Duration.ofSeconds(40);
+
   static final Duration SERVED = Duration.ofSeconds(30);
 
   @Autowired OperatorLifecycle controller;
@@ -49,7 +50,8 @@ class DeletionAfterKillIT extends ItBase {
 
   @Test
   @Order(320)
-  void classThenTenant_killedAfterTheDedicatedNamespaceWentAndBeforeTheTenantsFinalizer() throws Exception {
+  void classThenTenant_killedAfterTheDedicatedNamespaceWentAndBeforeTheTenantsFinalizer()
+      throws Exception {
     onboard("kill-a", "kill-a1", "kill-a2");
     String uid = uid("kill-a");
     try (KilledController dying = takeOver(KilledController.writeTo("/tenants/kill-a2"))) {
@@ -90,11 +92,15 @@ class DeletionAfterKillIT extends ItBase {
 
   @Test
   @Order(322)
-  void namespaceDeletedByHand_killedAtTheFirstStepOfARelease_restDeletedWhileDown() throws Exception {
+  void namespaceDeletedByHand_killedAtTheFirstStepOfARelease_restDeletedWhileDown()
+      throws Exception {
     onboard("kill-n", "kill-n1", "kill-n2");
     String uid = uid("kill-n");
-    try (KilledController dying = takeOver(KilledController.writeTo("/namespaces/isolato-t-kill-n2"))) {
-      kube.namespaces().withName("isolato-c-kill-n").delete(); // by hand; no namespace controller here
+    try (KilledController dying =
+        takeOver(KilledController.writeTo("/namespaces/isolato-t-kill-n2"))) {
+      kube.namespaces()
+          .withName("isolato-c-kill-n")
+          .delete(); // by hand; no namespace controller here
       kube.configMaps().inNamespace("isolato-c-kill-n").withName("tenant-table").delete();
       await().atMost(SERVED).until(() -> "ApplyFailed".equals(readyReason("kill-n")));
       assertThat(api("DELETE", "/api/v1/tenants/kill-n2", null).status()).isEqualTo(202);
@@ -111,15 +117,35 @@ class DeletionAfterKillIT extends ItBase {
     awaitFinished("kill-n", uid, "kill-n1", "kill-n2");
   }
 
-  /** A class allowing dedicated tenants, a shared tenant (unless null) and a dedicated one, served. */
+  /**
+   * A class allowing dedicated tenants, a shared tenant (unless null) and a dedicated one, served.
+   */
   private void onboard(String cls, String shared, String dedicated) throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson(cls, 3, 50, true)).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/slo-classes", classJson(cls, 3, 50, true)).status())
+        .isEqualTo(201);
     if (shared != null) {
-      assertThat(api("POST", "/api/v1/tenants", tenantJson(shared, cls, 5, "shared")).status()).isEqualTo(201);
+      assertThat(api("POST", "/api/v1/tenants", tenantJson(shared, cls, 5, "shared")).status())
+          .isEqualTo(201);
     }
-    assertThat(api("POST", "/api/v1/tenants", tenantJson(dedicated, cls, 5, "dedicated")).status()).isEqualTo(201);
-    await().atMost(SERVED).until(() -> kube.apps().deployments().inNamespace("isolato-t-" + dedicated).withName("saas-bench").get() != null
-        && (shared == null || kube.apps().deployments().inNamespace("isolato-c-" + cls).withName("saas-bench").get() != null));
+    assertThat(api("POST", "/api/v1/tenants", tenantJson(dedicated, cls, 5, "dedicated")).status())
+        .isEqualTo(201);
+    await()
+        .atMost(SERVED)
+        .until(
+            () ->
+                kube.apps()
+                            .deployments()
+                            .inNamespace("isolato-t-" + dedicated)
+                            .withName("saas-bench")
+                            .get()
+                        != null
+                    && (shared == null
+                        || kube.apps()
+                                .deployments()
+                                .inNamespace("isolato-c-" + cls)
+                                .withName("saas-bench")
+                                .get()
+                            != null));
   }
 
   /** The context's controller steps down (handing the lease over); a doomed one takes it. */
@@ -129,15 +155,25 @@ class DeletionAfterKillIT extends ItBase {
   }
 
   private void awaitFinished(String cls, String classUid, String... tenants) {
-    await().atMost(TAKEN_OVER).untilAsserted(() -> {
-      for (String t : tenants) {
-        assertThat(tenant(t)).as("tenant %s", t).isNull();
-      }
-      assertThat(kube.resources(SloClass.class).withName(cls).get()).as("class %s", cls).isNull();
-    });
-    for (Namespace ns : kube.namespaces().withLabel(PoolObjects.CLASS_LABEL, cls).list().getItems()) {
-      boolean collected = ns.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid).anyMatch(classUid::equals);
-      assertThat(terminating(ns) || collected).as("namespace %s terminates or is the garbage collector's", ns.getMetadata().getName())
+    await()
+        .atMost(TAKEN_OVER)
+        .untilAsserted(
+            () -> {
+              for (String t : tenants) {
+                assertThat(tenant(t)).as("tenant %s", t).isNull();
+              }
+              assertThat(kube.resources(SloClass.class).withName(cls).get())
+                  .as("class %s", cls)
+                  .isNull();
+            });
+    for (Namespace ns :
+        kube.namespaces().withLabel(PoolObjects.CLASS_LABEL, cls).list().getItems()) {
+      boolean collected =
+          ns.getMetadata().getOwnerReferences().stream()
+              .map(OwnerReference::getUid)
+              .anyMatch(classUid::equals);
+      assertThat(terminating(ns) || collected)
+          .as("namespace %s terminates or is the garbage collector's", ns.getMetadata().getName())
           .isTrue();
     }
   }
@@ -152,8 +188,13 @@ class DeletionAfterKillIT extends ItBase {
 
   private static String readyReason(String cls) {
     SloClass c = kube.resources(SloClass.class).withName(cls).get();
-    return c == null || c.getStatus() == null ? null : c.getStatus().conditions.stream()
-        .filter(x -> "Ready".equals(x.getType())).map(x -> x.getReason()).findFirst().orElse(null);
+    return c == null || c.getStatus() == null
+        ? null
+        : c.getStatus().conditions.stream()
+            .filter(x -> "Ready".equals(x.getType()))
+            .map(x -> x.getReason())
+            .findFirst()
+            .orElse(null);
   }
 
   private static boolean terminating(HasMetadata o) {

@@ -23,20 +23,24 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The controller (REST API + reconciler) against a real kube-apiserver and etcd, with HTTP
- * helpers. Every IT class extends this one so that they share one Spring context (one
- * operator holding the leader lease) and one API server.
+ * The controller (REST API + reconciler) against a real kube-apiserver and etcd, with HTTP helpers.
+ * Every IT class extends this one so that they share one Spring context (one operator holding the
+ * leader lease) and one API server.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "logging.level.dev.isolato.config.ApiCallCounter=DEBUG")
 @AutoConfigureObservability
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class ItBase {
   static final String TOKEN = "it-token-123";
+
   /** A static tenant token of tenant {@code sec-own} (SecurityIT). */
   static final String TENANT_TOKEN = "it-tenant-token-sec-own";
+
   /** Short, so that rotation tests see a changed token file or Secret quickly. */
   static final Duration TOKEN_TTL = Duration.ofSeconds(2);
+
   static final String NS = "isolato-system";
   static final ObjectMapper JSON = new ObjectMapper();
   static Path tokenFile;
@@ -77,17 +81,28 @@ abstract class ItBase {
     return callPort(port, method, path, body, headers);
   }
 
-  Reply callPort(int toPort, String method, String path, Object body, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + toPort + path))
-        .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json");
+  Reply callPort(int toPort, String method, String path, Object body, String... headers)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + toPort + path))
+            .timeout(Duration.ofSeconds(20))
+            .header("Content-Type", "application/json");
     for (int i = 0; i + 1 < headers.length; i += 2) {
       b.setHeader(headers[i], headers[i + 1]); // replaces the default Content-Type
     }
-    String text = body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
-    b.method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
+    String text =
+        body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
+    b.method(
+        method,
+        text == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(text));
     HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     boolean isJson = r.headers().firstValue("Content-Type").orElse("").contains("json");
-    JsonNode json = !isJson || r.body() == null || r.body().isBlank() ? JSON.nullNode() : JSON.readTree(r.body());
+    JsonNode json =
+        !isJson || r.body() == null || r.body().isBlank()
+            ? JSON.nullNode()
+            : JSON.readTree(r.body());
     return new Reply(r.statusCode(), json, r);
   }
 
@@ -96,7 +111,8 @@ abstract class ItBase {
   }
 
   /** A call with {@code token} as the bearer token. */
-  Reply as(String token, String method, String path, Object body, String... headers) throws Exception {
+  Reply as(String token, String method, String path, Object body, String... headers)
+      throws Exception {
     String[] all = new String[headers.length + 2];
     all[0] = "Authorization";
     all[1] = "Bearer " + token;
@@ -108,7 +124,8 @@ abstract class ItBase {
     return classJson(name, maxReplicas, cutoff, dedicated, "enforce");
   }
 
-  static String classJson(String name, int maxReplicas, double cutoff, boolean dedicated, String admission) {
+  static String classJson(
+      String name, int maxReplicas, double cutoff, boolean dedicated, String admission) {
     return """
         {"name":"%s","spec":{"latency":{"percentile":95,"targetMs":50},
          "resources":{"cpu":"250m","memory":"64Mi"},"priority":1000,"minReplicas":1,"maxReplicas":%d,
@@ -121,5 +138,4 @@ abstract class ItBase {
         {"tenantId":"%s","sloClass":"%s","committedRps":%s,"profile":{"cpu":2,"memory":16,"io":0},"isolation":"%s"}"""
         .formatted(id, cls, rps, isolation);
   }
-
 }

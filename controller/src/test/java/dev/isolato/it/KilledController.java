@@ -1,13 +1,10 @@
 package dev.isolato.it;
 
-import dev.isolato.profiler.TenantProfilerLoop;
-import org.springframework.beans.factory.support.StaticListableBeanFactory;
-import java.time.Duration;
-import dev.isolato.scaling.DirectScaler;
-import dev.isolato.scaling.Autoscaler;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.OperatorLifecycle;
+import dev.isolato.profiler.TenantProfilerLoop;
+import dev.isolato.scaling.Autoscaler;
+import dev.isolato.scaling.DirectScaler;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.tenancy.TablePusher;
 import dev.isolato.tenancy.TenancyMetrics;
@@ -17,15 +14,18 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
 
 /**
- * A controller instance that dies at a chosen request: that request and every later one never
- * reach the API server (they go to a closed port), as when the process is killed just before
- * sending it. So a test stops a deletion at an exact step, not at whatever point a timer hits.
- * {@link #close()} then stops what is left of it (without a lease hand-over: its lease expires).
+ * A controller instance that dies at a chosen request: that request and every later one never reach
+ * the API server (they go to a closed port), as when the process is killed just before sending it.
+ * So a test stops a deletion at an exact step, not at whatever point a timer hits. {@link #close()}
+ * then stops what is left of it (without a lease hand-over: its lease expires).
  */
 final class KilledController implements AutoCloseable {
   private static final URI NOWHERE = URI.create("http://127.0.0.1:1/");
@@ -34,27 +34,42 @@ final class KilledController implements AutoCloseable {
   private final KubernetesClient client;
   private final OperatorLifecycle lifecycle;
 
-  KilledController(Predicate<HttpRequest> killPoint, IsolatoProperties props, CapacityPlanner planner,
+  KilledController(
+      Predicate<HttpRequest> killPoint,
+      IsolatoProperties props,
+      CapacityPlanner planner,
       TenancyMetrics metrics) {
     Config config = RealApiServer.config();
     config.setRequestRetryBackoffLimit(0);
-    Interceptor kill = new Interceptor() {
-      @Override
-      public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-        if (killedAt.get() == null && killPoint.test(request)) {
-          killedAt.compareAndSet(null, request.method() + " " + request.uri().getPath());
-        }
-        if (killedAt.get() != null) {
-          builder.uri(NOWHERE);
-        }
-      }
-    };
-    client = new KubernetesClientBuilder().withConfig(config)
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("killed", kill)).build();
-    lifecycle = new OperatorLifecycle(client, props, planner, new TablePusher(client), metrics,
-        new SimpleMeterRegistry(), "", Autoscaler.hpaOnly(),
-        new DirectScaler(client, false, Duration.ofSeconds(1), new SimpleMeterRegistry()),
-        new StaticListableBeanFactory().getBeanProvider(TenantProfilerLoop.class));
+    Interceptor kill =
+        new Interceptor() {
+          @Override
+          public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+            if (killedAt.get() == null && killPoint.test(request)) {
+              killedAt.compareAndSet(null, request.method() + " " + request.uri().getPath());
+            }
+            if (killedAt.get() != null) {
+              builder.uri(NOWHERE);
+            }
+          }
+        };
+    client =
+        new KubernetesClientBuilder()
+            .withConfig(config)
+            .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("killed", kill))
+            .build();
+    lifecycle =
+        new OperatorLifecycle(
+            client,
+            props,
+            planner,
+            new TablePusher(client),
+            metrics,
+            new SimpleMeterRegistry(),
+            "",
+            Autoscaler.hpaOnly(),
+            new DirectScaler(client, false, Duration.ofSeconds(1), new SimpleMeterRegistry()),
+            new StaticListableBeanFactory().getBeanProvider(TenantProfilerLoop.class));
     lifecycle.start();
   }
 

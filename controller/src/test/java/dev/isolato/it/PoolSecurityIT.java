@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * Classes and pools cannot touch what is not theirs (issue 9, items 3–5), on a real
- * kube-apiserver: reserved and colliding names, foreign namespaces, the image allowlist, and
- * the isolation objects of a pool (NetworkPolicies, Pod Security Admission "restricted").
- * No kube-controller-manager runs here: namespaces are never garbage-collected, so "not
- * deleted" is checked as "no ownerReference and no deletion by the controller".
+ * Classes and pools cannot touch what is not theirs (issue 9, items 3–5), on a real kube-apiserver:
+ * reserved and colliding names, foreign namespaces, the image allowlist, and the isolation objects
+ * of a pool (NetworkPolicies, Pod Security Admission "restricted"). No kube-controller-manager runs
+ * here: namespaces are never garbage-collected, so "not deleted" is checked as "no ownerReference
+ * and no deletion by the controller".
  */
 class PoolSecurityIT extends ItBase {
   static final Duration WAIT = Duration.ofSeconds(30);
@@ -44,15 +44,24 @@ class PoolSecurityIT extends ItBase {
 
     // a client that bypasses the API (kubectl) gets a refusing reconciler
     kube.resource(sloClass("system", null)).create();
-    await().atMost(WAIT).untilAsserted(() -> assertThat(ready("system"))
-        .satisfies(c -> {
-          assertThat(c.getStatus()).isEqualTo("False");
-          assertThat(c.getReason()).isEqualTo("InvalidName");
-        }));
-    assertThat(kube.namespaces().withName("isolato-c-system").get()).as("no pool for a refused class").isNull();
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(ready("system"))
+                    .satisfies(
+                        c -> {
+                          assertThat(c.getStatus()).isEqualTo("False");
+                          assertThat(c.getReason()).isEqualTo("InvalidName");
+                        }));
+    assertThat(kube.namespaces().withName("isolato-c-system").get())
+        .as("no pool for a refused class")
+        .isNull();
     assertNoOwner(NS);
     kube.resources(SloClass.class).withName("system").delete();
-    await().atMost(WAIT).until(() -> kube.resources(SloClass.class).withName("system").get() == null);
+    await()
+        .atMost(WAIT)
+        .until(() -> kube.resources(SloClass.class).withName("system").get() == null);
     Namespace controllerNs = kube.namespaces().withName(NS).get();
     assertThat(controllerNs.getMetadata().getDeletionTimestamp()).isNull();
     assertNoOwner(NS);
@@ -67,74 +76,134 @@ class PoolSecurityIT extends ItBase {
     foreignNamespace("isolato-c-squat");
     Reply r = api("POST", "/api/v1/slo-classes", classJson("squat", 2, 50, true));
     assertThat(r.status()).isEqualTo(409);
-    assertThat(r.body().get("detail").asText()).contains("isolato-c-squat", "not created by Isolato");
+    assertThat(r.body().get("detail").asText())
+        .contains("isolato-c-squat", "not created by Isolato");
 
     kube.resource(sloClass("squat", null)).create();
     Tenant t = tenant("squatted", "squat", TenantSpec.Isolation.shared);
     kube.resource(t).create();
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(ready("squat").getReason()).isEqualTo("NamespaceConflict");
-      assertThat(ready("squat").getMessage()).contains("isolato-c-squat", "not Isolato's");
-      Tenant live = kube.resources(Tenant.class).inNamespace(NS).withName("squatted").get();
-      assertThat(live.getStatus()).isNotNull();
-      assertThat(live.getStatus().phase).isEqualTo("Pending");
-      assertThat(live.getStatus().conditions.get(0).getReason()).isEqualTo("NamespaceConflict");
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(ready("squat").getReason()).isEqualTo("NamespaceConflict");
+              assertThat(ready("squat").getMessage()).contains("isolato-c-squat", "not Isolato's");
+              Tenant live = kube.resources(Tenant.class).inNamespace(NS).withName("squatted").get();
+              assertThat(live.getStatus()).isNotNull();
+              assertThat(live.getStatus().phase).isEqualTo("Pending");
+              assertThat(live.getStatus().conditions.get(0).getReason())
+                  .isEqualTo("NamespaceConflict");
+            });
     assertNoOwner("isolato-c-squat");
     assertThat(kube.namespaces().withName("isolato-c-squat").get().getMetadata().getLabels())
         .doesNotContainKey("app.kubernetes.io/managed-by");
-    assertThat(kube.secrets().inNamespace("isolato-c-squat").list().getItems()).as("nothing created inside").isEmpty();
+    assertThat(kube.secrets().inNamespace("isolato-c-squat").list().getItems())
+        .as("nothing created inside")
+        .isEmpty();
     assertThat(kube.configMaps().inNamespace("isolato-c-squat").list().getItems()).isEmpty();
-    assertThat(kube.apps().deployments().inNamespace("isolato-c-squat").list().getItems()).isEmpty();
-    assertThat(kube.network().v1().networkPolicies().inNamespace("isolato-c-squat").list().getItems()).isEmpty();
+    assertThat(kube.apps().deployments().inNamespace("isolato-c-squat").list().getItems())
+        .isEmpty();
+    assertThat(
+            kube.network().v1().networkPolicies().inNamespace("isolato-c-squat").list().getItems())
+        .isEmpty();
 
     kube.resources(Tenant.class).inNamespace(NS).withName("squatted").delete();
     kube.resources(SloClass.class).withName("squat").delete();
-    await().atMost(WAIT).until(() -> kube.resources(SloClass.class).withName("squat").get() == null
-        && kube.resources(Tenant.class).inNamespace(NS).withName("squatted").get() == null);
-    assertThat(kube.namespaces().withName("isolato-c-squat").get().getMetadata().getDeletionTimestamp()).isNull();
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                kube.resources(SloClass.class).withName("squat").get() == null
+                    && kube.resources(Tenant.class).inNamespace(NS).withName("squatted").get()
+                        == null);
+    assertThat(
+            kube.namespaces()
+                .withName("isolato-c-squat")
+                .get()
+                .getMetadata()
+                .getDeletionTimestamp())
+        .isNull();
   }
 
   @Test
   @Order(102)
   @DocClaim("docs/api.md: 409 when that namespace exists")
   @DocClaim("docs/api.md: a pool namespace exists that Isolato did not create")
-  @DocClaim("docs/operations.md: as is a class or dedicated tenant whose namespace already exists without")
+  @DocClaim(
+      "docs/operations.md: as is a class or dedicated tenant whose namespace already exists without")
   void aDedicatedTenantsForeignNamespaceIsNotDeletedWithTheTenant() throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson("roomy", 2, 50, true)).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("roomy", 2, 50, true)).status())
+        .isEqualTo(201);
     foreignNamespace("isolato-t-lodger");
     Reply r = api("POST", "/api/v1/tenants", tenantJson("lodger", "roomy", 5, "dedicated"));
     assertThat(r.status()).isEqualTo(409);
     assertThat(r.body().get("field").asText()).isEqualTo("tenantId");
 
     kube.resource(tenant("lodger", "roomy", TenantSpec.Isolation.dedicated)).create();
-    await().atMost(WAIT).ignoreExceptions().untilAsserted(() ->
-        assertThat(kube.resources(Tenant.class).inNamespace(NS).withName("lodger").get().getStatus().conditions.get(0).getReason())
-            .isEqualTo("NamespaceConflict"));
+    await()
+        .atMost(WAIT)
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                assertThat(
+                        kube.resources(Tenant.class)
+                            .inNamespace(NS)
+                            .withName("lodger")
+                            .get()
+                            .getStatus()
+                            .conditions
+                            .get(0)
+                            .getReason())
+                    .isEqualTo("NamespaceConflict"));
     kube.resources(Tenant.class).inNamespace(NS).withName("lodger").delete();
-    await().atMost(WAIT).until(() -> kube.resources(Tenant.class).inNamespace(NS).withName("lodger").get() == null);
+    await()
+        .atMost(WAIT)
+        .until(() -> kube.resources(Tenant.class).inNamespace(NS).withName("lodger").get() == null);
     Namespace ns = kube.namespaces().withName("isolato-t-lodger").get();
-    assertThat(ns.getMetadata().getDeletionTimestamp()).as("the controller did not delete it").isNull();
+    assertThat(ns.getMetadata().getDeletionTimestamp())
+        .as("the controller did not delete it")
+        .isNull();
     assertNoOwner("isolato-t-lodger");
   }
 
   @Test
   @Order(103)
   void classABAndTheDedicatedTenantBOfClassAGetTwoNamespaces() throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson("a-b", 2, 50, false)).status()).isEqualTo(201);
-    assertThat(api("POST", "/api/v1/slo-classes", classJson("a", 2, 50, true)).status()).isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("shared-ab", "a-b", 5, "shared")).status()).isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("b", "a", 5, "dedicated")).status()).isEqualTo(201);
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(kube.apps().deployments().inNamespace("isolato-c-a-b").withName("saas-bench").get()).isNotNull();
-      assertThat(kube.apps().deployments().inNamespace("isolato-t-b").withName("saas-bench").get()).isNotNull();
-    });
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("a-b", 2, 50, false)).status())
+        .isEqualTo(201);
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("a", 2, 50, true)).status())
+        .isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("shared-ab", "a-b", 5, "shared")).status())
+        .isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("b", "a", 5, "dedicated")).status())
+        .isEqualTo(201);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(
+                      kube.apps()
+                          .deployments()
+                          .inNamespace("isolato-c-a-b")
+                          .withName("saas-bench")
+                          .get())
+                  .isNotNull();
+              assertThat(
+                      kube.apps()
+                          .deployments()
+                          .inNamespace("isolato-t-b")
+                          .withName("saas-bench")
+                          .get())
+                  .isNotNull();
+            });
     String uidAB = kube.resources(SloClass.class).withName("a-b").get().getMetadata().getUid();
     String uidA = kube.resources(SloClass.class).withName("a").get().getMetadata().getUid();
     assertThat(kube.namespaces().withName("isolato-c-a-b").get().getMetadata().getOwnerReferences())
-        .singleElement().satisfies(o -> assertThat(o.getUid()).isEqualTo(uidAB));
+        .singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(uidAB));
     assertThat(kube.namespaces().withName("isolato-t-b").get().getMetadata().getOwnerReferences())
-        .singleElement().satisfies(o -> assertThat(o.getUid()).isEqualTo(uidA));
+        .singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(uidA));
     assertThat(ready("a-b").getStatus()).isEqualTo("True");
     assertThat(ready("a").getStatus()).isEqualTo("True");
   }
@@ -144,27 +213,73 @@ class PoolSecurityIT extends ItBase {
   void aPoolNamespaceOfTheEarlierSchemeIsRemovedButAForeignOneIsNot() {
     SloClass ab = kube.resources(SloClass.class).withName("a-b").get();
     // what a version before isolato-c-<class> left behind: Isolato's label and the class's owner
-    kube.resource(new NamespaceBuilder().withNewMetadata().withName("isolato-a-b")
-        .addToLabels("app.kubernetes.io/managed-by", "isolato").addToLabels("isolato.dev/class", "a-b")
-        .addNewOwnerReference().withApiVersion(ab.getApiVersion()).withKind(ab.getKind()).withName("a-b")
-        .withUid(ab.getMetadata().getUid()).endOwnerReference().endMetadata().build()).create();
+    kube.resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName("isolato-a-b")
+                .addToLabels("app.kubernetes.io/managed-by", "isolato")
+                .addToLabels("isolato.dev/class", "a-b")
+                .addNewOwnerReference()
+                .withApiVersion(ab.getApiVersion())
+                .withKind(ab.getKind())
+                .withName("a-b")
+                .withUid(ab.getMetadata().getUid())
+                .endOwnerReference()
+                .endMetadata()
+                .build())
+        .create();
     kube.resource(poolDeployment("isolato-a-b")).create();
     // a look-alike in a namespace that is not Isolato's
     foreignNamespace("isolato-look-alike");
     kube.resource(poolDeployment("isolato-look-alike")).create();
-    await().atMost(WAIT).untilAsserted(() ->
-        assertThat(kube.namespaces().withName("isolato-a-b").get().getMetadata().getDeletionTimestamp()).isNotNull());
-    assertThat(kube.namespaces().withName("isolato-look-alike").get().getMetadata().getDeletionTimestamp()).isNull();
-    assertThat(kube.namespaces().withName("isolato-c-a-b").get().getMetadata().getDeletionTimestamp()).isNull();
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        kube.namespaces()
+                            .withName("isolato-a-b")
+                            .get()
+                            .getMetadata()
+                            .getDeletionTimestamp())
+                    .isNotNull());
+    assertThat(
+            kube.namespaces()
+                .withName("isolato-look-alike")
+                .get()
+                .getMetadata()
+                .getDeletionTimestamp())
+        .isNull();
+    assertThat(
+            kube.namespaces().withName("isolato-c-a-b").get().getMetadata().getDeletionTimestamp())
+        .isNull();
   }
 
   private static Deployment poolDeployment(String ns) {
-    return new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName("saas-bench").withNamespace(ns)
-        .addToLabels("app.kubernetes.io/managed-by", "isolato").addToLabels("isolato.dev/class", "a-b").endMetadata()
-        .withNewSpec().withNewSelector().addToMatchLabels("app", "x").endSelector()
-        .withNewTemplate().withNewMetadata().addToLabels("app", "x").endMetadata()
-        .withNewSpec().addNewContainer().withName("c").withImage("localhost/isolato/saas-bench:dev").endContainer().endSpec()
-        .endTemplate().endSpec().build();
+    return new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
+        .withNewMetadata()
+        .withName("saas-bench")
+        .withNamespace(ns)
+        .addToLabels("app.kubernetes.io/managed-by", "isolato")
+        .addToLabels("isolato.dev/class", "a-b")
+        .endMetadata()
+        .withNewSpec()
+        .withNewSelector()
+        .addToMatchLabels("app", "x")
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .addToLabels("app", "x")
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("c")
+        .withImage("localhost/isolato/saas-bench:dev")
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
   }
 
   @Test
@@ -172,21 +287,32 @@ class PoolSecurityIT extends ItBase {
   @DocClaim("docs/api.md: allowlist → 400 naming it.")
   @DocClaim("docs/operations.md: the API answers 400 naming the allowlist")
   void anImageOutsideTheAllowlistIsRefusedByTheApiAndTheReconciler() throws Exception {
-    String body = classJson("evil", 2, 50, false).replace("\"admission\":", "\"image\":\"docker.io/evil/miner:1\",\"admission\":");
+    String body =
+        classJson("evil", 2, 50, false)
+            .replace("\"admission\":", "\"image\":\"docker.io/evil/miner:1\",\"admission\":");
     Reply r = api("POST", "/api/v1/slo-classes", body);
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.body().at("/errors/0/field").asText()).isEqualTo("spec.image");
-    assertThat(r.body().get("detail").asText()).contains("allowlist", "localhost/isolato/saas-bench:dev");
+    assertThat(r.body().get("detail").asText())
+        .contains("allowlist", "localhost/isolato/saas-bench:dev");
     // an allowed class cannot be switched to another image either
-    Reply put = api("PUT", "/api/v1/slo-classes/a-b", classJson("a-b", 2, 50, false)
-        .replace("\"admission\":", "\"image\":\"docker.io/evil/miner:1\",\"admission\":"));
+    Reply put =
+        api(
+            "PUT",
+            "/api/v1/slo-classes/a-b",
+            classJson("a-b", 2, 50, false)
+                .replace("\"admission\":", "\"image\":\"docker.io/evil/miner:1\",\"admission\":"));
     assertThat(put.status()).isEqualTo(400);
 
     kube.resource(sloClass("evil", "docker.io/evil/miner:1")).create();
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(ready("evil").getReason()).isEqualTo("ImageNotAllowed");
-      assertThat(ready("evil").getMessage()).contains("docker.io/evil/miner:1", "allowlist");
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(ready("evil").getReason()).isEqualTo("ImageNotAllowed");
+              assertThat(ready("evil").getMessage())
+                  .contains("docker.io/evil/miner:1", "allowlist");
+            });
     assertThat(kube.namespaces().withName("isolato-c-evil").get()).as("nothing applied").isNull();
     kube.resources(SloClass.class).withName("evil").delete();
   }
@@ -196,55 +322,121 @@ class PoolSecurityIT extends ItBase {
   void aPoolNamespaceHasDenyAllAndServiceOnlyPoliciesAndEnforcesRestricted() throws Exception {
     String ns = "isolato-c-a-b";
     Namespace namespace = kube.namespaces().withName(ns).get();
-    assertThat(namespace.getMetadata().getLabels()).containsEntry("pod-security.kubernetes.io/enforce", "restricted")
-        .containsEntry("pod-security.kubernetes.io/warn", "restricted").containsEntry("pod-security.kubernetes.io/audit", "restricted");
-    await().atMost(WAIT).untilAsserted(() ->
-        assertThat(kube.network().v1().networkPolicies().inNamespace(ns).list().getItems()).hasSize(2));
-    NetworkPolicy deny = kube.network().v1().networkPolicies().inNamespace(ns).withName("isolato-deny-all").get();
+    assertThat(namespace.getMetadata().getLabels())
+        .containsEntry("pod-security.kubernetes.io/enforce", "restricted")
+        .containsEntry("pod-security.kubernetes.io/warn", "restricted")
+        .containsEntry("pod-security.kubernetes.io/audit", "restricted");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(kube.network().v1().networkPolicies().inNamespace(ns).list().getItems())
+                    .hasSize(2));
+    NetworkPolicy deny =
+        kube.network().v1().networkPolicies().inNamespace(ns).withName("isolato-deny-all").get();
     assertThat(deny.getSpec().getPodSelector().getMatchLabels()).isNullOrEmpty();
     assertThat(deny.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
-    NetworkPolicy allow = kube.network().v1().networkPolicies().inNamespace(ns).withName("isolato-allow-service").get();
+    NetworkPolicy allow =
+        kube.network()
+            .v1()
+            .networkPolicies()
+            .inNamespace(ns)
+            .withName("isolato-allow-service")
+            .get();
     Deployment d = kube.apps().deployments().inNamespace(ns).withName("saas-bench").get();
-    assertThat(allow.getSpec().getPodSelector().getMatchLabels()).isEqualTo(d.getSpec().getSelector().getMatchLabels());
+    assertThat(allow.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(d.getSpec().getSelector().getMatchLabels());
     var rule = allow.getSpec().getIngress().get(0);
-    assertThat(rule.getPorts()).singleElement().satisfies(p -> assertThat(p.getPort().getIntVal()).isEqualTo(8080));
-    assertThat(rule.getFrom()).anySatisfy(p -> assertThat(p.getNamespaceSelector().getMatchLabels())
-        .containsEntry("isolato.dev/ingress", "true"));
-    assertThat(rule.getFrom()).anySatisfy(p -> assertThat(p.getNamespaceSelector().getMatchLabels())
-        .containsEntry("kubernetes.io/metadata.name", NS));
+    assertThat(rule.getPorts())
+        .singleElement()
+        .satisfies(p -> assertThat(p.getPort().getIntVal()).isEqualTo(8080));
+    assertThat(rule.getFrom())
+        .anySatisfy(
+            p ->
+                assertThat(p.getNamespaceSelector().getMatchLabels())
+                    .containsEntry("isolato.dev/ingress", "true"));
+    assertThat(rule.getFrom())
+        .anySatisfy(
+            p ->
+                assertThat(p.getNamespaceSelector().getMatchLabels())
+                    .containsEntry("kubernetes.io/metadata.name", NS));
 
     // PSA is enforced at pod creation: the pool's own pod is admitted, a privileged one is not.
     // (No controller-manager: the quota's status and the default ServiceAccount are made here.)
     ResourceQuota q = kube.resourceQuotas().inNamespace(ns).withName("isolato-pool").get();
     var used = new java.util.HashMap<String, io.fabric8.kubernetes.api.model.Quantity>();
-    q.getSpec().getHard().keySet().forEach(k -> used.put(k, new io.fabric8.kubernetes.api.model.Quantity("0")));
-    q.setStatus(new io.fabric8.kubernetes.api.model.ResourceQuotaStatusBuilder().withHard(q.getSpec().getHard()).withUsed(used).build());
+    q.getSpec()
+        .getHard()
+        .keySet()
+        .forEach(k -> used.put(k, new io.fabric8.kubernetes.api.model.Quantity("0")));
+    q.setStatus(
+        new io.fabric8.kubernetes.api.model.ResourceQuotaStatusBuilder()
+            .withHard(q.getSpec().getHard())
+            .withUsed(used)
+            .build());
     kube.resource(q).updateStatus();
-    kube.resource(new ServiceAccountBuilder().withNewMetadata().withName("default").withNamespace(ns).endMetadata().build()).create();
-    Pod pool = new PodBuilder().withMetadata(new ObjectMetaBuilder().withName("pool-pod").withNamespace(ns)
-        .withLabels(d.getSpec().getTemplate().getMetadata().getLabels()).build())
-        .withSpec(d.getSpec().getTemplate().getSpec()).build();
+    kube.resource(
+            new ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName("default")
+                .withNamespace(ns)
+                .endMetadata()
+                .build())
+        .create();
+    Pod pool =
+        new PodBuilder()
+            .withMetadata(
+                new ObjectMetaBuilder()
+                    .withName("pool-pod")
+                    .withNamespace(ns)
+                    .withLabels(d.getSpec().getTemplate().getMetadata().getLabels())
+                    .build())
+            .withSpec(d.getSpec().getTemplate().getSpec())
+            .build();
     Pod created = kube.resource(pool).dryRun().create();
     assertThat(created.getMetadata().getNamespace()).isEqualTo(ns);
-    Pod privileged = new PodBuilder(pool).editMetadata().withName("root-pod").endMetadata().editSpec()
-        .withSecurityContext(null).editFirstContainer().withSecurityContext(null).endContainer().endSpec().build();
+    Pod privileged =
+        new PodBuilder(pool)
+            .editMetadata()
+            .withName("root-pod")
+            .endMetadata()
+            .editSpec()
+            .withSecurityContext(null)
+            .editFirstContainer()
+            .withSecurityContext(null)
+            .endContainer()
+            .endSpec()
+            .build();
     assertThatThrownBy(() -> kube.resource(privileged).dryRun().create())
-        .isInstanceOf(KubernetesClientException.class).hasMessageContaining("violates PodSecurity \"restricted");
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("violates PodSecurity \"restricted");
   }
 
   private static Condition ready(String cls) {
     SloClass c = kube.resources(SloClass.class).withName(cls).get();
     assertThat(c.getStatus()).as("status of class " + cls).isNotNull();
-    return c.getStatus().conditions.stream().filter(x -> "Ready".equals(x.getType())).findFirst().orElseThrow();
+    return c.getStatus().conditions.stream()
+        .filter(x -> "Ready".equals(x.getType()))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static void assertNoOwner(String namespace) {
     Namespace ns = kube.namespaces().withName(namespace).get();
-    assertThat(ns.getMetadata().getOwnerReferences()).as("ownerReferences of " + namespace).isNullOrEmpty();
+    assertThat(ns.getMetadata().getOwnerReferences())
+        .as("ownerReferences of " + namespace)
+        .isNullOrEmpty();
   }
 
   private static void foreignNamespace(String name) {
-    kube.resource(new NamespaceBuilder().withNewMetadata().withName(name).addToLabels("team", "someone-else").endMetadata().build()).create();
+    kube.resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("team", "someone-else")
+                .endMetadata()
+                .build())
+        .create();
   }
 
   static SloClass sloClass(String name, String image) {
@@ -264,7 +456,12 @@ class PoolSecurityIT extends ItBase {
 
   static Tenant tenant(String id, String cls, TenantSpec.Isolation isolation) {
     Tenant t = new Tenant();
-    t.setMetadata(new ObjectMetaBuilder().withName(id).withNamespace(NS).addToFinalizers(Tenant.FINALIZER).build());
+    t.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(id)
+            .withNamespace(NS)
+            .addToFinalizers(Tenant.FINALIZER)
+            .build());
     TenantSpec s = new TenantSpec();
     s.sloClass = cls;
     s.committedRps = 5;

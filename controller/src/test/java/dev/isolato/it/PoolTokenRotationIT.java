@@ -24,10 +24,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * A pool admin token rotation on a real kube-apiserver. The pool's "pod" is an HTTP server in
- * this JVM behind a hand-made EndpointSlice (no kubelet here); like saas-bench it accepts the
- * tokens of its token file, and the test plays the kubelet by re-reading the pool Secret into
- * it when the test decides (the real kubelet takes up to a minute).
+ * A pool admin token rotation on a real kube-apiserver. The pool's "pod" is an HTTP server in this
+ * JVM behind a hand-made EndpointSlice (no kubelet here); like saas-bench it accepts the tokens of
+ * its token file, and the test plays the kubelet by re-reading the pool Secret into it when the
+ * test decides (the real kubelet takes up to a minute).
  */
 class PoolTokenRotationIT extends ItBase {
   static final String CLS = "rot";
@@ -47,50 +47,86 @@ class PoolTokenRotationIT extends ItBase {
   @Test
   @Order(200)
   @DocClaim("docs/operations.md: pushes use the new one and retry with the previous on 401")
-  @DocClaim("docs/operations.md: pushes fail with 401 until the kubelet has refreshed each pool's file.")
-  @DocClaim("docs/troubleshooting.md: message lists each pod that refused (`HTTP 401`: the pod does not know the pool's admin token")
+  @DocClaim(
+      "docs/operations.md: pushes fail with 401 until the kubelet has refreshed each pool's file.")
+  @DocClaim(
+      "docs/troubleshooting.md: message lists each pod that refused (`HTTP 401`: the pod does not know the pool's admin token")
   void aRotationListsBothTokensUntilThePodsAcceptTheNewOneAndStrandsNoTenant() throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson(CLS, 2, 50, false)).status()).isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-1", CLS, 5, "shared")).status()).isEqualTo(201);
-    await().atMost(WAIT).until(() -> kube.apps().deployments().inNamespace(POOL).withName("saas-bench").get() != null
-        && kube.secrets().inNamespace(POOL).withName("saas-bench-admin").get() != null);
+    assertThat(api("POST", "/api/v1/slo-classes", classJson(CLS, 2, 50, false)).status())
+        .isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-1", CLS, 5, "shared")).status())
+        .isEqualTo(201);
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                kube.apps().deployments().inNamespace(POOL).withName("saas-bench").get() != null
+                    && kube.secrets().inNamespace(POOL).withName("saas-bench-admin").get() != null);
     List<String> before = poolTokens();
     assertThat(before).hasSize(1);
     startPod(before);
     serving("rot-1");
 
     // rotate: the documented trigger is this annotation on the master key Secret
-    kube.secrets().inNamespace(NS).withName("isolato-pool-admin-key")
-        .edit(s -> new SecretBuilder(s).editMetadata().addToAnnotations("isolato.dev/rotate", "now").endMetadata().build());
-    await().atMost(WAIT).untilAsserted(() -> {
-      Secret master = kube.secrets().inNamespace(NS).withName("isolato-pool-admin-key").get();
-      assertThat(master.getMetadata().getAnnotations()).doesNotContainKey("isolato.dev/rotate").containsKey("isolato.dev/rotated-at");
-      String current = decode(master.getData().get("current")).strip();
-      assertThat(poolTokens()).containsExactly(PoolTokens.token(current, POOL), before.get(0));
-    });
+    kube.secrets()
+        .inNamespace(NS)
+        .withName("isolato-pool-admin-key")
+        .edit(
+            s ->
+                new SecretBuilder(s)
+                    .editMetadata()
+                    .addToAnnotations("isolato.dev/rotate", "now")
+                    .endMetadata()
+                    .build());
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              Secret master =
+                  kube.secrets().inNamespace(NS).withName("isolato-pool-admin-key").get();
+              assertThat(master.getMetadata().getAnnotations())
+                  .doesNotContainKey("isolato.dev/rotate")
+                  .containsKey("isolato.dev/rotated-at");
+              String current = decode(master.getData().get("current")).strip();
+              assertThat(poolTokens())
+                  .containsExactly(PoolTokens.token(current, POOL), before.get(0));
+            });
     // the pod still holds the old file: a new tenant is served through the fallback token
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-2", CLS, 5, "shared")).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-2", CLS, 5, "shared")).status())
+        .isEqualTo(201);
     serving("rot-2");
-    assertThat(refused.get()).as("pushes with the new token were refused, then retried").isPositive();
+    assertThat(refused.get())
+        .as("pushes with the new token were refused, then retried")
+        .isPositive();
 
     // the kubelet refreshes the mounted Secret: the pod now accepts both, the controller confirms
     accepted.set(Set.copyOf(poolTokens()));
-    await().atMost(WAIT).untilAsserted(() -> assertThat(poolTokens()).hasSize(1).doesNotContain(before.get(0)));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(poolTokens()).hasSize(1).doesNotContain(before.get(0)));
     accepted.set(Set.copyOf(poolTokens()));
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-3", CLS, 5, "shared")).status()).isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-3", CLS, 5, "shared")).status())
+        .isEqualTo(201);
     serving("rot-3");
 
     // a deleted master key: the controller makes a new one with no previous to fall back on, so
     // pushes fail with 401 (and TableSynced says so) until the pod reads its refreshed file
     List<String> beforeDeletion = poolTokens();
     kube.secrets().inNamespace(NS).withName("isolato-pool-admin-key").delete();
-    await().atMost(WAIT).untilAsserted(() -> assertThat(poolTokens()).hasSize(1).doesNotContainAnyElementsOf(beforeDeletion));
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-4", CLS, 5, "shared")).status()).isEqualTo(201);
-    await().atMost(WAIT).untilAsserted(() -> {
-      JsonNode t = api("GET", "/api/v1/tenants/rot-4", null).body();
-      assertThat(t.at("/status/phase").asText()).isNotEqualTo("Serving");
-      assertThat(condition(t, "TableSynced")).contains("HTTP 401");
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> assertThat(poolTokens()).hasSize(1).doesNotContainAnyElementsOf(beforeDeletion));
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-4", CLS, 5, "shared")).status())
+        .isEqualTo(201);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              JsonNode t = api("GET", "/api/v1/tenants/rot-4", null).body();
+              assertThat(t.at("/status/phase").asText()).isNotEqualTo("Serving");
+              assertThat(condition(t, "TableSynced")).contains("HTTP 401");
+            });
     accepted.set(Set.copyOf(poolTokens()));
     serving("rot-4");
     for (String t : List.of("rot-1", "rot-2", "rot-3", "rot-4")) {
@@ -108,7 +144,16 @@ class PoolTokenRotationIT extends ItBase {
   }
 
   private void serving(String tenant) {
-    await().atMost(WAIT).until(() -> "Serving".equals(api("GET", "/api/v1/tenants/" + tenant, null).body().at("/status/phase").asText()));
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                "Serving"
+                    .equals(
+                        api("GET", "/api/v1/tenants/" + tenant, null)
+                            .body()
+                            .at("/status/phase")
+                            .asText()));
   }
 
   private List<String> poolTokens() {
@@ -122,41 +167,85 @@ class PoolTokenRotationIT extends ItBase {
 
   private static String hostAddress() throws Exception {
     return java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
-        .filter(i -> { try { return i.isUp() && !i.isLoopback(); } catch (java.net.SocketException e) { return false; } })
+        .filter(
+            i -> {
+              try {
+                return i.isUp() && !i.isLoopback();
+              } catch (java.net.SocketException e) {
+                return false;
+              }
+            })
         .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
         .filter(a -> a instanceof java.net.Inet4Address && !a.isLinkLocalAddress())
-        .map(java.net.InetAddress::getHostAddress).findFirst()
-        .orElseThrow(() -> new IllegalStateException("no non-loopback IPv4 address to serve the fake pod on"));
+        .map(java.net.InetAddress::getHostAddress)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException("no non-loopback IPv4 address to serve the fake pod on"));
   }
 
-  /** A pod that accepts the tokens of its file, reachable through the pool Service's EndpointSlice. */
+  /**
+   * A pod that accepts the tokens of its file, reachable through the pool Service's EndpointSlice.
+   */
   private void startPod(List<String> tokens) throws Exception {
     accepted.set(Set.copyOf(tokens));
     // an EndpointSlice may not point at loopback: listen on a non-loopback address of this host
     String ip = hostAddress();
     pod = HttpServer.create(new InetSocketAddress(ip, 0), 0);
-    pod.createContext("/v1/admin/tenants", ex -> {
-      String auth = ex.getRequestHeaders().getFirst("Authorization");
-      ex.getRequestBody().readAllBytes();
-      boolean ok = auth != null && auth.startsWith("Bearer ") && accepted.get().contains(auth.substring(7));
-      if (!ok) {
-        refused.incrementAndGet();
-      }
-      byte[] body = (ok ? "{}" : "{\"title\":\"missing or wrong bearer token\"}").getBytes(StandardCharsets.UTF_8);
-      ex.sendResponseHeaders(ok ? 200 : 401, body.length);
-      ex.getResponseBody().write(body);
-      ex.close();
-    });
+    pod.createContext(
+        "/v1/admin/tenants",
+        ex -> {
+          String auth = ex.getRequestHeaders().getFirst("Authorization");
+          ex.getRequestBody().readAllBytes();
+          boolean ok =
+              auth != null
+                  && auth.startsWith("Bearer ")
+                  && accepted.get().contains(auth.substring(7));
+          if (!ok) {
+            refused.incrementAndGet();
+          }
+          byte[] body =
+              (ok ? "{}" : "{\"title\":\"missing or wrong bearer token\"}")
+                  .getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(ok ? 200 : 401, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
     pod.start();
-    kube.resource(new EndpointSliceBuilder().withNewMetadata().withName("saas-bench-it").withNamespace(POOL)
-        .addToLabels("kubernetes.io/service-name", "saas-bench").endMetadata()
-        .withAddressType("IPv4")
-        .addNewEndpoint().withAddresses(ip).withNewConditions().withReady(true).endConditions().endEndpoint()
-        .addNewPort().withName("http").withProtocol("TCP").withPort(pod.getAddress().getPort()).endPort()
-        .build()).create();
-    kube.apps().deployments().inNamespace(POOL).withName("saas-bench").editStatus(d -> {
-      d.setStatus(new DeploymentStatusBuilder().withReplicas(1).withReadyReplicas(1).withAvailableReplicas(1).build());
-      return d;
-    });
+    kube.resource(
+            new EndpointSliceBuilder()
+                .withNewMetadata()
+                .withName("saas-bench-it")
+                .withNamespace(POOL)
+                .addToLabels("kubernetes.io/service-name", "saas-bench")
+                .endMetadata()
+                .withAddressType("IPv4")
+                .addNewEndpoint()
+                .withAddresses(ip)
+                .withNewConditions()
+                .withReady(true)
+                .endConditions()
+                .endEndpoint()
+                .addNewPort()
+                .withName("http")
+                .withProtocol("TCP")
+                .withPort(pod.getAddress().getPort())
+                .endPort()
+                .build())
+        .create();
+    kube.apps()
+        .deployments()
+        .inNamespace(POOL)
+        .withName("saas-bench")
+        .editStatus(
+            d -> {
+              d.setStatus(
+                  new DeploymentStatusBuilder()
+                      .withReplicas(1)
+                      .withReadyReplicas(1)
+                      .withAvailableReplicas(1)
+                      .build());
+              return d;
+            });
   }
 }

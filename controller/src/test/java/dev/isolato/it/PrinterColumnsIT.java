@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code kubectl get sloclass,tenant -A} tells an operator the state at a glance (issue 16,
- * item 6): the printer columns of a reconciled class and tenant, read with the kubectl of the
- * API server's version, are there and carry the values the controller wrote, none {@code <none>}.
+ * {@code kubectl get sloclass,tenant -A} tells an operator the state at a glance (issue 16, item
+ * 6): the printer columns of a reconciled class and tenant, read with the kubectl of the API
+ * server's version, are there and carry the values the controller wrote, none {@code <none>}.
  */
 class PrinterColumnsIT extends ItBase {
 
@@ -29,28 +29,66 @@ class PrinterColumnsIT extends ItBase {
   @Order(330)
   @DocClaim("docs/troubleshooting.md: A reconciled object shows no `<none>` in these columns")
   void kubectlGetShowsTheClassAndTenantStateAtAGlance() throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson("cols", 4, 40, false)).status()).isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("cols-1", "cols", 30, "shared")).status()).isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("cols-2", "cols", 70, "shared")).status()).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(30)).until(() -> {
-      SloClass c = kube.resources(SloClass.class).withName("cols").get();
-      Tenant t = kube.resources(Tenant.class).inNamespace(NS).withName("cols-2").get();
-      return c.getStatus() != null && c.getStatus().plan != null && c.getStatus().tenants != null && c.getStatus().tenants == 2
-          && t.getStatus() != null && t.getStatus().admittedRps != null;
-    });
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("cols", 4, 40, false)).status())
+        .isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("cols-1", "cols", 30, "shared")).status())
+        .isEqualTo(201);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("cols-2", "cols", 70, "shared")).status())
+        .isEqualTo(201);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              SloClass c = kube.resources(SloClass.class).withName("cols").get();
+              Tenant t = kube.resources(Tenant.class).inNamespace(NS).withName("cols-2").get();
+              return c.getStatus() != null
+                  && c.getStatus().plan != null
+                  && c.getStatus().tenants != null
+                  && c.getStatus().tenants == 2
+                  && t.getStatus() != null
+                  && t.getStatus().admittedRps != null;
+            });
     SloClass cls = kube.resources(SloClass.class).withName("cols").get();
     Tenant tenant = kube.resources(Tenant.class).inNamespace(NS).withName("cols-2").get();
 
     Map<String, Map<String, String>> rows = rows(kubectl("get", "sloclass,tenant", "-A"));
 
-    assertThat(cls.getStatus().plan.replicas).as("100 req/s committed over 40 req/s per pod").isGreaterThan(1);
-    assertThat(rows.get("sloclass.isolato.dev/cols")).as("kubectl get sloclass row of cols").containsAllEntriesOf(Map.of(
-        "TARGETMS", "50", "CUTOFFRPS", "40", "REPLICAS", String.valueOf(cls.getStatus().plan.replicas), "TENANTS", "2",
-        "READY", "True"));
-    assertThat(rows.get("tenant.isolato.dev/cols-2")).as("kubectl get tenant row of cols-2").containsAllEntriesOf(Map.of(
-        "NAMESPACE", NS, "CLASS", "cols", "PHASE", tenant.getStatus().phase, "COMMITTEDRPS", "70",
-        "ADMITTEDRPS", number(tenant.getStatus().admittedRps)));
-    for (String name : List.of("sloclass.isolato.dev/cols", "tenant.isolato.dev/cols-1", "tenant.isolato.dev/cols-2")) {
+    assertThat(cls.getStatus().plan.replicas)
+        .as("100 req/s committed over 40 req/s per pod")
+        .isGreaterThan(1);
+    assertThat(rows.get("sloclass.isolato.dev/cols"))
+        .as("kubectl get sloclass row of cols")
+        .containsAllEntriesOf(
+            Map.of(
+                "TARGETMS",
+                "50",
+                "CUTOFFRPS",
+                "40",
+                "REPLICAS",
+                String.valueOf(cls.getStatus().plan.replicas),
+                "TENANTS",
+                "2",
+                "READY",
+                "True"));
+    assertThat(rows.get("tenant.isolato.dev/cols-2"))
+        .as("kubectl get tenant row of cols-2")
+        .containsAllEntriesOf(
+            Map.of(
+                "NAMESPACE",
+                NS,
+                "CLASS",
+                "cols",
+                "PHASE",
+                tenant.getStatus().phase,
+                "COMMITTEDRPS",
+                "70",
+                "ADMITTEDRPS",
+                number(tenant.getStatus().admittedRps)));
+    for (String name :
+        List.of(
+            "sloclass.isolato.dev/cols",
+            "tenant.isolato.dev/cols-1",
+            "tenant.isolato.dev/cols-2")) {
       assertThat(rows.get(name).values()).as("columns of %s", name).doesNotContain("<none>", "");
     }
   }
@@ -85,7 +123,12 @@ class PrinterColumnsIT extends ItBase {
   }
 
   private static String kubectl(String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(RealApiServer.kubectl().toString(), "--kubeconfig", RealApiServer.kubeconfig().toString()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                RealApiServer.kubectl().toString(),
+                "--kubeconfig",
+                RealApiServer.kubeconfig().toString()));
     cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("kubectl finished").isTrue();

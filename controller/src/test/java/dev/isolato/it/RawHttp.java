@@ -11,8 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * HTTP/1.1 over a plain socket: the request line carries the path bytes exactly as given (no
- * client normalizes '..', '//', ';' or percent-escapes), as curl sends the issue's reproductions.
+ * HTTP/1.1 over a plain socket: the request line carries the path bytes exactly as given (no client
+ * normalizes '..', '//', ';' or percent-escapes), as curl sends the issue's reproductions.
  */
 final class RawHttp {
   record Reply(int status, Map<String, String> headers, String body) {
@@ -23,15 +23,24 @@ final class RawHttp {
 
   private RawHttp() {}
 
-  static Reply send(int port, String method, String rawPath, String body, String... headers) throws IOException {
-    StringBuilder req = new StringBuilder(method).append(' ').append(rawPath).append(" HTTP/1.1\r\n")
-        .append("Host: 127.0.0.1:").append(port).append("\r\nConnection: close\r\n");
+  static Reply send(int port, String method, String rawPath, String body, String... headers)
+      throws IOException {
+    StringBuilder req =
+        new StringBuilder(method)
+            .append(' ')
+            .append(rawPath)
+            .append(" HTTP/1.1\r\n")
+            .append("Host: 127.0.0.1:")
+            .append(port)
+            .append("\r\nConnection: close\r\n");
     for (int i = 0; i + 1 < headers.length; i += 2) {
       req.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
     }
     byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
     if (body != null) {
-      req.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
+      req.append("Content-Type: application/json\r\nContent-Length: ")
+          .append(content.length)
+          .append("\r\n");
     }
     req.append("\r\n");
     try (Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
@@ -55,7 +64,9 @@ final class RawHttp {
     Map<String, String> headers = new LinkedHashMap<>();
     for (int i = 1; i < lines.length; i++) {
       int colon = lines[i].indexOf(':');
-      headers.merge(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim(),
+      headers.merge(
+          lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+          lines[i].substring(colon + 1).trim(),
           (a, b) -> a + ", " + b);
     }
     byte[] rest = java.util.Arrays.copyOfRange(raw, end + 4, raw.length);

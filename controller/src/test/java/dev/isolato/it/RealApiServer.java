@@ -14,10 +14,10 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * One real kube-apiserver + etcd per test JVM (fabric8 kube-api-test, offline). The binaries
- * are the ones localkube builds; kube-api-test wants them as
- * {@code <dir>/k8s/<version>-linux-amd64/{kube-apiserver,etcd,kubectl}}, so that layout is made
- * of symlinks here.
+ * One real kube-apiserver + etcd per test JVM (fabric8 kube-api-test, offline). The binaries are
+ * the ones localkube builds; kube-api-test wants them as {@code
+ * <dir>/k8s/<version>-linux-amd64/{kube-apiserver,etcd,kubectl}}, so that layout is made of
+ * symlinks here.
  */
 public final class RealApiServer {
   static final String VERSION = "1.34.4";
@@ -29,11 +29,18 @@ public final class RealApiServer {
   /** Starts the server once; returns the path of an admin kubeconfig for it. */
   public static synchronized Path kubeconfig() {
     if (server == null) {
-      Path dir = Path.of(System.getProperty("kubeApiTestDir", "target/kube-api-test")).toAbsolutePath();
+      Path dir =
+          Path.of(System.getProperty("kubeApiTestDir", "target/kube-api-test")).toAbsolutePath();
       linkBinaries(dir);
-      server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-          .withTestDir(dir.toString()).withOfflineMode(true).withApiServerVersion(VERSION)
-          .withUpdateKubeConfig(false).withStartupTimeout(120_000).build());
+      server =
+          new KubeAPIServer(
+              KubeAPIServerConfigBuilder.anAPIServerConfig()
+                  .withTestDir(dir.toString())
+                  .withOfflineMode(true)
+                  .withApiServerVersion(VERSION)
+                  .withUpdateKubeConfig(false)
+                  .withStartupTimeout(120_000)
+                  .build());
       server.start();
       Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
       try {
@@ -61,11 +68,20 @@ public final class RealApiServer {
     }
   }
 
-  /** A namespace with the "default" ServiceAccount the absent controller manager would have made. */
+  /**
+   * A namespace with the "default" ServiceAccount the absent controller manager would have made.
+   */
   public static void namespace(KubernetesClient kube, String name) {
-    kube.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).serverSideApply();
-    kube.resource(new ServiceAccountBuilder().withNewMetadata().withName("default").withNamespace(name).endMetadata()
-        .build()).serverSideApply();
+    kube.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .serverSideApply();
+    kube.resource(
+            new ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName("default")
+                .withNamespace(name)
+                .endMetadata()
+                .build())
+        .serverSideApply();
   }
 
   /** The kubectl the server's tests use (localkube's build of this version when there is one). */
@@ -75,21 +91,31 @@ public final class RealApiServer {
   }
 
   private static Path k8sBin() {
-    return Path.of(env("ISOLATO_K8S_BIN", System.getProperty("user.home") + "/.cache/isolato/localkube/k8s-v" + VERSION + "/bin"));
+    return Path.of(
+        env(
+            "ISOLATO_K8S_BIN",
+            System.getProperty("user.home")
+                + "/.cache/isolato/localkube/k8s-v"
+                + VERSION
+                + "/bin"));
   }
 
   static void linkBinaries(Path dir) {
-    Map<String, Path> sources = Map.of(
-        "kube-apiserver", k8sBin().resolve("kube-apiserver"),
-        "etcd", Path.of(env("ISOLATO_ETCD", "/usr/bin/etcd")),
-        "kubectl", kubectl());
+    Map<String, Path> sources =
+        Map.of(
+            "kube-apiserver", k8sBin().resolve("kube-apiserver"),
+            "etcd", Path.of(env("ISOLATO_ETCD", "/usr/bin/etcd")),
+            "kubectl", kubectl());
     Path target = dir.resolve("k8s").resolve(VERSION + "-linux-amd64");
     try {
       Files.createDirectories(target);
       for (var e : sources.entrySet()) {
         if (!Files.isExecutable(e.getValue())) {
-          throw new IllegalStateException(e.getKey() + " not found at " + e.getValue()
-              + " (build it with `make localkube-build`, or set ISOLATO_K8S_BIN / ISOLATO_ETCD / ISOLATO_KUBECTL)");
+          throw new IllegalStateException(
+              e.getKey()
+                  + " not found at "
+                  + e.getValue()
+                  + " (build it with `make localkube-build`, or set ISOLATO_K8S_BIN / ISOLATO_ETCD / ISOLATO_KUBECTL)");
         }
         Path link = target.resolve(e.getKey());
         Files.deleteIfExists(link);

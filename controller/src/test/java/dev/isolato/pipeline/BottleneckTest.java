@@ -10,12 +10,14 @@ import org.junit.jupiter.api.Test;
 class BottleneckTest {
 
   /**
-   * A breakdown of {@code total} seconds where {@code step} has {@code share} and the rest is
-   * split evenly over the S5/S6 steps (the paper does not publish the other shares).
+   * A breakdown of {@code total} seconds where {@code step} has {@code share} and the rest is split
+   * evenly over the S5/S6 steps (the paper does not publish the other shares).
    */
   static Breakdown withShare(double total, Step step, double share) {
     Map<Step, Double> m = new EnumMap<>(Step.class);
-    Step[] rest = {Step.S5_SANDBOX, Step.S5_NETWORK, Step.S6_CREATE_CONTAINER, Step.S6_START_CONTAINER};
+    Step[] rest = {
+      Step.S5_SANDBOX, Step.S5_NETWORK, Step.S6_CREATE_CONTAINER, Step.S6_START_CONTAINER
+    };
     for (Step s : rest) {
       m.put(s, total * (1 - share) / rest.length);
     }
@@ -25,7 +27,8 @@ class BottleneckTest {
 
   @Test
   void figure8Run1_createPodObjectIsThePrimaryBottleneck_section63() {
-    // Figure 8: run 1 takes 80.9 s with T_cpo at 97 %; the baseline predicts 11.9 s with T_cpo at 1 %.
+    // Figure 8: run 1 takes 80.9 s with T_cpo at 97 %; the baseline predicts 11.9 s with T_cpo at 1
+    // %.
     Breakdown run1 = withShare(80.9, Step.S3_CREATE_POD_OBJECT, 0.97);
     Breakdown baseline = withShare(11.9, Step.S3_CREATE_POD_OBJECT, 0.01);
     Bottleneck b = Bottleneck.detect(run1, baseline).orElseThrow();
@@ -52,7 +55,8 @@ class BottleneckTest {
 
   @Test
   void nothingMeasuredNoBottleneck() {
-    assertThat(Bottleneck.detect(Breakdown.of(Map.of()), withShare(1, Step.S2_READ, 0.5))).isEmpty();
+    assertThat(Bottleneck.detect(Breakdown.of(Map.of()), withShare(1, Step.S2_READ, 0.5)))
+        .isEmpty();
   }
 
   @Test
@@ -61,6 +65,6 @@ class BottleneckTest {
     Breakdown predicted = Breakdown.of(Map.of(Step.S2_READ, 3.0, Step.S5_SANDBOX, 3.0));
     Bottleneck b = Bottleneck.detect(measured, predicted).orElseThrow();
     assertThat(b.step()).contains(Step.S2_READ); // 67 % measured vs 50 % predicted
-    assertThat(b.potentialGain()).isZero();       // but it already beats its best case in seconds
+    assertThat(b.potentialGain()).isZero(); // but it already beats its best case in seconds
   }
 }

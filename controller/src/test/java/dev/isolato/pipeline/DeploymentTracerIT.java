@@ -27,10 +27,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tracer on a real kube-apiserver + etcd. There is no controller manager, scheduler or
- * kubelet, so this test writes what they would (ReplicaSet, pods, binding, pod status,
- * EndpointSlice). The tracer's clock is a counter the test sets before each write, so each
- * milestone's stamp says which write the tracer attributed it to.
+ * The tracer on a real kube-apiserver + etcd. There is no controller manager, scheduler or kubelet,
+ * so this test writes what they would (ReplicaSet, pods, binding, pod status, EndpointSlice). The
+ * tracer's clock is a counter the test sets before each write, so each milestone's stamp says which
+ * write the tracer attributed it to.
  */
 class DeploymentTracerIT {
   static final String NS = "pipeline-it";
@@ -52,17 +52,51 @@ class DeploymentTracerIT {
 
   @Test
   void stampsEveryStageOfADeploymentAndIgnoresStrangers() {
-    try (DeploymentTracer tracer = new DeploymentTracer(kube, NS, "web", "web", clock::get).start()) {
+    try (DeploymentTracer tracer =
+        new DeploymentTracer(kube, NS, "web", "web", clock::get).start()) {
       at(1000, tracer::submitted);
-      Deployment d = at(1040, () -> kube.resource(new DeploymentBuilder().withNewMetadata().withName("web")
-          .withNamespace(NS).endMetadata().withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(LABELS)
-          .endSelector().withTemplate(template()).endSpec().build()).create());
+      Deployment d =
+          at(
+              1040,
+              () ->
+                  kube.resource(
+                          new DeploymentBuilder()
+                              .withNewMetadata()
+                              .withName("web")
+                              .withNamespace(NS)
+                              .endMetadata()
+                              .withNewSpec()
+                              .withReplicas(2)
+                              .withNewSelector()
+                              .withMatchLabels(LABELS)
+                              .endSelector()
+                              .withTemplate(template())
+                              .endSpec()
+                              .build())
+                      .create());
       awaitWorkload(tracer, Milestone.WORKLOAD_CREATED);
 
       // As the Deployment controller would: a ReplicaSet owned by the Deployment.
-      ReplicaSet rs = at(1100, () -> kube.resource(new ReplicaSetBuilder().withNewMetadata().withName("web-abc")
-          .withNamespace(NS).withOwnerReferences(owner(d)).endMetadata().withNewSpec().withReplicas(2)
-          .withNewSelector().withMatchLabels(LABELS).endSelector().withTemplate(template()).endSpec().build()).create());
+      ReplicaSet rs =
+          at(
+              1100,
+              () ->
+                  kube.resource(
+                          new ReplicaSetBuilder()
+                              .withNewMetadata()
+                              .withName("web-abc")
+                              .withNamespace(NS)
+                              .withOwnerReferences(owner(d))
+                              .endMetadata()
+                              .withNewSpec()
+                              .withReplicas(2)
+                              .withNewSelector()
+                              .withMatchLabels(LABELS)
+                              .endSelector()
+                              .withTemplate(template())
+                              .endSpec()
+                              .build())
+                      .create());
       awaitWorkload(tracer, Milestone.WORKLOAD_UNPACKED);
 
       // As the ReplicaSet controller would; plus a pod nobody owns, which the tracer must ignore.
@@ -76,38 +110,92 @@ class DeploymentTracerIT {
       seen(tracer, 1400, () -> bind("web-abc-2"), "web-abc-2", Milestone.POD_BOUND);
 
       // As the kubelet would: sandbox (IP, PodReadyToStartContainers), containers running, Ready.
-      seen(tracer, 1500, () -> status("web-abc-1", "PodReadyToStartContainers", false), "web-abc-1",
+      seen(
+          tracer,
+          1500,
+          () -> status("web-abc-1", "PodReadyToStartContainers", false),
+          "web-abc-1",
           Milestone.SANDBOX_READY);
-      seen(tracer, 2100, () -> status("web-abc-2", "PodReadyToStartContainers", false), "web-abc-2",
+      seen(
+          tracer,
+          2100,
+          () -> status("web-abc-2", "PodReadyToStartContainers", false),
+          "web-abc-2",
           Milestone.SANDBOX_READY);
-      seen(tracer, 1700, () -> status("web-abc-1", "PodReadyToStartContainers", true), "web-abc-1",
+      seen(
+          tracer,
+          1700,
+          () -> status("web-abc-1", "PodReadyToStartContainers", true),
+          "web-abc-1",
           Milestone.CONTAINERS_STARTED);
-      seen(tracer, 2600, () -> status("web-abc-2", "PodReadyToStartContainers", true), "web-abc-2",
+      seen(
+          tracer,
+          2600,
+          () -> status("web-abc-2", "PodReadyToStartContainers", true),
+          "web-abc-2",
           Milestone.CONTAINERS_STARTED);
-      seen(tracer, 3000, () -> status("web-abc-1", "Ready", true), "web-abc-1", Milestone.POD_READY);
-      seen(tracer, 3200, () -> status("web-abc-2", "Ready", true), "web-abc-2", Milestone.POD_READY);
+      seen(
+          tracer, 3000, () -> status("web-abc-1", "Ready", true), "web-abc-1", Milestone.POD_READY);
+      seen(
+          tracer, 3200, () -> status("web-abc-2", "Ready", true), "web-abc-2", Milestone.POD_READY);
 
       // As the EndpointSlice controller would.
-      at(3500, () -> kube.resource(new EndpointSliceBuilder().withNewMetadata().withName("web-x").withNamespace(NS)
-          .withLabels(Map.of("kubernetes.io/service-name", "web")).endMetadata().withAddressType("IPv4")
-          .addNewEndpoint().withAddresses("10.244.0.11").withNewConditions().withReady(true).endConditions()
-          .withNewTargetRef().withKind("Pod").withName("web-abc-1").withNamespace(NS).endTargetRef().endEndpoint()
-          .addNewEndpoint().withAddresses("10.244.0.12").withNewConditions().withReady(true).endConditions()
-          .withNewTargetRef().withKind("Pod").withName("web-abc-2").withNamespace(NS).endTargetRef().endEndpoint()
-          .build()).create());
+      at(
+          3500,
+          () ->
+              kube.resource(
+                      new EndpointSliceBuilder()
+                          .withNewMetadata()
+                          .withName("web-x")
+                          .withNamespace(NS)
+                          .withLabels(Map.of("kubernetes.io/service-name", "web"))
+                          .endMetadata()
+                          .withAddressType("IPv4")
+                          .addNewEndpoint()
+                          .withAddresses("10.244.0.11")
+                          .withNewConditions()
+                          .withReady(true)
+                          .endConditions()
+                          .withNewTargetRef()
+                          .withKind("Pod")
+                          .withName("web-abc-1")
+                          .withNamespace(NS)
+                          .endTargetRef()
+                          .endEndpoint()
+                          .addNewEndpoint()
+                          .withAddresses("10.244.0.12")
+                          .withNewConditions()
+                          .withReady(true)
+                          .endConditions()
+                          .withNewTargetRef()
+                          .withKind("Pod")
+                          .withName("web-abc-2")
+                          .withNamespace(NS)
+                          .endTargetRef()
+                          .endEndpoint()
+                          .build())
+                  .create());
       awaitPods(tracer, Milestone.POD_SERVED, 2);
 
       Timeline t = tracer.timeline();
       assertThat(t.pods()).containsOnlyKeys("web-abc-1", "web-abc-2");
-      assertThat(t.pods().get("web-abc-1")).containsEntry(Milestone.POD_CREATED, 1200L)
-          .containsEntry(Milestone.POD_BOUND, 1250L).containsEntry(Milestone.SANDBOX_READY, 1500L)
-          .containsEntry(Milestone.CONTAINERS_STARTED, 1700L).containsEntry(Milestone.POD_READY, 3000L)
+      assertThat(t.pods().get("web-abc-1"))
+          .containsEntry(Milestone.POD_CREATED, 1200L)
+          .containsEntry(Milestone.POD_BOUND, 1250L)
+          .containsEntry(Milestone.SANDBOX_READY, 1500L)
+          .containsEntry(Milestone.CONTAINERS_STARTED, 1700L)
+          .containsEntry(Milestone.POD_READY, 3000L)
           .containsEntry(Milestone.POD_SERVED, 3500L);
       assertThat(t.lastPod(Milestone.POD_SERVED)).isPresent();
       assertThat(t.lastPod(Milestone.POD_READY)).contains("web-abc-2");
-      assertThat(t.stageSeconds(Milestone.POD_READY)).containsEntry(Stage.S1, 0.04).containsEntry(Stage.S2, 0.06)
-          .containsEntry(Stage.S3, 0.2).containsEntry(Stage.S4, 0.1).containsEntry(Stage.S5, 0.7)
-          .containsEntry(Stage.S6, 0.5).containsEntry(Stage.S7, 0.6);
+      assertThat(t.stageSeconds(Milestone.POD_READY))
+          .containsEntry(Stage.S1, 0.04)
+          .containsEntry(Stage.S2, 0.06)
+          .containsEntry(Stage.S3, 0.2)
+          .containsEntry(Stage.S4, 0.1)
+          .containsEntry(Stage.S5, 0.7)
+          .containsEntry(Stage.S6, 0.5)
+          .containsEntry(Stage.S7, 0.6);
       assertThat(t.totalSeconds(Milestone.POD_READY)).contains(2.2);
     }
   }
@@ -123,18 +211,38 @@ class DeploymentTracerIT {
   }
 
   private static PodTemplateSpec template() {
-    return new PodTemplateSpecBuilder().withNewMetadata().withLabels(LABELS).endMetadata().withNewSpec()
-        .addNewContainer().withName("app").withImage("isolato/saas-bench:dev").endContainer().endSpec().build();
+    return new PodTemplateSpecBuilder()
+        .withNewMetadata()
+        .withLabels(LABELS)
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("app")
+        .withImage("isolato/saas-bench:dev")
+        .endContainer()
+        .endSpec()
+        .build();
   }
 
   private static OwnerReference owner(HasMetadata o) {
-    return new OwnerReferenceBuilder().withApiVersion(o.getApiVersion()).withKind(o.getKind())
-        .withName(o.getMetadata().getName()).withUid(o.getMetadata().getUid()).withController(true).build();
+    return new OwnerReferenceBuilder()
+        .withApiVersion(o.getApiVersion())
+        .withKind(o.getKind())
+        .withName(o.getMetadata().getName())
+        .withUid(o.getMetadata().getUid())
+        .withController(true)
+        .build();
   }
 
   private static Pod pod(String name, OwnerReference owner) {
-    PodBuilder b = new PodBuilder().withNewMetadata().withName(name).withNamespace(NS).withLabels(LABELS).endMetadata()
-        .withSpec(template().getSpec());
+    PodBuilder b =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(NS)
+            .withLabels(LABELS)
+            .endMetadata()
+            .withSpec(template().getSpec());
     if (owner != null) {
       b.editMetadata().withOwnerReferences(owner).endMetadata();
     }
@@ -142,25 +250,59 @@ class DeploymentTracerIT {
   }
 
   private static void bind(String pod) {
-    kube.bindings().inNamespace(NS).resource(new BindingBuilder().withNewMetadata().withName(pod).endMetadata()
-        .withNewTarget().withKind("Node").withName("node-a").endTarget().build()).create();
+    kube.bindings()
+        .inNamespace(NS)
+        .resource(
+            new BindingBuilder()
+                .withNewMetadata()
+                .withName(pod)
+                .endMetadata()
+                .withNewTarget()
+                .withKind("Node")
+                .withName("node-a")
+                .endTarget()
+                .build())
+        .create();
   }
 
-  /** A kubelet-like status: sandbox up with an IP; {@code running} containers; the given condition True. */
+  /**
+   * A kubelet-like status: sandbox up with an IP; {@code running} containers; the given condition
+   * True.
+   */
   private static void status(String pod, String condition, boolean running) {
-    kube.pods().inNamespace(NS).withName(pod).editStatus(p -> {
-      PodBuilder b = new PodBuilder(p);
-      b.editOrNewStatus().withPodIP("10.244.0." + (pod.endsWith("1") ? 11 : 12))
-          .removeMatchingFromConditions(c -> condition.equals(c.getType()))
-          .addNewCondition().withType(condition).withStatus("True").endCondition().endStatus();
-      if (running || "Ready".equals(condition)) {
-        b.editStatus().withContainerStatuses().addNewContainerStatus().withName("app")
-            .withImage("isolato/saas-bench:dev").withImageID("").withReady("Ready".equals(condition))
-            .withRestartCount(0).withNewState().withNewRunning().withStartedAt("2026-01-01T00:00:00Z").endRunning()
-            .endState().endContainerStatus().endStatus();
-      }
-      return b.build();
-    });
+    kube.pods()
+        .inNamespace(NS)
+        .withName(pod)
+        .editStatus(
+            p -> {
+              PodBuilder b = new PodBuilder(p);
+              b.editOrNewStatus()
+                  .withPodIP("10.244.0." + (pod.endsWith("1") ? 11 : 12))
+                  .removeMatchingFromConditions(c -> condition.equals(c.getType()))
+                  .addNewCondition()
+                  .withType(condition)
+                  .withStatus("True")
+                  .endCondition()
+                  .endStatus();
+              if (running || "Ready".equals(condition)) {
+                b.editStatus()
+                    .withContainerStatuses()
+                    .addNewContainerStatus()
+                    .withName("app")
+                    .withImage("isolato/saas-bench:dev")
+                    .withImageID("")
+                    .withReady("Ready".equals(condition))
+                    .withRestartCount(0)
+                    .withNewState()
+                    .withNewRunning()
+                    .withStartedAt("2026-01-01T00:00:00Z")
+                    .endRunning()
+                    .endState()
+                    .endContainerStatus()
+                    .endStatus();
+              }
+              return b.build();
+            });
   }
 
   private void seen(DeploymentTracer tracer, long ms, Runnable write, String pod, Milestone m) {
@@ -181,6 +323,9 @@ class DeploymentTracerIT {
   }
 
   private static void awaitTimeline(DeploymentTracer tracer, Predicate<Timeline> until) {
-    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> until.test(tracer.timeline()));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> until.test(tracer.timeline()));
   }
 }

@@ -1,8 +1,8 @@
 package dev.isolato.pipeline;
 
-import dev.isolato.DocClaim;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,16 +19,20 @@ class ParameterCatalogTest {
   static final Path REPO = Path.of("").toAbsolutePath().getParent();
 
   @Test
-  @DocClaim("docs/operations.md: | component | setting | Kubernetes 1.34 default | what it limits | suggested |")
+  @DocClaim(
+      "docs/operations.md: | component | setting | Kubernetes 1.34 default | what it limits | suggested |")
   void everyKubernetesDefaultIsWhereTheCatalogSaysInTheV1344Source() throws IOException {
-    Assumptions.assumeTrue(Files.isDirectory(GO_MODULES.resolve("k8s.io/kubernetes@v1.34.4")),
+    Assumptions.assumeTrue(
+        Files.isDirectory(GO_MODULES.resolve("k8s.io/kubernetes@v1.34.4")),
         "the Kubernetes v1.34.4 module cache (built by localkube) is not on this machine");
     int checked = 0;
     for (Parameter p : ParameterCatalog.KUBERNETES_1_34) {
       if (p.source().startsWith("k8s.io/")) {
         String[] fileLine = p.source().split(":", -1);
         List<String> lines = Files.readAllLines(GO_MODULES.resolve(fileLine[0]));
-        assertThat(squash(lines.get(Integer.parseInt(fileLine[1]) - 1))).as(p.id()).contains(squash(p.evidence()));
+        assertThat(squash(lines.get(Integer.parseInt(fileLine[1]) - 1)))
+            .as(p.id())
+            .contains(squash(p.evidence()));
         checked++;
       }
     }
@@ -41,7 +45,8 @@ class ParameterCatalogTest {
       if (!p.source().isEmpty() && !p.source().startsWith("k8s.io/")) {
         // white space apart: a formatter may break the evidence's line
         assertThat(Files.readString(REPO.resolve(p.source())).replaceAll("\\s+", ""))
-            .as(p.id()).contains(p.evidence().replaceAll("\\s+", ""));
+            .as(p.id())
+            .contains(p.evidence().replaceAll("\\s+", ""));
       }
     }
   }
@@ -50,16 +55,31 @@ class ParameterCatalogTest {
   void coversTable5WithTheSameStepObjectAndValue() {
     // Table 5 (Kubernetes 1.27); every value is unchanged in 1.34.
     record Row(String id, Step step, Parameter.Counted counts, double value) {}
-    List<Row> table5 = List.of(
-        new Row("apiserver.max-mutating-requests-inflight", Step.S3_WRITE, Parameter.Counted.CONTAINERS, 200),
-        new Row("controller-manager.SlowStartInitialBatchSize", Step.S3_CREATE_POD_OBJECT,
-            Parameter.Counted.PODS_PER_WORKLOAD, 1),
-        new Row("controller-manager.kube-api-qps", Step.S3_WRITE, Parameter.Counted.PODS, 20),
-        new Row("scheduler.kube-api-qps", Step.S4_WRITE, Parameter.Counted.PODS, 50),
-        new Row("kubelet.registryPullQPS", Step.S5_MOUNT, Parameter.Counted.CONTAINERS_PER_NODE, 5),
-        new Row("kubelet.maxParallelImagePulls", Step.S5_MOUNT, Parameter.Counted.CONTAINERS_PER_NODE, 1),
-        new Row("kubelet.eventRecordQPS", Step.S6_WRITE, Parameter.Counted.CONTAINERS_PER_NODE, 50),
-        new Row("kubelet.kubeAPIQPS", Step.S6_WRITE, Parameter.Counted.CONTAINERS_PER_NODE, 50));
+    List<Row> table5 =
+        List.of(
+            new Row(
+                "apiserver.max-mutating-requests-inflight",
+                Step.S3_WRITE,
+                Parameter.Counted.CONTAINERS,
+                200),
+            new Row(
+                "controller-manager.SlowStartInitialBatchSize",
+                Step.S3_CREATE_POD_OBJECT,
+                Parameter.Counted.PODS_PER_WORKLOAD,
+                1),
+            new Row("controller-manager.kube-api-qps", Step.S3_WRITE, Parameter.Counted.PODS, 20),
+            new Row("scheduler.kube-api-qps", Step.S4_WRITE, Parameter.Counted.PODS, 50),
+            new Row(
+                "kubelet.registryPullQPS", Step.S5_MOUNT, Parameter.Counted.CONTAINERS_PER_NODE, 5),
+            new Row(
+                "kubelet.maxParallelImagePulls",
+                Step.S5_MOUNT,
+                Parameter.Counted.CONTAINERS_PER_NODE,
+                1),
+            new Row(
+                "kubelet.eventRecordQPS", Step.S6_WRITE, Parameter.Counted.CONTAINERS_PER_NODE, 50),
+            new Row(
+                "kubelet.kubeAPIQPS", Step.S6_WRITE, Parameter.Counted.CONTAINERS_PER_NODE, 50));
     for (Row r : table5) {
       Parameter p = ParameterCatalog.byId(r.id()).orElseThrow();
       assertThat(p.steps()).as(r.id()).contains(r.step());
@@ -72,9 +92,11 @@ class ParameterCatalogTest {
   void idsAreUniqueAndLocalkubeKeysAreLocalkubes() throws IOException {
     List<Parameter> all = ParameterCatalog.KUBERNETES_1_34;
     assertThat(all.stream().map(Parameter::id).collect(Collectors.toSet())).hasSize(all.size());
-    Set<String> keys = Files.readAllLines(REPO.resolve("localkube/config/defaults.conf")).stream()
-        .filter(l -> l.contains("=") && !l.startsWith("#"))
-        .map(l -> l.substring(0, l.indexOf('=')).trim()).collect(Collectors.toSet());
+    Set<String> keys =
+        Files.readAllLines(REPO.resolve("localkube/config/defaults.conf")).stream()
+            .filter(l -> l.contains("=") && !l.startsWith("#"))
+            .map(l -> l.substring(0, l.indexOf('=')).trim())
+            .collect(Collectors.toSet());
     for (Parameter p : all) {
       if (p.apply().where() == Parameter.Apply.Where.LOCALKUBE) {
         assertThat(keys).as("localkube key of " + p.id()).contains(p.apply().how());
@@ -84,19 +106,23 @@ class ParameterCatalogTest {
 
   @Test
   void everyBriefedParameterIsCatalogued() {
-    Map<String, Stage> expected = Map.of(
-        "controller-manager.concurrent-deployment-syncs", Stage.S2,
-        "controller-manager.concurrent-replicaset-syncs", Stage.S3,
-        "apiserver.max-requests-inflight", Stage.S2,
-        "kubelet.kubeAPIBurst", Stage.S6,
-        "kubelet.serializeImagePulls", Stage.S5,
-        "scheduler.parallelism", Stage.S4,
-        "scheduler.percentageOfNodesToScore", Stage.S4,
-        "isolato.client-qps", Stage.S1,
-        "isolato.reconcile-threads", Stage.S1,
-        "isolato.readiness.period-seconds", Stage.S7);
-    expected.forEach((id, stage) -> assertThat(ParameterCatalog.byId(id).orElseThrow().steps())
-        .as(id).anyMatch(s -> s.stage() == stage));
+    Map<String, Stage> expected =
+        Map.of(
+            "controller-manager.concurrent-deployment-syncs", Stage.S2,
+            "controller-manager.concurrent-replicaset-syncs", Stage.S3,
+            "apiserver.max-requests-inflight", Stage.S2,
+            "kubelet.kubeAPIBurst", Stage.S6,
+            "kubelet.serializeImagePulls", Stage.S5,
+            "scheduler.parallelism", Stage.S4,
+            "scheduler.percentageOfNodesToScore", Stage.S4,
+            "isolato.client-qps", Stage.S1,
+            "isolato.reconcile-threads", Stage.S1,
+            "isolato.readiness.period-seconds", Stage.S7);
+    expected.forEach(
+        (id, stage) ->
+            assertThat(ParameterCatalog.byId(id).orElseThrow().steps())
+                .as(id)
+                .anyMatch(s -> s.stage() == stage));
   }
 
   private static String squash(String s) {

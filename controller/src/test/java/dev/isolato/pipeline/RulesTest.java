@@ -30,15 +30,21 @@ class RulesTest {
     // SlowStartInitialBatchSize 1 → 1600 with a predicted gain of 96 %.
     WorkloadShape w = new WorkloadShape(1, 1600, 1);
     Hardware h = new Hardware(16, 8, 8);
-    List<Recommendation> c = rules.candidates(atStep(Step.S3_CREATE_POD_OBJECT, 0.96), w, h, Map.of());
-    assertThat(ids(c)).containsExactly("controller-manager.SlowStartInitialBatchSize", "controller-manager.BurstReplicas");
+    List<Recommendation> c =
+        rules.candidates(atStep(Step.S3_CREATE_POD_OBJECT, 0.96), w, h, Map.of());
+    assertThat(ids(c))
+        .containsExactly(
+            "controller-manager.SlowStartInitialBatchSize", "controller-manager.BurstReplicas");
     Recommendation first = c.get(0);
     assertThat(first.currentValue()).isEqualTo(1);
     assertThat(first.newValue()).isEqualTo(1600);
     assertThat(first.rounds()).isEqualTo(11); // batches 1, 2, 4, …, 1024 (and the rest)
     assertThat(first.predictedGain()).isEqualTo(0.96);
     // Both are constants in the source: nothing Isolato can apply, only report.
-    assertThat(rules.recommend(atStep(Step.S3_CREATE_POD_OBJECT, 0.96), w, h, Map.of(), Cluster.LOCALKUBE)).isEmpty();
+    assertThat(
+            rules.recommend(
+                atStep(Step.S3_CREATE_POD_OBJECT, 0.96), w, h, Map.of(), Cluster.LOCALKUBE))
+        .isEmpty();
   }
 
   @Test
@@ -46,10 +52,14 @@ class RulesTest {
     WorkloadShape w = new WorkloadShape(1, 100, 1);
     Hardware h = new Hardware(1, 2, 2);
     List<Recommendation> c = rules.candidates(atStage(Stage.S3, 0.5), w, h, Map.of());
-    assertThat(ids(c)).containsExactly("controller-manager.SlowStartInitialBatchSize", // ⌈log2(101)⌉ = 7
-        "controller-manager.kube-api-qps",    // 100/20 = 5
-        "controller-manager.kube-api-burst"); // ⌈100/30⌉ = 4; BurstReplicas 500 and inflight 200 hold
-    Recommendation r = rules.recommend(atStage(Stage.S3, 0.5), w, h, Map.of(), Cluster.LOCALKUBE).orElseThrow();
+    assertThat(ids(c))
+        .containsExactly(
+            "controller-manager.SlowStartInitialBatchSize", // ⌈log2(101)⌉ = 7
+            "controller-manager.kube-api-qps", // 100/20 = 5
+            "controller-manager.kube-api-burst"); // ⌈100/30⌉ = 4; BurstReplicas 500 and inflight
+    // 200 hold
+    Recommendation r =
+        rules.recommend(atStage(Stage.S3, 0.5), w, h, Map.of(), Cluster.LOCALKUBE).orElseThrow();
     assertThat(r.parameter().id()).isEqualTo("controller-manager.kube-api-qps");
     assertThat(r.parameter().apply().how()).isEqualTo("controller-manager.kube-api-qps");
     assertThat(r.newValue()).isEqualTo(100);
@@ -62,9 +72,12 @@ class RulesTest {
   void anAppliedValueNoLongerViolates() {
     WorkloadShape w = new WorkloadShape(1, 100, 1);
     Hardware h = new Hardware(1, 2, 2);
-    List<Recommendation> c = rules.candidates(atStage(Stage.S3, 0.5), w, h,
-        Map.of("controller-manager.kube-api-qps", 100.0));
-    assertThat(ids(c)).doesNotContain("controller-manager.kube-api-qps").contains("controller-manager.kube-api-burst");
+    List<Recommendation> c =
+        rules.candidates(
+            atStage(Stage.S3, 0.5), w, h, Map.of("controller-manager.kube-api-qps", 100.0));
+    assertThat(ids(c))
+        .doesNotContain("controller-manager.kube-api-qps")
+        .contains("controller-manager.kube-api-burst");
   }
 
   @Test
@@ -72,16 +85,25 @@ class RulesTest {
     // 100 single-container pods on one node: kubeAPIQPS 50 < 100 (1.26's default 5 was the
     // Section 6.6 bottleneck); on 4 nodes each kubelet has 25 and nothing is violated.
     WorkloadShape w = new WorkloadShape(1, 100, 1);
-    assertThat(ids(rules.candidates(atStep(Step.S6_WRITE, 0.3), w, new Hardware(1, 8, 8), Map.of())))
+    assertThat(
+            ids(rules.candidates(atStep(Step.S6_WRITE, 0.3), w, new Hardware(1, 8, 8), Map.of())))
         .containsExactlyInAnyOrder("kubelet.kubeAPIQPS", "kubelet.eventRecordQPS");
-    assertThat(rules.candidates(atStep(Step.S6_WRITE, 0.3), w, new Hardware(4, 8, 8), Map.of())).isEmpty();
+    assertThat(rules.candidates(atStep(Step.S6_WRITE, 0.3), w, new Hardware(4, 8, 8), Map.of()))
+        .isEmpty();
   }
 
   @Test
   void isolatosOwnSettingsApplyOnSharedClusters() {
     // 50 dedicated tenants onboarded at once: 50 pools for 4 reconcile threads.
-    Recommendation r = rules.recommend(atStage(Stage.S1, 0.4), new WorkloadShape(50, 1, 1), new Hardware(1, 2, 2),
-        Map.of(), Cluster.SHARED).orElseThrow();
+    Recommendation r =
+        rules
+            .recommend(
+                atStage(Stage.S1, 0.4),
+                new WorkloadShape(50, 1, 1),
+                new Hardware(1, 2, 2),
+                Map.of(),
+                Cluster.SHARED)
+            .orElseThrow();
     assertThat(r.parameter().id()).isEqualTo("isolato.reconcile-threads");
     assertThat(r.newValue()).isEqualTo(50);
   }
@@ -91,6 +113,7 @@ class RulesTest {
     WorkloadShape w = new WorkloadShape(1, 5000, 1);
     Hardware h = new Hardware(200, 8, 8);
     assertThat(ids(rules.candidates(atStage(Stage.S4, 0.5), w, h, Map.of())))
-        .doesNotContain("scheduler.percentageOfNodesToScore").contains("scheduler.parallelism");
+        .doesNotContain("scheduler.percentageOfNodesToScore")
+        .contains("scheduler.parallelism");
   }
 }

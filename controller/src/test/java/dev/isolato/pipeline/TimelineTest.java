@@ -8,20 +8,50 @@ import org.junit.jupiter.api.Test;
 
 class TimelineTest {
 
-  static final Map<Milestone, Long> WORKLOAD = Map.of(Milestone.SUBMITTED, 1000L,
-      Milestone.WORKLOAD_CREATED, 1040L, Milestone.WORKLOAD_UNPACKED, 1100L);
+  static final Map<Milestone, Long> WORKLOAD =
+      Map.of(
+          Milestone.SUBMITTED,
+          1000L,
+          Milestone.WORKLOAD_CREATED,
+          1040L,
+          Milestone.WORKLOAD_UNPACKED,
+          1100L);
 
   @Test
   void stagesFollowTheLastPodAndAddUpToTheDeploymentTime() {
-    Timeline t = new Timeline(WORKLOAD, Map.of(
-        "fast", Map.of(Milestone.POD_CREATED, 1200L, Milestone.POD_BOUND, 1250L, Milestone.SANDBOX_READY, 1500L,
-            Milestone.CONTAINERS_STARTED, 1700L),
-        "slow", Map.of(Milestone.POD_CREATED, 1300L, Milestone.POD_BOUND, 1400L, Milestone.SANDBOX_READY, 2100L,
-            Milestone.CONTAINERS_STARTED, 2600L)));
+    Timeline t =
+        new Timeline(
+            WORKLOAD,
+            Map.of(
+                "fast",
+                    Map.of(
+                        Milestone.POD_CREATED,
+                        1200L,
+                        Milestone.POD_BOUND,
+                        1250L,
+                        Milestone.SANDBOX_READY,
+                        1500L,
+                        Milestone.CONTAINERS_STARTED,
+                        1700L),
+                "slow",
+                    Map.of(
+                        Milestone.POD_CREATED,
+                        1300L,
+                        Milestone.POD_BOUND,
+                        1400L,
+                        Milestone.SANDBOX_READY,
+                        2100L,
+                        Milestone.CONTAINERS_STARTED,
+                        2600L)));
     assertThat(t.lastPod(Milestone.CONTAINERS_STARTED)).contains("slow");
     Map<Stage, Double> s = t.stageSeconds(Milestone.CONTAINERS_STARTED);
-    assertThat(s).containsEntry(Stage.S1, 0.04).containsEntry(Stage.S2, 0.06).containsEntry(Stage.S3, 0.2)
-        .containsEntry(Stage.S4, 0.1).containsEntry(Stage.S5, 0.7).containsEntry(Stage.S6, 0.5);
+    assertThat(s)
+        .containsEntry(Stage.S1, 0.04)
+        .containsEntry(Stage.S2, 0.06)
+        .containsEntry(Stage.S3, 0.2)
+        .containsEntry(Stage.S4, 0.1)
+        .containsEntry(Stage.S5, 0.7)
+        .containsEntry(Stage.S6, 0.5);
     assertThat(s.values().stream().mapToDouble(Double::doubleValue).sum())
         .isCloseTo(t.totalSeconds(Milestone.CONTAINERS_STARTED).orElseThrow(), within(1e-9));
     assertThat(t.podsAt(Milestone.CONTAINERS_STARTED)).isEqualTo(2);
@@ -29,10 +59,23 @@ class TimelineTest {
 
   @Test
   void unseenMilestonesAreSkippedNotInvented() {
-    // The sandbox mark was missed (no PodReadyToStartContainers, no IP yet): S5 and S6 merge into S6.
-    Timeline t = new Timeline(WORKLOAD, Map.of("p", Map.of(Milestone.POD_CREATED, 1300L, Milestone.POD_BOUND,
-        1400L, Milestone.CONTAINERS_STARTED, 2600L)));
-    assertThat(t.stageSeconds(Milestone.CONTAINERS_STARTED)).doesNotContainKey(Stage.S5).containsEntry(Stage.S6, 1.2);
+    // The sandbox mark was missed (no PodReadyToStartContainers, no IP yet): S5 and S6 merge into
+    // S6.
+    Timeline t =
+        new Timeline(
+            WORKLOAD,
+            Map.of(
+                "p",
+                Map.of(
+                    Milestone.POD_CREATED,
+                    1300L,
+                    Milestone.POD_BOUND,
+                    1400L,
+                    Milestone.CONTAINERS_STARTED,
+                    2600L)));
+    assertThat(t.stageSeconds(Milestone.CONTAINERS_STARTED))
+        .doesNotContainKey(Stage.S5)
+        .containsEntry(Stage.S6, 1.2);
   }
 
   @Test
@@ -44,28 +87,69 @@ class TimelineTest {
 
   @Test
   void stagesFeedTheStageLevelBottleneck() {
-    Timeline t = new Timeline(WORKLOAD, Map.of("p", Map.of(Milestone.POD_CREATED, 5100L, Milestone.POD_BOUND,
-        5150L, Milestone.SANDBOX_READY, 5400L, Milestone.CONTAINERS_STARTED, 5600L)));
-    Map<Step, Double> single = Map.of(Step.S1_WRITE, 0.04, Step.S2_READ, 0.06, Step.S3_CREATE_POD_OBJECT, 0.05,
-        Step.S4_SCHEDULE, 0.05, Step.S5_SANDBOX, 0.25, Step.S6_START_CONTAINER, 0.2);
-    Bottleneck b = Bottleneck.detectStage(t.stageSeconds(Milestone.CONTAINERS_STARTED), Breakdown.of(single))
-        .orElseThrow();
-    assertThat(b.stage()).isEqualTo(Stage.S3); // 4 s creating the pod object where 0.05 s was expected
+    Timeline t =
+        new Timeline(
+            WORKLOAD,
+            Map.of(
+                "p",
+                Map.of(
+                    Milestone.POD_CREATED,
+                    5100L,
+                    Milestone.POD_BOUND,
+                    5150L,
+                    Milestone.SANDBOX_READY,
+                    5400L,
+                    Milestone.CONTAINERS_STARTED,
+                    5600L)));
+    Map<Step, Double> single =
+        Map.of(
+            Step.S1_WRITE,
+            0.04,
+            Step.S2_READ,
+            0.06,
+            Step.S3_CREATE_POD_OBJECT,
+            0.05,
+            Step.S4_SCHEDULE,
+            0.05,
+            Step.S5_SANDBOX,
+            0.25,
+            Step.S6_START_CONTAINER,
+            0.2);
+    Bottleneck b =
+        Bottleneck.detectStage(t.stageSeconds(Milestone.CONTAINERS_STARTED), Breakdown.of(single))
+            .orElseThrow();
+    assertThat(b.stage())
+        .isEqualTo(Stage.S3); // 4 s creating the pod object where 0.05 s was expected
     assertThat(b.step()).isEmpty();
     assertThat(b.potentialGain()).isCloseTo((4.0 - 0.05) / 4.6, within(1e-9));
   }
 
   @Test
   void severalWorkloadsFollowTheOneThatFinishedLastFromTheFirstSubmission() {
-    Timeline early = new Timeline(WORKLOAD, Map.of("a", Map.of(Milestone.POD_CREATED, 1200L, Milestone.POD_READY,
-        3000L)));
-    Timeline late = new Timeline(Map.of(Milestone.SUBMITTED, 1010L, Milestone.WORKLOAD_CREATED, 1050L,
-        Milestone.WORKLOAD_UNPACKED, 1150L), Map.of("b", Map.of(Milestone.POD_CREATED, 1250L, Milestone.POD_READY,
-        3500L)));
-    Map<Stage, Double> s = Timeline.criticalPath(java.util.List.of(early, late), Milestone.POD_READY);
-    assertThat(s.get(Stage.S1)).as("its own 40 ms plus 10 ms behind the first create").isCloseTo(0.05, within(1e-9));
-    assertThat(s.values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(2.5, within(1e-9));
-    assertThat(Timeline.criticalPath(java.util.List.of(new Timeline(WORKLOAD, Map.of())), Milestone.POD_READY))
+    Timeline early =
+        new Timeline(
+            WORKLOAD,
+            Map.of("a", Map.of(Milestone.POD_CREATED, 1200L, Milestone.POD_READY, 3000L)));
+    Timeline late =
+        new Timeline(
+            Map.of(
+                Milestone.SUBMITTED,
+                1010L,
+                Milestone.WORKLOAD_CREATED,
+                1050L,
+                Milestone.WORKLOAD_UNPACKED,
+                1150L),
+            Map.of("b", Map.of(Milestone.POD_CREATED, 1250L, Milestone.POD_READY, 3500L)));
+    Map<Stage, Double> s =
+        Timeline.criticalPath(java.util.List.of(early, late), Milestone.POD_READY);
+    assertThat(s.get(Stage.S1))
+        .as("its own 40 ms plus 10 ms behind the first create")
+        .isCloseTo(0.05, within(1e-9));
+    assertThat(s.values().stream().mapToDouble(Double::doubleValue).sum())
+        .isCloseTo(2.5, within(1e-9));
+    assertThat(
+            Timeline.criticalPath(
+                java.util.List.of(new Timeline(WORKLOAD, Map.of())), Milestone.POD_READY))
         .isEmpty();
   }
 
@@ -81,7 +165,8 @@ class TimelineTest {
   void s5AndS6SeenInOneStatusUpdateAreComparedAsS6() {
     Map<Stage, Double> seen = Map.of(Stage.S4, 0.1, Stage.S5, 8.0, Stage.S6, 0.0);
     assertThat(Timeline.s5AndS6Merged(seen)).isTrue();
-    assertThat(Timeline.foldS5IntoS6(seen)).containsOnly(Map.entry(Stage.S4, 0.1), Map.entry(Stage.S6, 8.0));
+    assertThat(Timeline.foldS5IntoS6(seen))
+        .containsOnly(Map.entry(Stage.S4, 0.1), Map.entry(Stage.S6, 8.0));
     assertThat(Timeline.s5AndS6Merged(Map.of(Stage.S5, 1.0, Stage.S6, 0.2))).isFalse();
   }
 }

@@ -15,28 +15,65 @@ class TuningStepTest {
   static final Rules RULES = Rules.kubernetes134();
   static final WorkloadShape HUNDRED_PODS = new WorkloadShape(1, 100, 1);
   static final Hardware LOCALKUBE = new Hardware(1, 2, 2);
-  static final Breakdown SINGLE = Breakdown.of(Map.of(Step.S1_WRITE, 0.02, Step.S2_READ, 0.02,
-      Step.S3_CREATE_POD_OBJECT, 0.005, Step.S4_SCHEDULE, 0.005, Step.S5_SANDBOX, 0.3, Step.S6_START_CONTAINER, 0.1));
+  static final Breakdown SINGLE =
+      Breakdown.of(
+          Map.of(
+              Step.S1_WRITE,
+              0.02,
+              Step.S2_READ,
+              0.02,
+              Step.S3_CREATE_POD_OBJECT,
+              0.005,
+              Step.S4_SCHEDULE,
+              0.005,
+              Step.S5_SANDBOX,
+              0.3,
+              Step.S6_START_CONTAINER,
+              0.1));
   static final Breakdown PREDICTED = PipelineModel.predict(SINGLE, HUNDRED_PODS, LOCALKUBE);
+
   /** Stage 3 takes most of the time: the controller manager's 20 QPS for 100 pods. */
-  static final Map<Stage, Double> MEASURED = Map.of(Stage.S1, 0.05, Stage.S2, 0.05, Stage.S3, 5.0, Stage.S4, 0.3,
-      Stage.S5, 0.6, Stage.S6, 0.3);
+  static final Map<Stage, Double> MEASURED =
+      Map.of(
+          Stage.S1, 0.05, Stage.S2, 0.05, Stage.S3, 5.0, Stage.S4, 0.3, Stage.S5, 0.6, Stage.S6,
+          0.3);
 
   @Test
   void appliesTheMostLimitingApplicableRuleAndReportsTheRest() {
-    TuningStep s = TuningStep.decide(1, MEASURED, PREDICTED, new Cpu(0.5, 0.4), HUNDRED_PODS, LOCALKUBE, Map.of(),
-        Cluster.LOCALKUBE, RULES);
+    TuningStep s =
+        TuningStep.decide(
+            1,
+            MEASURED,
+            PREDICTED,
+            new Cpu(0.5, 0.4),
+            HUNDRED_PODS,
+            LOCALKUBE,
+            Map.of(),
+            Cluster.LOCALKUBE,
+            RULES);
     assertThat(s.decision()).isEqualTo(Decision.APPLY);
     assertThat(s.bottleneck().orElseThrow().stage()).isEqualTo(Stage.S3);
-    assertThat(s.recommendation().orElseThrow().parameter().id()).isEqualTo("controller-manager.kube-api-qps");
-    assertThat(s.reported()).extracting(r -> r.parameter().id()).containsExactly("controller-manager.SlowStartInitialBatchSize");
+    assertThat(s.recommendation().orElseThrow().parameter().id())
+        .isEqualTo("controller-manager.kube-api-qps");
+    assertThat(s.reported())
+        .extracting(r -> r.parameter().id())
+        .containsExactly("controller-manager.SlowStartInitialBatchSize");
   }
 
   @Test
   void stopsWhenCpuBound_section63() {
     // Run 3 of Fig. 8: control plane at 100 %, workers at 90 %: the user stops.
-    TuningStep s = TuningStep.decide(3, MEASURED, PREDICTED, new Cpu(1.0, 0.9), HUNDRED_PODS, LOCALKUBE, Map.of(),
-        Cluster.LOCALKUBE, RULES);
+    TuningStep s =
+        TuningStep.decide(
+            3,
+            MEASURED,
+            PREDICTED,
+            new Cpu(1.0, 0.9),
+            HUNDRED_PODS,
+            LOCALKUBE,
+            Map.of(),
+            Cluster.LOCALKUBE,
+            RULES);
     assertThat(s.decision()).isEqualTo(Decision.STOP_CPU_BOUND);
     assertThat(s.recommendation()).isEmpty();
   }
@@ -50,23 +87,43 @@ class TuningStepTest {
         m.put(st, PREDICTED.stage(st) * (st == Stage.S3 ? 1.01 : 1));
       }
     }
-    TuningStep s = TuningStep.decide(2, m, PREDICTED, new Cpu(0.3, 0.3), HUNDRED_PODS, LOCALKUBE, Map.of(),
-        Cluster.LOCALKUBE, RULES);
+    TuningStep s =
+        TuningStep.decide(
+            2,
+            m,
+            PREDICTED,
+            new Cpu(0.3, 0.3),
+            HUNDRED_PODS,
+            LOCALKUBE,
+            Map.of(),
+            Cluster.LOCALKUBE,
+            RULES);
     assertThat(s.decision()).isEqualTo(Decision.STOP_SMALL_GAIN);
   }
 
   @Test
   void onASharedClusterOnlyReports() {
-    TuningStep s = TuningStep.decide(1, MEASURED, PREDICTED, new Cpu(0.5, 0.4), HUNDRED_PODS, LOCALKUBE, Map.of(),
-        Cluster.SHARED, RULES);
+    TuningStep s =
+        TuningStep.decide(
+            1,
+            MEASURED,
+            PREDICTED,
+            new Cpu(0.5, 0.4),
+            HUNDRED_PODS,
+            LOCALKUBE,
+            Map.of(),
+            Cluster.SHARED,
+            RULES);
     assertThat(s.decision()).isEqualTo(Decision.STOP_NO_RULE);
     assertThat(s.reported()).hasSize(3);
   }
 
   @Test
   void figure8Reductions_section63() {
-    assertThat(TuningStep.reduction(80.9, 16.9)).isCloseTo(0.791, within(0.0005)); // "a 79.1% decrease"
-    assertThat(-TuningStep.reduction(11.9, 16.9)).isCloseTo(0.42, within(0.005));  // "42% above the best case"
+    assertThat(TuningStep.reduction(80.9, 16.9))
+        .isCloseTo(0.791, within(0.0005)); // "a 79.1% decrease"
+    assertThat(-TuningStep.reduction(11.9, 16.9))
+        .isCloseTo(0.42, within(0.005)); // "42% above the best case"
     assertThatThrownBy(() -> new Cpu(Double.NaN, 0)).hasMessageContaining("CPU");
   }
 }

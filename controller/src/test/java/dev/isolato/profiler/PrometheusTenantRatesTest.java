@@ -11,7 +11,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class PrometheusTenantRatesTest {
-  final PrometheusTenantRates rates = new PrometheusTenantRates(URI.create("http://127.0.0.1:1"), HttpClient.newHttpClient());
+  final PrometheusTenantRates rates =
+      new PrometheusTenantRates(URI.create("http://127.0.0.1:1"), HttpClient.newHttpClient());
 
   @Test
   void theQueriesAverageTheRecordedTenantRateAndRequireAWindowOfScrapedPods() {
@@ -24,9 +25,10 @@ class PrometheusTenantRatesTest {
   @Test
   void aVectorAnswerIsRead() {
     // the shape of Prometheus 2.42's /api/v1/query answer
-    String body = "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
-        + "{\"metric\":{\"tenant\":\"a\"},\"value\":[1763900000.123,\"12.5\"]},"
-        + "{\"metric\":{\"tenant\":\"b\"},\"value\":[1763900000.123,\"NaN\"]}]}}";
+    String body =
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+            + "{\"metric\":{\"tenant\":\"a\"},\"value\":[1763900000.123,\"12.5\"]},"
+            + "{\"metric\":{\"tenant\":\"b\"},\"value\":[1763900000.123,\"NaN\"]}]}}";
 
     assertThat(rates.parse(200, body, "q")).hasSize(2);
     assertThat(rates.parse(200, body, "q").get(0).at("/metric/tenant").asText()).isEqualTo("a");
@@ -34,18 +36,30 @@ class PrometheusTenantRatesTest {
 
   @Test
   void errorsSayWhatPrometheusAnswered() {
-    assertThatThrownBy(() -> rates.parse(400, "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}", "q("))
+    assertThatThrownBy(
+            () ->
+                rates.parse(
+                    400,
+                    "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}",
+                    "q("))
         .isInstanceOf(TenantRates.RatesUnavailable.class)
         .hasMessage("Prometheus answered HTTP 400 to query q(: bad_data: parse error");
-    assertThatThrownBy(() -> rates.parse(502, "<html>", "q")).hasMessageContaining("HTTP 502 with no JSON");
-    assertThatThrownBy(() -> rates.parse(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}", "q"))
+    assertThatThrownBy(() -> rates.parse(502, "<html>", "q"))
+        .hasMessageContaining("HTTP 502 with no JSON");
+    assertThatThrownBy(
+            () ->
+                rates.parse(
+                    200,
+                    "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}",
+                    "q"))
         .hasMessageContaining("a matrix to query q, not a vector");
   }
 
   @Test
   void anUnreachablePrometheusIsUnavailableNotAnError() {
     assertThatThrownBy(() -> rates.offered(Duration.ofMinutes(10)))
-        .isInstanceOf(TenantRates.RatesUnavailable.class).hasMessageStartingWith("Prometheus at http://127.0.0.1:1 did not answer");
+        .isInstanceOf(TenantRates.RatesUnavailable.class)
+        .hasMessageStartingWith("Prometheus at http://127.0.0.1:1 did not answer");
   }
 
   @Test

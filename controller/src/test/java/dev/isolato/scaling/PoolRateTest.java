@@ -12,8 +12,14 @@ class PoolRateTest {
   @Test
   void theRateIsTheCountersGrowthOverTimeSummedOverPods() {
     PoolRate r = new PoolRate();
-    assertThat(r.update(Map.of("a", new PoolRate.Sample(100, 0, 0), "b", new PoolRate.Sample(10, 0, 0)))).isNaN();
-    assertThat(r.update(Map.of("a", new PoolRate.Sample(130, 0, S), "b", new PoolRate.Sample(20, 0, 2 * S))))
+    assertThat(
+            r.update(
+                Map.of("a", new PoolRate.Sample(100, 0, 0), "b", new PoolRate.Sample(10, 0, 0))))
+        .isNaN();
+    assertThat(
+            r.update(
+                Map.of(
+                    "a", new PoolRate.Sample(130, 0, S), "b", new PoolRate.Sample(20, 0, 2 * S))))
         .isCloseTo(30 + 5, within(1e-9));
   }
 
@@ -23,21 +29,31 @@ class PoolRateTest {
     r.update(Map.of("a", new PoolRate.Sample(0, 2, 0)));
     assertThat(r.update(Map.of("a", new PoolRate.Sample(40, 12, S)))).isCloseTo(50, within(1e-9));
     // the queue draining is not negative load
-    assertThat(r.update(Map.of("a", new PoolRate.Sample(90, 2, 2 * S)))).isCloseTo(50, within(1e-9));
+    assertThat(r.update(Map.of("a", new PoolRate.Sample(90, 2, 2 * S))))
+        .isCloseTo(50, within(1e-9));
   }
 
   @Test
   void aNewOrRestartedPodCountsFromItsSecondScrape() {
     PoolRate r = new PoolRate();
     r.update(Map.of("a", new PoolRate.Sample(500, 0, 0)));
-    assertThat(r.update(Map.of("a", new PoolRate.Sample(3, 0, S), "b", new PoolRate.Sample(7, 0, S)))).isNaN();
-    assertThat(r.update(Map.of("a", new PoolRate.Sample(13, 0, 2 * S), "b", new PoolRate.Sample(27, 0, 2 * S))))
+    assertThat(
+            r.update(Map.of("a", new PoolRate.Sample(3, 0, S), "b", new PoolRate.Sample(7, 0, S))))
+        .isNaN();
+    assertThat(
+            r.update(
+                Map.of(
+                    "a",
+                    new PoolRate.Sample(13, 0, 2 * S),
+                    "b",
+                    new PoolRate.Sample(27, 0, 2 * S))))
         .isCloseTo(30, within(1e-9));
   }
 
   @Test
   void countersAreSummedOverLabelSetsOfTheExactMetric() {
-    String text = """
+    String text =
+        """
         # TYPE saasbench_requests_total counter
         saasbench_requests_total{tenant="a",code="200"} 10
         saasbench_requests_total{tenant="b",code="429"} 5.5

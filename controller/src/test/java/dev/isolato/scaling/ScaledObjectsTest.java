@@ -23,11 +23,21 @@ class ScaledObjectsTest {
   final SloClass gold = Fixtures.sloClass("gold", 1, 4, 50);
 
   List<HasMetadata> pool(SloClass cls) {
-    Pool pool = new Pool(cls.getMetadata().getName(), "isolato-c-gold", null,
-        List.of(Fixtures.tenant("acme", "gold", 20, TenantSpec.Isolation.shared)));
+    Pool pool =
+        new Pool(
+            cls.getMetadata().getName(),
+            "isolato-c-gold",
+            null,
+            List.of(Fixtures.tenant("acme", "gold", 20, TenantSpec.Isolation.shared)));
     CapacityPlan plan = new CapacityPlan(2, Map.of("acme", 20.0), 65, "linear-baseline", List.of());
-    return PoolObjects.build(new PoolObjects.Input(cls, pool, plan, "{}", List.of("t"),
-        new NetworkPeers(Map.of(), Map.of(), List.of(), "isolato-system", List.of())));
+    return PoolObjects.build(
+        new PoolObjects.Input(
+            cls,
+            pool,
+            plan,
+            "{}",
+            List.of("t"),
+            new NetworkPeers(Map.of(), Map.of(), List.of(), "isolato-system", List.of())));
   }
 
   @SuppressWarnings("unchecked")
@@ -37,39 +47,58 @@ class ScaledObjectsTest {
 
   @SuppressWarnings("unchecked")
   static Map<String, String> trigger(GenericKubernetesResource so, int i) {
-    return (Map<String, String>) ((List<Map<String, Object>>) spec(so).get("triggers")).get(i).get("metadata");
+    return (Map<String, String>)
+        ((List<Map<String, Object>>) spec(so).get("triggers")).get(i).get("metadata");
   }
 
   GenericKubernetesResource scaledObject(SloClass cls) {
     List<HasMetadata> objs = ScaledObjects.replaceHpa(pool(cls), cls, SETTINGS);
     assertThat(objs).noneMatch(HorizontalPodAutoscaler.class::isInstance);
-    return objs.stream().filter(GenericKubernetesResource.class::isInstance).map(GenericKubernetesResource.class::cast)
-        .findFirst().orElseThrow();
+    return objs.stream()
+        .filter(GenericKubernetesResource.class::isInstance)
+        .map(GenericKubernetesResource.class::cast)
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
   void theHpaIsReplacedInPlaceKeepingNameOwnerAndPlannedFloor() {
     List<HasMetadata> before = pool(gold);
     List<HasMetadata> after = ScaledObjects.replaceHpa(before, gold, SETTINGS);
-    assertThat(after).extracting(HasMetadata::getKind).containsExactlyElementsOf(
-        before.stream().map(o -> o instanceof HorizontalPodAutoscaler ? "ScaledObject" : o.getKind()).toList());
+    assertThat(after)
+        .extracting(HasMetadata::getKind)
+        .containsExactlyElementsOf(
+            before.stream()
+                .map(o -> o instanceof HorizontalPodAutoscaler ? "ScaledObject" : o.getKind())
+                .toList());
     GenericKubernetesResource so = scaledObject(gold);
     assertThat(so.getApiVersion()).isEqualTo("keda.sh/v1alpha1");
     assertThat(so.getMetadata().getName()).isEqualTo("saas-bench");
     assertThat(so.getMetadata().getNamespace()).isEqualTo("isolato-c-gold");
-    assertThat(so.getMetadata().getOwnerReferences()).singleElement().satisfies(r -> assertThat(r.getUid()).isEqualTo("uid-gold"));
-    assertThat(so.getMetadata().getLabels()).containsEntry(PoolObjects.MANAGED_BY, PoolObjects.MANAGER);
-    assertThat(spec(so)).containsEntry("minReplicaCount", 2).containsEntry("maxReplicaCount", 4)
-        .containsEntry("pollingInterval", 5).containsEntry("cooldownPeriod", 300)
-        .containsEntry("scaleTargetRef", Map.of("apiVersion", "apps/v1", "kind", "Deployment", "name", "saas-bench"));
+    assertThat(so.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(r -> assertThat(r.getUid()).isEqualTo("uid-gold"));
+    assertThat(so.getMetadata().getLabels())
+        .containsEntry(PoolObjects.MANAGED_BY, PoolObjects.MANAGER);
+    assertThat(spec(so))
+        .containsEntry("minReplicaCount", 2)
+        .containsEntry("maxReplicaCount", 4)
+        .containsEntry("pollingInterval", 5)
+        .containsEntry("cooldownPeriod", 300)
+        .containsEntry(
+            "scaleTargetRef",
+            Map.of("apiVersion", "apps/v1", "kind", "Deployment", "name", "saas-bench"));
   }
 
   @Test
   void theRateTriggerHoldsEachPodAtTheDeclaredCutoffTimesPivot() {
     Map<String, String> rate = trigger(scaledObject(gold), 0);
     // 50 req/s declared × pivot 65 %
-    assertThat(rate).containsEntry("threshold", "32.5").containsEntry("serverAddress", "http://127.0.0.1:9091")
-        .containsEntry("query", "sum(rate(saasbench_requests_total{namespace=\"isolato-c-gold\"}[15s]))");
+    assertThat(rate)
+        .containsEntry("threshold", "32.5")
+        .containsEntry("serverAddress", "http://127.0.0.1:9091")
+        .containsEntry(
+            "query", "sum(rate(saasbench_requests_total{namespace=\"isolato-c-gold\"}[15s]))");
   }
 
   @Test
@@ -84,7 +113,9 @@ class ScaledObjectsTest {
   void theLatencyTriggerComparesTheClassPercentileWithItsTargetInSeconds() {
     Map<String, String> latency = trigger(scaledObject(gold), 1);
     assertThat(latency).containsEntry("threshold", "0.05");
-    assertThat(latency.get("query")).startsWith("(histogram_quantile(0.95, sum by (le) (rate(saasbench_request_duration_seconds_bucket{namespace=\"isolato-c-gold\"}[15s])))")
+    assertThat(latency.get("query"))
+        .startsWith(
+            "(histogram_quantile(0.95, sum by (le) (rate(saasbench_request_duration_seconds_bucket{namespace=\"isolato-c-gold\"}[15s])))")
         .endsWith(">= 0) or vector(0)");
   }
 
@@ -97,7 +128,9 @@ class ScaledObjectsTest {
 
   @Test
   void badSettingsSayWhatIsWrong() {
-    assertThatThrownBy(() -> new KedaSettings("127.0.0.1:9091", 5, 300, 15, 120)).hasMessageContaining("prometheus-url");
-    assertThatThrownBy(() -> new KedaSettings("http://p:9090", 0, 300, 15, 120)).hasMessageContaining("polling-seconds >= 1");
+    assertThatThrownBy(() -> new KedaSettings("127.0.0.1:9091", 5, 300, 15, 120))
+        .hasMessageContaining("prometheus-url");
+    assertThatThrownBy(() -> new KedaSettings("http://p:9090", 0, 300, 15, 120))
+        .hasMessageContaining("polling-seconds >= 1");
   }
 }

@@ -17,13 +17,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,7 +46,17 @@ class ClusterTokensIT {
   }
 
   static IsolatoProperties.Api settings(int cacheSize, int burst, double perSecond) {
-    return new IsolatoProperties.Api(null, null, null, null, true, "isolato", Duration.ofMinutes(5), cacheSize, burst, perSecond);
+    return new IsolatoProperties.Api(
+        null,
+        null,
+        null,
+        null,
+        true,
+        "isolato",
+        Duration.ofMinutes(5),
+        cacheSize,
+        burst,
+        perSecond);
   }
 
   @Test
@@ -56,9 +66,15 @@ class ClusterTokensIT {
     int cacheSize = 100;
     int burst = 300;
     double perSecond = 5;
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(ApiCallCounter.NAME, calls)).build()) {
-      ClusterTokens tokens = new ClusterTokens(client, settings(cacheSize, burst, perSecond), meters, System::nanoTime);
+    try (KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(config)
+            .withHttpClientBuilderConsumer(
+                b -> b.addOrReplaceInterceptor(ApiCallCounter.NAME, calls))
+            .build()) {
+      ClusterTokens tokens =
+          new ClusterTokens(
+              client, settings(cacheSize, burst, perSecond), meters, System::nanoTime);
       AtomicInteger rejected = new AtomicInteger();
       AtomicInteger throttled = new AtomicInteger();
       long start = System.nanoTime();
@@ -66,15 +82,17 @@ class ClusterTokensIT {
       try {
         List<Future<?>> all = new ArrayList<>();
         for (int i = 0; i < 5000; i++) {
-          all.add(pool.submit(() -> {
-            try {
-              assertThat(tokens.authenticate(UUID.randomUUID().toString())).isEmpty();
-              rejected.incrementAndGet();
-            } catch (AuthExceptions.Unchecked e) {
-              assertThat(e.status().value()).isEqualTo(429);
-              throttled.incrementAndGet();
-            }
-          }));
+          all.add(
+              pool.submit(
+                  () -> {
+                    try {
+                      assertThat(tokens.authenticate(UUID.randomUUID().toString())).isEmpty();
+                      rejected.incrementAndGet();
+                    } catch (AuthExceptions.Unchecked e) {
+                      assertThat(e.status().value()).isEqualTo(429);
+                      throttled.incrementAndGet();
+                    }
+                  }));
         }
         for (Future<?> f : all) {
           f.get();
@@ -84,48 +102,85 @@ class ClusterTokensIT {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       long reviews = calls.requests();
-      assertThat(reviews).as("TokenReview calls in %.1f s", seconds).isEqualTo(rejected.get())
+      assertThat(reviews)
+          .as("TokenReview calls in %.1f s", seconds)
+          .isEqualTo(rejected.get())
           .isLessThanOrEqualTo((long) Math.ceil(burst + perSecond * seconds) + 1)
           .isGreaterThan(cacheSize);
       assertThat(throttled.get()).isEqualTo(5000 - rejected.get());
       assertThat(tokens.cachedVerdicts()).as("cache entries").isLessThanOrEqualTo(cacheSize);
-      assertThat(meters.counter("isolato.auth.token.reviews", "outcome", "throttled").count()).isEqualTo(throttled.get());
+      assertThat(meters.counter("isolato.auth.token.reviews", "outcome", "throttled").count())
+          .isEqualTo(throttled.get());
     }
   }
 
   @Test
   void aKnownVerdictCostsNoSecondReviewAndOnlyTheIsolatoAudienceIsAccepted() throws Exception {
-    admin.resource(new ServiceAccountBuilder().withNewMetadata().withName("ct-client").withNamespace("default").endMetadata().build())
+    admin
+        .resource(
+            new ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName("ct-client")
+                .withNamespace("default")
+                .endMetadata()
+                .build())
         .serverSideApply();
     var sa = admin.serviceAccounts().inNamespace("default").withName("ct-client");
-    String isolato = sa.tokenRequest(new TokenRequestBuilder().withNewSpec().withAudiences("isolato").endSpec().build()).getStatus().getToken();
-    String apiServer = sa.tokenRequest(new TokenRequestBuilder().withNewSpec().endSpec().build()).getStatus().getToken();
-    String other = sa.tokenRequest(new TokenRequestBuilder().withNewSpec().withAudiences("vault").endSpec().build()).getStatus().getToken();
+    String isolato =
+        sa.tokenRequest(
+                new TokenRequestBuilder().withNewSpec().withAudiences("isolato").endSpec().build())
+            .getStatus()
+            .getToken();
+    String apiServer =
+        sa.tokenRequest(new TokenRequestBuilder().withNewSpec().endSpec().build())
+            .getStatus()
+            .getToken();
+    String other =
+        sa.tokenRequest(
+                new TokenRequestBuilder().withNewSpec().withAudiences("vault").endSpec().build())
+            .getStatus()
+            .getToken();
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     ClusterTokens tokens = new ClusterTokens(admin, settings(10, 10, 1), meters, System::nanoTime);
 
-    assertThat(tokens.authenticate(isolato)).hasValueSatisfying(u -> {
-      assertThat(u.name()).isEqualTo("system:serviceaccount:default:ct-client");
-      assertThat(u.groups()).contains("system:serviceaccounts", "system:serviceaccounts:default");
-      assertThat(u.uid()).isNotBlank();
-    });
+    assertThat(tokens.authenticate(isolato))
+        .hasValueSatisfying(
+            u -> {
+              assertThat(u.name()).isEqualTo("system:serviceaccount:default:ct-client");
+              assertThat(u.groups())
+                  .contains("system:serviceaccounts", "system:serviceaccounts:default");
+              assertThat(u.uid()).isNotBlank();
+            });
     assertThat(tokens.authenticate(isolato)).isPresent();
     assertThat(tokens.authenticate(apiServer)).as("the API server's own audience").isEmpty();
     assertThat(tokens.authenticate(other)).as("another audience").isEmpty();
-    assertThat(meters.counter("isolato.auth.token.reviews", "outcome", "authenticated").count()).as("cached").isEqualTo(1);
-    assertThat(meters.counter("isolato.auth.token.reviews", "outcome", "rejected").count()).isEqualTo(2);
+    assertThat(meters.counter("isolato.auth.token.reviews", "outcome", "authenticated").count())
+        .as("cached")
+        .isEqualTo(1);
+    assertThat(meters.counter("isolato.auth.token.reviews", "outcome", "rejected").count())
+        .isEqualTo(2);
   }
 
   @Test
-  @DocClaim("docs/security.md: If the API server cannot be asked, callers get 503 problem+json, not 401.")
+  @DocClaim(
+      "docs/security.md: If the API server cannot be asked, callers get 503 problem+json, not 401.")
   @DocClaim("docs/api.md: also when a token or permission cannot be checked")
   void anUnreachableApiServerIsReportedNotTakenForAnInvalidToken() {
-    Config down = new ConfigBuilder(config).withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0)
-        .withConnectionTimeout(1000).withRequestTimeout(1000).build();
+    Config down =
+        new ConfigBuilder(config)
+            .withMasterUrl("https://127.0.0.1:1")
+            .withRequestRetryBackoffLimit(0)
+            .withConnectionTimeout(1000)
+            .withRequestTimeout(1000)
+            .build();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(down).build()) {
-      ClusterTokens tokens = new ClusterTokens(client, settings(10, 10, 1), new SimpleMeterRegistry(), System::nanoTime);
-      assertThatThrownBy(() -> tokens.authenticate("whatever")).isInstanceOfSatisfying(AuthExceptions.Unchecked.class,
-          e -> assertThat(e.status().value()).isEqualTo(503)).hasMessageContaining("unreachable");
+      ClusterTokens tokens =
+          new ClusterTokens(
+              client, settings(10, 10, 1), new SimpleMeterRegistry(), System::nanoTime);
+      assertThatThrownBy(() -> tokens.authenticate("whatever"))
+          .isInstanceOfSatisfying(
+              AuthExceptions.Unchecked.class, e -> assertThat(e.status().value()).isEqualTo(503))
+          .hasMessageContaining("unreachable");
     }
   }
 }

@@ -31,8 +31,10 @@ class TokenBucketTest {
 
   @Test
   void refusesANonsenseConfiguration() {
-    assertThatThrownBy(() -> new TokenBucket(0, 1, now::get)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new TokenBucket(1, 0, now::get)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TokenBucket(0, 1, now::get))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TokenBucket(1, 0, now::get))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   private static int take(TokenBucket b, int tries) {

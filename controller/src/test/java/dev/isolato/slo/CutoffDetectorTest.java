@@ -23,9 +23,12 @@ class CutoffDetectorTest {
     assertThat(r.cutoffRps()).isEqualTo(40.0);
     assertThat(r.cutoffStepIndex()).isEqualTo(3);
     assertThat(r.violationStepIndex()).isEqualTo(4);
-    assertThat(r.steps()).extracting(StepVerdict::role)
+    assertThat(r.steps())
+        .extracting(StepVerdict::role)
         .containsExactly("pass", "pass", "pass", "pass", "violation", "beyond");
-    assertThat(r.evidence().get(0)).contains("cut-off 40.0 rps at step 3").contains("p95 <= 75.0 ms");
+    assertThat(r.evidence().get(0))
+        .contains("cut-off 40.0 rps at step 3")
+        .contains("p95 <= 75.0 ms");
     assertThat(r.evidence().get(1)).contains("step 4 at 50.0 rps").contains("confirmed by step 5");
   }
 
@@ -56,7 +59,10 @@ class CutoffDetectorTest {
 
     assertThat(r.cutoffRps()).isEqualTo(10.0);
     assertThat(r.steps().get(1).reasons()).containsExactly("error rate 5.00% > 1.00%");
-    assertThat(r.steps().get(2).reasons()).singleElement().asString().startsWith("achieved 25.0 of 30.0 rps");
+    assertThat(r.steps().get(2).reasons())
+        .singleElement()
+        .asString()
+        .startsWith("achieved 25.0 of 30.0 rps");
   }
 
   @Test
@@ -73,15 +79,16 @@ class CutoffDetectorTest {
 
   @Test
   void stepsAreJudgedInOfferedRateOrderWhateverTheirListOrder() {
-    List<RatePoint> points = new ArrayList<>(points(latencies(40, 50, 60, 80, 90), 10, 20, 30, 40, 50));
+    List<RatePoint> points =
+        new ArrayList<>(points(latencies(40, 50, 60, 80, 90), 10, 20, 30, 40, 50));
     java.util.Collections.reverse(points);
 
     assertThat(detector.detect(points, 95, TARGET).cutoffRps()).isEqualTo(30.0);
   }
 
   /**
-   * With one noisy step on a monotone curve whose last passing step is c, the cut-off is
-   * unchanged unless the noise hits c−1, c or c+1, and then moves at most 2 steps down or 1 up.
+   * With one noisy step on a monotone curve whose last passing step is c, the cut-off is unchanged
+   * unless the noise hits c−1, c or c+1, and then moves at most 2 steps down or 1 up.
    */
   @Property(tries = 500)
   void aSingleNoisyStepMovesTheCutoffOnlyNearTheBoundaryAndBoundedly(
@@ -112,7 +119,8 @@ class CutoffDetectorTest {
   /** Without noise the detector finds exactly the boundary of a monotone curve. */
   @Property(tries = 300)
   void findsTheExactBoundaryOfANoiseFreeMonotoneCurve(
-      @ForAll @IntRange(min = 2, max = 50) int steps, @ForAll @IntRange(min = 0, max = 49) int lastPass) {
+      @ForAll @IntRange(min = 2, max = 50) int steps,
+      @ForAll @IntRange(min = 0, max = 49) int lastPass) {
     Assume.that(lastPass < steps);
     double[] rates = new double[steps];
     double[] latency = new double[steps];
@@ -123,7 +131,8 @@ class CutoffDetectorTest {
     CutoffResult r = detect(latency, rates);
 
     assertThat(r.cutoffStepIndex()).isEqualTo(lastPass);
-    assertThat(r.status()).isEqualTo(lastPass == steps - 1 ? CutoffResult.NOT_REACHED : CutoffResult.FOUND);
+    assertThat(r.status())
+        .isEqualTo(lastPass == steps - 1 ? CutoffResult.NOT_REACHED : CutoffResult.FOUND);
   }
 
   private CutoffResult detect(double[] latency, double... rates) {

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The measured knee of a 200m pod (CFS quota) on the dev machine:
  * docs/results/model-accuracy/replicas-{1,2,3}/acc{1,2,3}.json, p95 per step. p95 is flat, then
- * jumps 30× past about 50 rps per replica. Measured cut-offs (p95 <= 50 ms): 48 / 96 / 144 rps
- * at 1 / 2 / 3 replicas.
+ * jumps 30× past about 50 rps per replica. Measured cut-offs (p95 <= 50 ms): 48 / 96 / 144 rps at 1
+ * / 2 / 3 replicas.
  */
 class KneeDataTest {
   private static final double TARGET_MS = 50;
@@ -19,16 +19,36 @@ class KneeDataTest {
 
   /** offered rps, achieved rps, p95 ms per step. */
   private static final double[][] ONE_REPLICA = {
-      {8, 8, 10.522}, {16, 16, 9.075}, {24, 24, 8.757}, {32, 32, 8.756}, {40, 40, 11.97}, {48, 48, 19.293},
-      {56, 56, 701.571}, {64, 59.2, 678.263}, {72, 52.1, 880.351}, {80, 43.7, 1274.896}};
+    {8, 8, 10.522},
+    {16, 16, 9.075},
+    {24, 24, 8.757},
+    {32, 32, 8.756},
+    {40, 40, 11.97},
+    {48, 48, 19.293},
+    {56, 56, 701.571},
+    {64, 59.2, 678.263},
+    {72, 52.1, 880.351},
+    {80, 43.7, 1274.896}
+  };
+
   private static final double[][] TWO_REPLICAS = {
-      {16, 16, 11.874}, {32, 32, 9.603}, {48, 48, 8.469}, {64, 64, 7.998}, {80, 80, 7.659}, {96, 96, 7.7},
-      {112, 107.2, 762.104}, {128, 106.7, 793.095}, {144, 99.8, 895.309}, {160, 86.4, 1252.809}};
+    {16, 16, 11.874},
+    {32, 32, 9.603},
+    {48, 48, 8.469},
+    {64, 64, 7.998},
+    {80, 80, 7.659},
+    {96, 96, 7.7},
+    {112, 107.2, 762.104},
+    {128, 106.7, 793.095},
+    {144, 99.8, 895.309},
+    {160, 86.4, 1252.809}
+  };
 
   private static List<RatePoint> points(int replicas, double[][] steps) {
     List<RatePoint> points = new ArrayList<>();
     for (int i = 0; i < steps.length; i++) {
-      points.add(new RatePoint(i, replicas, steps[i][0], steps[i][1], 100L * replicas, 0, steps[i][2]));
+      points.add(
+          new RatePoint(i, replicas, steps[i][0], steps[i][1], 100L * replicas, 0, steps[i][2]));
     }
     return points;
   }
@@ -41,7 +61,8 @@ class KneeDataTest {
 
   @Test
   void theQueueFormFitsTheKneeAndPredictsTheThreeReplicaCutoffWithin15Percent() {
-    ModelFit fit = new BestFit(FitPolicy.defaults(), DetectionPolicy.defaults()).fit(oneAndTwo(), 95);
+    ModelFit fit =
+        new BestFit(FitPolicy.defaults(), DetectionPolicy.defaults()).fit(oneAndTwo(), 95);
 
     assertThat(fit.form()).isEqualTo(QueueModel.FORM);
     assertThat(fit.reasons()).isEmpty();
@@ -56,7 +77,8 @@ class KneeDataTest {
 
   @Test
   void theUslFormIsRefusedOnTheKnee() {
-    ModelFit usl = new UslFitter(FitPolicy.defaults(), DetectionPolicy.defaults()).fit(oneAndTwo(), 95);
+    ModelFit usl =
+        new UslFitter(FitPolicy.defaults(), DetectionPolicy.defaults()).fit(oneAndTwo(), 95);
 
     assertThat(usl.trusted()).isFalse();
     assertThat(usl.form()).isEqualTo(UslModel.FORM);
@@ -64,7 +86,9 @@ class KneeDataTest {
 
   @Test
   void theQueueFitPutsTheCapacityBetweenTheLastFlatAndTheFirstCollapsedStep() {
-    ModelFit fit = new QueueFitter(FitPolicy.defaults(), DetectionPolicy.defaults()).fit(points(1, ONE_REPLICA), 95);
+    ModelFit fit =
+        new QueueFitter(FitPolicy.defaults(), DetectionPolicy.defaults())
+            .fit(points(1, ONE_REPLICA), 95);
 
     QueueModel model = (QueueModel) fit.model();
     assertThat(model.capacityRps()).isBetween(48.0, 56.0);

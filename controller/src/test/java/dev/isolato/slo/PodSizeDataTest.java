@@ -1,10 +1,9 @@
 package dev.isolato.slo;
 
-import dev.isolato.calibration.CalibrationRun;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.slo.PodSizing.SizeCutoff;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,9 +14,9 @@ import org.junit.jupiter.api.Test;
  * The size choice on runs measured on the dev machine (2026-11-22, one pod each, 150-unit CPU
  * requests, p95 <= 50 ms): docs/results/bronze-alone (100m), model-accuracy/replicas-1 (200m),
  * gold-alone (400m), taken before the measurement hygiene on a shared host. There the 100m pod's
- * p95 jumps to ~100 ms at 10 req/s (about half its quota) while the 400m pod holds the target up
- * to ~90% of its quota; per core: 100m 70 req/s, 200m 240, 400m 225. (A clean run on 2026-11-23
- * held 100m to >= 11 req/s: docs/BENCHMARKS.md, "Pod size from measurements".)
+ * p95 jumps to ~100 ms at 10 req/s (about half its quota) while the 400m pod holds the target up to
+ * ~90% of its quota; per core: 100m 70 req/s, 200m 240, 400m 225. (A clean run on 2026-11-23 held
+ * 100m to >= 11 req/s: docs/BENCHMARKS.md, "Pod size from measurements".)
  */
 class PodSizeDataTest {
   private static final ClassTarget P95_50MS = new ClassTarget("sized", 95, 50);
@@ -25,26 +24,45 @@ class PodSizeDataTest {
   private final PodSizeChooser chooser = new PodSizeChooser(PlanPolicy.defaults().headroom());
 
   private double perPodCutoff(String file) throws IOException {
-    CalibrationRun run = new ObjectMapper().readValue(Path.of("..", "docs", "results").resolve(file).toFile(), CalibrationRun.class);
-    return engine.ingest(new CalibrationRun(run.schemaVersion(), run.runId(), "sized", run.partial(), run.context(), run.steps()),
-        P95_50MS).perPodCutoffRps();
+    CalibrationRun run =
+        new ObjectMapper()
+            .readValue(
+                Path.of("..", "docs", "results").resolve(file).toFile(), CalibrationRun.class);
+    return engine
+        .ingest(
+            new CalibrationRun(
+                run.schemaVersion(),
+                run.runId(),
+                "sized",
+                run.partial(),
+                run.context(),
+                run.steps()),
+            P95_50MS)
+        .perPodCutoffRps();
   }
 
   private PodSizing measured() throws IOException {
-    return new PodSizing(400, List.of(
-        new SizeCutoff(100, perPodCutoff("bronze-alone/bronze.json")),
-        new SizeCutoff(200, perPodCutoff("model-accuracy/replicas-1/acc1.json")),
-        new SizeCutoff(400, perPodCutoff("gold-alone/gold.json"))), null);
+    return new PodSizing(
+        400,
+        List.of(
+            new SizeCutoff(100, perPodCutoff("bronze-alone/bronze.json")),
+            new SizeCutoff(200, perPodCutoff("model-accuracy/replicas-1/acc1.json")),
+            new SizeCutoff(400, perPodCutoff("gold-alone/gold.json"))),
+        null);
   }
 
   @Test
   void theMeasuredCutoffsShowTheSmallQuotaLosingAtTheTail() throws IOException {
     PodSizing sizing = measured();
 
-    assertThat(sizing.candidates()).extracting(SizeCutoff::perPodCutoffRps).containsExactly(7.0, 48.0, 90.0);
+    assertThat(sizing.candidates())
+        .extracting(SizeCutoff::perPodCutoffRps)
+        .containsExactly(7.0, 48.0, 90.0);
     double perCore100 = 7.0 / 0.1;
     double perCore400 = 90.0 / 0.4;
-    assertThat(perCore100 / perCore400).as("in these runs a 100m pod served under a third of a 400m pod's rate per core").isLessThan(1.0 / 3);
+    assertThat(perCore100 / perCore400)
+        .as("in these runs a 100m pod served under a third of a 400m pod's rate per core")
+        .isLessThan(1.0 / 3);
   }
 
   @Test
@@ -57,13 +75,19 @@ class PodSizeDataTest {
     assertThat(choice(sizing, 40, max)).isEqualTo("200m×1"); // 200m vs 400m: -50%
     assertThat(choice(sizing, 90, max)).isEqualTo("200m×3"); // 600m vs 800m: -25%
     assertThat(choice(sizing, 150, max)).isEqualTo("200m×4"); // 800m vs 800m: tie → better per CPU
-    assertThat(chooser.choose(sizing, 150, 1, max).options().get(2).reservedCpuMillis()).isEqualTo(800);
+    assertThat(chooser.choose(sizing, 150, 1, max).options().get(2).reservedCpuMillis())
+        .isEqualTo(800);
     assertThat(choice(sizing, 250, max)).isEqualTo("200m×6"); // 1200m vs 1600m: -25%
   }
 
   private String choice(PodSizing sizing, double rate, int max) {
     PodSizeChooser.Choice c = chooser.choose(sizing, rate, 1, max);
-    int pods = c.options().stream().filter(o -> o.cpuMillis() == c.cpuMillis()).findFirst().orElseThrow().replicas();
+    int pods =
+        c.options().stream()
+            .filter(o -> o.cpuMillis() == c.cpuMillis())
+            .findFirst()
+            .orElseThrow()
+            .replicas();
     return c.cpuMillis() + "m×" + pods;
   }
 }

@@ -44,9 +44,13 @@ class QueueModelTest {
 
   @Test
   void rejectsParametersOutsideTheDomain() {
-    assertThatThrownBy(() -> new QueueModel(0, 1, 50, 0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new QueueModel(8, -1, 50, 0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new QueueModel(8, 1, 0, 0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new QueueModel(8, 1, 50, 1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new QueueModel(0, 1, 50, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new QueueModel(8, -1, 50, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new QueueModel(8, 1, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new QueueModel(8, 1, 50, 1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

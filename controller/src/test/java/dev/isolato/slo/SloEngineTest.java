@@ -1,10 +1,10 @@
 package dev.isolato.slo;
 
-import dev.isolato.calibration.FieldError;
-import dev.isolato.calibration.CalibrationRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.FieldError;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,8 @@ class SloEngineTest {
 
   @Test
   void ingestGivesTheCutoffTheTrustedFitAndThePerPodUnit() {
-    CalibrationRun run = SyntheticRuns.run("gold", TRUTH, 2, SyntheticRuns.rates(10, 160, 16), 0.01, new Random(1));
+    CalibrationRun run =
+        SyntheticRuns.run("gold", TRUTH, 2, SyntheticRuns.rates(10, 160, 16), 0.01, new Random(1));
 
     CalibrationOutcome outcome = engine.ingest(run, gold);
 
@@ -29,22 +30,38 @@ class SloEngineTest {
 
   @Test
   void invalidInputIsRejectedWithEveryFieldError() {
-    CalibrationRun run = SyntheticRuns.run("bronze", TRUTH, 1, SyntheticRuns.rates(10, 60, 6), 0, new Random(1));
+    CalibrationRun run =
+        SyntheticRuns.run("bronze", TRUTH, 1, SyntheticRuns.rates(10, 60, 6), 0, new Random(1));
 
     assertThatThrownBy(() -> engine.ingest(run, new ClassTarget("gold", 97, -1)))
-        .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors()).extracting(FieldError::toString)
-            .containsExactly("target.percentile: must be one of 50, 90, 95, 99, was 97.0",
-                "target.targetLatencyMs: must be > 0, was -1.0",
-                "sloClass: run is for class 'bronze' but the target is for class 'gold'"));
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e ->
+                assertThat(e.errors())
+                    .extracting(FieldError::toString)
+                    .containsExactly(
+                        "target.percentile: must be one of 50, 90, 95, 99, was 97.0",
+                        "target.targetLatencyMs: must be > 0, was -1.0",
+                        "sloClass: run is for class 'bronze' but the target is for class 'gold'"));
   }
 
   @Test
   void aRunThatNeverBreaksTheSloWarnsThatItsCutoffIsALowerBoundAndFallsBack() {
-    CalibrationRun run = SyntheticRuns.run("gold", TRUTH, 1, SyntheticRuns.rates(2, 20, 10), 0.01, new Random(2));
+    CalibrationRun run =
+        SyntheticRuns.run("gold", TRUTH, 1, SyntheticRuns.rates(2, 20, 10), 0.01, new Random(2));
 
     CalibrationOutcome outcome = engine.ingest(run, gold);
-    CapacityPlan plan = engine.plan(new PlanRequest("gold", 95, 75, 1, 10, outcome.perPodCutoffRps(),
-        List.of(new TenantDemand("a", 30))).withModel(outcome.fit()));
+    CapacityPlan plan =
+        engine.plan(
+            new PlanRequest(
+                    "gold",
+                    95,
+                    75,
+                    1,
+                    10,
+                    outcome.perPodCutoffRps(),
+                    List.of(new TenantDemand("a", 30)))
+                .withModel(outcome.fit()));
 
     assertThat(outcome.cutoff().status()).isEqualTo(CutoffResult.NOT_REACHED);
     assertThat(outcome.warnings()).singleElement().asString().contains("lower bound");
@@ -53,11 +70,34 @@ class SloEngineTest {
 
   @Test
   void simulateComparesThePlanWithTheLinearBaseline() {
-    ModelFit fit = engine.fit(List.of(
-        SyntheticRuns.run("gold", withSigma(0.15), 1, SyntheticRuns.rates(10, 75, 14), 0.01, new Random(4)),
-        SyntheticRuns.run("gold", withSigma(0.15), 3, SyntheticRuns.rates(20, 180, 17), 0.01, new Random(5))), gold);
-    PlanRequest request = new PlanRequest("gold", 95, 75, 1, 20, 60,
-        List.of(new TenantDemand("a", 100), new TenantDemand("b", 140)), fit);
+    ModelFit fit =
+        engine.fit(
+            List.of(
+                SyntheticRuns.run(
+                    "gold",
+                    withSigma(0.15),
+                    1,
+                    SyntheticRuns.rates(10, 75, 14),
+                    0.01,
+                    new Random(4)),
+                SyntheticRuns.run(
+                    "gold",
+                    withSigma(0.15),
+                    3,
+                    SyntheticRuns.rates(20, 180, 17),
+                    0.01,
+                    new Random(5))),
+            gold);
+    PlanRequest request =
+        new PlanRequest(
+            "gold",
+            95,
+            75,
+            1,
+            20,
+            60,
+            List.of(new TenantDemand("a", 100), new TenantDemand("b", 140)),
+            fit);
 
     SimulationResult sim = engine.simulate(request);
 
@@ -72,12 +112,21 @@ class SloEngineTest {
 
   @Test
   void planRejectsBadRequestsByField() {
-    PlanRequest bad = new PlanRequest("gold", 95, 75, 3, 2, -1,
-        List.of(new TenantDemand("a", 1), new TenantDemand("a", -2)));
+    PlanRequest bad =
+        new PlanRequest(
+            "gold", 95, 75, 3, 2, -1, List.of(new TenantDemand("a", 1), new TenantDemand("a", -2)));
 
     assertThatThrownBy(() -> engine.plan(bad))
-        .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors()).extracting(FieldError::field)
-            .containsExactly("maxReplicas", "perPodCutoffRps", "tenants[1].tenantId", "tenants[1].committedRps"));
+        .isInstanceOfSatisfying(
+            InvalidInputException.class,
+            e ->
+                assertThat(e.errors())
+                    .extracting(FieldError::field)
+                    .containsExactly(
+                        "maxReplicas",
+                        "perPodCutoffRps",
+                        "tenants[1].tenantId",
+                        "tenants[1].committedRps"));
   }
 
   private static UslModel withSigma(double sigma) {

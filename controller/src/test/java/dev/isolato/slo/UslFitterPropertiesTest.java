@@ -1,9 +1,9 @@
 package dev.isolato.slo;
 
-import dev.isolato.calibration.CalibrationRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.isolato.calibration.CalibrationRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -14,12 +14,12 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * The fitter recovers known parameters from noisy synthetic curves. Stated tolerances (also in
- * docs/slo-engine.md), for 2% multiplicative noise on p95 and 12–50 steps spanning 10–120% of
- * the cut-off: predicted cut-off within 5%, s within 20%, the β term at the cut-off
- * (β·R·(R−1)) within 20% and the α term (α·(R−1)) within 30% of the whole latency rise there
- * (k − 1). s and α trade off against each other at low load, so their contributions, not their
- * raw values, are what the data pins down; the cut-off is pinned much more tightly. (Over 20,000
- * random cases the worst errors were 3.1%, 16%, 13% and 24%.)
+ * docs/slo-engine.md), for 2% multiplicative noise on p95 and 12–50 steps spanning 10–120% of the
+ * cut-off: predicted cut-off within 5%, s within 20%, the β term at the cut-off (β·R·(R−1)) within
+ * 20% and the α term (α·(R−1)) within 30% of the whole latency rise there (k − 1). s and α trade
+ * off against each other at low load, so their contributions, not their raw values, are what the
+ * data pins down; the cut-off is pinned much more tightly. (Over 20,000 random cases the worst
+ * errors were 3.1%, 16%, 13% and 24%.)
  */
 class UslFitterPropertiesTest {
   private static final double NOISE = 0.02;
@@ -34,7 +34,8 @@ class UslFitterPropertiesTest {
       @ForAll @IntRange(min = 12, max = 50) int steps,
       @ForAll long seed) {
     UslModel truth = SyntheticRuns.modelWithCutoff(s, k, cutoff, betaShare, 0);
-    List<RatePoint> points = points(truth, 1, SyntheticRuns.rates(0.1 * cutoff, 1.2 * cutoff, steps), new Random(seed));
+    List<RatePoint> points =
+        points(truth, 1, SyntheticRuns.rates(0.1 * cutoff, 1.2 * cutoff, steps), new Random(seed));
 
     ModelFit fit = fitter.fit(points, 95);
 
@@ -44,8 +45,10 @@ class UslFitterPropertiesTest {
     double rise = k - 1;
     assertThat(got.perReplicaCutoffRps(k * s)).isCloseTo(cutoff, within(0.05 * cutoff));
     assertThat(got.scaleMs()).isCloseTo(s, within(0.20 * s));
-    assertThat(got.alpha() * (cutoff - 1)).isCloseTo(truth.alpha() * (cutoff - 1), within(0.30 * rise));
-    assertThat(got.beta() * cutoff * (cutoff - 1)).isCloseTo(truth.beta() * cutoff * (cutoff - 1), within(0.20 * rise));
+    assertThat(got.alpha() * (cutoff - 1))
+        .isCloseTo(truth.alpha() * (cutoff - 1), within(0.30 * rise));
+    assertThat(got.beta() * cutoff * (cutoff - 1))
+        .isCloseTo(truth.beta() * cutoff * (cutoff - 1), within(0.20 * rise));
     assertThat(fit.rSquared()).isGreaterThan(0.9);
     assertThat(fit.residuals()).hasSize(steps);
   }
@@ -62,7 +65,8 @@ class UslFitterPropertiesTest {
     List<RatePoint> points = new ArrayList<>();
     for (int replicas : new int[] {1, 2, 4}) {
       double capacity = truth.cutoffRps(8 * s, replicas);
-      points.addAll(points(truth, replicas, SyntheticRuns.rates(0.1 * capacity, 1.2 * capacity, 15), random));
+      points.addAll(
+          points(truth, replicas, SyntheticRuns.rates(0.1 * capacity, 1.2 * capacity, 15), random));
     }
 
     ModelFit fit = fitter.fit(points, 95);
@@ -72,11 +76,13 @@ class UslFitterPropertiesTest {
     assertThat(fit.model().sigma()).isCloseTo(sigma, within(0.03));
     for (int replicas : new int[] {1, 3, 8}) {
       double expected = truth.cutoffRps(8 * s, replicas);
-      assertThat(fit.model().cutoffRps(8 * s, replicas)).isCloseTo(expected, within(0.06 * expected));
+      assertThat(fit.model().cutoffRps(8 * s, replicas))
+          .isCloseTo(expected, within(0.06 * expected));
     }
   }
 
-  private static List<RatePoint> points(UslModel truth, int replicas, double[] rates, Random random) {
+  private static List<RatePoint> points(
+      UslModel truth, int replicas, double[] rates, Random random) {
     CalibrationRun run = SyntheticRuns.run("gold", truth, replicas, rates, NOISE, random);
     return run.steps().stream().map(st -> RatePoint.of(st, replicas, 95)).toList();
   }

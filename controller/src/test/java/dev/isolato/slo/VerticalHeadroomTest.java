@@ -30,7 +30,8 @@ class VerticalHeadroomTest {
     VerticalHeadroom h = new VerticalHeadroom(200, true);
     // 5 class pods of 400m (limit 600m) and one filler of 10m (limit 200m)
     assertThat(h.quotaPods(5)).isEqualTo(6);
-    assertThat(h.quotaRequestsMillis(400, 5)).isEqualTo(2000 + VerticalHeadroom.FILLER_REQUEST_MILLIS);
+    assertThat(h.quotaRequestsMillis(400, 5))
+        .isEqualTo(2000 + VerticalHeadroom.FILLER_REQUEST_MILLIS);
     assertThat(h.quotaLimitsMillis(400, 5)).isEqualTo(3000 + 200);
   }
 

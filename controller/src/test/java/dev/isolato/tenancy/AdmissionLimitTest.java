@@ -12,7 +12,8 @@ class AdmissionLimitTest {
   @Test
   void declaredCutoffUntilCalibrated() {
     SloClass gold = Fixtures.sloClass("gold", 1, 4, 25);
-    AdmissionLimit limit = AdmissionLimit.of(ClassPlans.request(gold, List.of(new TenantDemand("a", 70))));
+    AdmissionLimit limit =
+        AdmissionLimit.of(ClassPlans.request(gold, List.of(new TenantDemand("a", 70))));
     assertThat(limit.ceilingRps()).isEqualTo(100);
     assertThat(limit.remainingRps()).isEqualTo(30);
     assertThat(limit.admits(30)).isTrue();
@@ -24,7 +25,8 @@ class AdmissionLimitTest {
     SloClass gold = Fixtures.sloClass("gold", 1, 4, 25);
     gold.setStatus(new SloClassStatus());
     gold.getStatus().perPodCutoffRps = 10.0;
-    AdmissionLimit limit = AdmissionLimit.of(ClassPlans.request(gold, List.of(new TenantDemand("a", 35))));
+    AdmissionLimit limit =
+        AdmissionLimit.of(ClassPlans.request(gold, List.of(new TenantDemand("a", 35))));
     assertThat(limit.ceilingRps()).as("4 pods × measured 10 req/s").isEqualTo(40);
     assertThat(limit.admits(5)).isTrue();
     assertThat(limit.admits(6)).as("fits the declared 100, not the measured 40").isFalse();
@@ -33,7 +35,8 @@ class AdmissionLimitTest {
   @Test
   void nothingRemainsWhenOthersAlreadyExceedTheCeiling() {
     SloClass gold = Fixtures.sloClass("gold", 1, 2, 10);
-    AdmissionLimit limit = AdmissionLimit.of(ClassPlans.request(gold, List.of(new TenantDemand("a", 30))));
+    AdmissionLimit limit =
+        AdmissionLimit.of(ClassPlans.request(gold, List.of(new TenantDemand("a", 30))));
     assertThat(limit.remainingRps()).isZero();
     assertThat(limit.admits(0.001)).isFalse();
   }

@@ -8,7 +8,8 @@ public final class Fixtures {
 
   public static SloClass sloClass(String name, int min, int max, double cutoff) {
     SloClass c = new SloClass();
-    c.setMetadata(new ObjectMetaBuilder().withName(name).withUid("uid-" + name).withGeneration(1L).build());
+    c.setMetadata(
+        new ObjectMetaBuilder().withName(name).withUid("uid-" + name).withGeneration(1L).build());
     SloClassSpec s = new SloClassSpec();
     s.latency.targetMs = 50;
     s.resources.cpu = "500m";
@@ -24,7 +25,12 @@ public final class Fixtures {
 
   public static Tenant tenant(String id, String cls, double rps, TenantSpec.Isolation isolation) {
     Tenant t = new Tenant();
-    t.setMetadata(new ObjectMetaBuilder().withName(id).withNamespace("isolato-system").withGeneration(1L).build());
+    t.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(id)
+            .withNamespace("isolato-system")
+            .withGeneration(1L)
+            .build());
     TenantSpec s = new TenantSpec();
     s.sloClass = cls;
     s.committedRps = rps;

@@ -24,12 +24,15 @@ class ImagePolicyTest {
     SloClassSpec s = new SloClassSpec();
     assertThat(p.problem(s)).isEmpty();
     s.image = "docker.io/evil:latest";
-    assertThat(p.problem(s)).hasValueSatisfying(m -> assertThat(m).contains("docker.io/evil:latest", Workload.DEFAULT_IMAGE));
+    assertThat(p.problem(s))
+        .hasValueSatisfying(
+            m -> assertThat(m).contains("docker.io/evil:latest", Workload.DEFAULT_IMAGE));
   }
 
   @Test
   void peerSelectorsParseFromText() {
-    assertThat(NetworkPeers.selector("a=b, c.d/e=f")).containsExactly(java.util.Map.entry("a", "b"), java.util.Map.entry("c.d/e", "f"));
+    assertThat(NetworkPeers.selector("a=b, c.d/e=f"))
+        .containsExactly(java.util.Map.entry("a", "b"), java.util.Map.entry("c.d/e", "f"));
     assertThat(NetworkPeers.selector("")).isEmpty();
     assertThatThrownBy(() -> NetworkPeers.selector("a")).hasMessageContaining("key=value");
   }

@@ -19,11 +19,13 @@ import org.junit.jupiter.api.Test;
 class PoolFillerTest {
   final SloClass gold = Fixtures.sloClass("gold", 1, 4, 50);
   final Tenant acme = Fixtures.tenant("acme", "gold", 20, TenantSpec.Isolation.shared);
-  final CapacityPlan plan = new CapacityPlan(3, Map.of("acme", 20.0), 150, "linear-baseline", List.of());
+  final CapacityPlan plan =
+      new CapacityPlan(3, Map.of("acme", 20.0), 150, "linear-baseline", List.of());
   final Pool pool = new Pool("gold", "isolato-c-gold", null, List.of(acme));
 
   List<HasMetadata> build() {
-    return PoolObjects.build(new PoolObjects.Input(gold, pool, plan, "{}", List.of("t"), PoolObjectsTest.PEERS));
+    return PoolObjects.build(
+        new PoolObjects.Input(gold, pool, plan, "{}", List.of("t"), PoolObjectsTest.PEERS));
   }
 
   void headroom(String cpu, boolean filler) {
@@ -41,11 +43,17 @@ class PoolFillerTest {
   }
 
   Deployment classDeployment(List<HasMetadata> objs) {
-    return all(objs, Deployment.class).stream().filter(d -> !PoolObjects.isFiller(d)).findFirst().orElseThrow();
+    return all(objs, Deployment.class).stream()
+        .filter(d -> !PoolObjects.isFiller(d))
+        .findFirst()
+        .orElseThrow();
   }
 
   Deployment filler(List<HasMetadata> objs) {
-    return all(objs, Deployment.class).stream().filter(PoolObjects::isFiller).findFirst().orElseThrow();
+    return all(objs, Deployment.class).stream()
+        .filter(PoolObjects::isFiller)
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -62,7 +70,8 @@ class PoolFillerTest {
     var c = classDeployment(build()).getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(c.getResources().getRequests()).containsEntry("cpu", new Quantity("500m"));
     assertThat(amount(c.getResources().getLimits().get("cpu"))).isEqualByComparingTo("0.65");
-    assertThat(c.getResources().getLimits().get("memory")).isEqualTo(c.getResources().getRequests().get("memory"));
+    assertThat(c.getResources().getLimits().get("memory"))
+        .isEqualTo(c.getResources().getRequests().get("memory"));
   }
 
   @Test
@@ -85,12 +94,22 @@ class PoolFillerTest {
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(pod.getAutomountServiceAccountToken()).isFalse();
 
-    PriorityClass pc = all(objs, PriorityClass.class).stream().filter(PoolObjects::isFiller).findFirst().orElseThrow();
-    assertThat(pod.getPriorityClassName()).isEqualTo(pc.getMetadata().getName()).isEqualTo("isolato-f-gold");
+    PriorityClass pc =
+        all(objs, PriorityClass.class).stream()
+            .filter(PoolObjects::isFiller)
+            .findFirst()
+            .orElseThrow();
+    assertThat(pod.getPriorityClassName())
+        .isEqualTo(pc.getMetadata().getName())
+        .isEqualTo("isolato-f-gold");
     assertThat(pc.getValue()).isLessThan(-SpecLimits.MAX_PRIORITY);
     assertThat(pc.getPreemptionPolicy()).isEqualTo("Never");
-    assertThat(pc.getMetadata().getOwnerReferences()).singleElement().satisfies(r -> assertThat(r.getUid()).isEqualTo("uid-gold"));
-    assertThat(f.getMetadata().getOwnerReferences()).singleElement().satisfies(r -> assertThat(r.getUid()).isEqualTo("uid-gold"));
+    assertThat(pc.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(r -> assertThat(r.getUid()).isEqualTo("uid-gold"));
+    assertThat(f.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(r -> assertThat(r.getUid()).isEqualTo("uid-gold"));
   }
 
   @Test
@@ -99,10 +118,16 @@ class PoolFillerTest {
     List<HasMetadata> objs = build();
     Map<String, String> fillerPod = filler(objs).getSpec().getTemplate().getMetadata().getLabels();
     Map<String, String> service = all(objs, Service.class).get(0).getSpec().getSelector();
-    Map<String, String> classSelector = classDeployment(objs).getSpec().getSelector().getMatchLabels();
-    assertThat(fillerPod.entrySet().containsAll(service.entrySet())).as("the Service selects the filler").isFalse();
-    assertThat(fillerPod.entrySet().containsAll(classSelector.entrySet())).as("the class Deployment selects the filler").isFalse();
-    assertThat(fillerPod).containsEntry(PoolObjects.ROLE_LABEL, PoolObjects.FILLER_ROLE)
+    Map<String, String> classSelector =
+        classDeployment(objs).getSpec().getSelector().getMatchLabels();
+    assertThat(fillerPod.entrySet().containsAll(service.entrySet()))
+        .as("the Service selects the filler")
+        .isFalse();
+    assertThat(fillerPod.entrySet().containsAll(classSelector.entrySet()))
+        .as("the class Deployment selects the filler")
+        .isFalse();
+    assertThat(fillerPod)
+        .containsEntry(PoolObjects.ROLE_LABEL, PoolObjects.FILLER_ROLE)
         .containsEntry(PoolObjects.MANAGED_BY, PoolObjects.MANAGER);
   }
 
@@ -123,8 +148,10 @@ class PoolFillerTest {
     // every container of the pool fits the LimitRange's max
     for (Deployment d : all(objs, Deployment.class)) {
       var r = d.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
-      assertThat(amount(r.getLimits().get("cpu"))).isLessThanOrEqualTo(amount(limit.getMax().get("cpu")));
-      assertThat(amount(r.getLimits().get("memory"))).isLessThanOrEqualTo(amount(limit.getMax().get("memory")));
+      assertThat(amount(r.getLimits().get("cpu")))
+          .isLessThanOrEqualTo(amount(limit.getMax().get("cpu")));
+      assertThat(amount(r.getLimits().get("memory")))
+          .isLessThanOrEqualTo(amount(limit.getMax().get("memory")));
     }
   }
 
@@ -133,17 +160,32 @@ class PoolFillerTest {
     headroom("300m", false);
     List<HasMetadata> objs = build();
     assertThat(objs).noneMatch(PoolObjects::isFiller);
-    assertThat(all(objs, ResourceQuota.class).get(0).getSpec().getHard().get("pods")).isEqualTo(new Quantity("5"));
-    assertThat(amount(classDeployment(objs).getSpec().getTemplate().getSpec().getContainers().get(0)
-        .getResources().getLimits().get("cpu"))).isEqualByComparingTo("0.8");
+    assertThat(all(objs, ResourceQuota.class).get(0).getSpec().getHard().get("pods"))
+        .isEqualTo(new Quantity("5"));
+    assertThat(
+            amount(
+                classDeployment(objs)
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .get(0)
+                    .getResources()
+                    .getLimits()
+                    .get("cpu")))
+        .isEqualByComparingTo("0.8");
   }
 
   @Test
   void anAutoscaledClassDeploymentDoesNotMultiplyTheFiller() {
     headroom("300m", true);
     List<HasMetadata> objs = build();
-    Deployment live = new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder(classDeployment(objs))
-        .editSpec().withReplicas(4).endSpec().build();
+    Deployment live =
+        new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder(classDeployment(objs))
+            .editSpec()
+            .withReplicas(4)
+            .endSpec()
+            .build();
     List<HasMetadata> floored = objs.stream().map(o -> PoolObjects.floorReplicas(o, live)).toList();
     assertThat(classDeployment(floored).getSpec().getReplicas()).isEqualTo(4);
     assertThat(filler(floored).getSpec().getReplicas()).isEqualTo(1);

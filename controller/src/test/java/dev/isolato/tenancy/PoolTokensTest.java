@@ -10,7 +10,8 @@ class PoolTokensTest {
   @Test
   void eachPoolHasItsOwnTokenUnderOneKey() {
     String key = PoolTokens.newKey();
-    assertThat(PoolTokens.token(key, "isolato-c-gold")).hasSize(64)
+    assertThat(PoolTokens.token(key, "isolato-c-gold"))
+        .hasSize(64)
         .isEqualTo(PoolTokens.token(key, "isolato-c-gold"))
         .isNotEqualTo(PoolTokens.token(key, "isolato-c-bronze"))
         .isNotEqualTo(PoolTokens.token(PoolTokens.newKey(), "isolato-c-gold"));
@@ -33,7 +34,9 @@ class PoolTokensTest {
     assertThat(PoolTokens.tokens(new PoolTokens.Keys("k2", null), ns, false)).hasSize(1);
     assertThat(PoolTokens.parse(PoolTokens.file(both))).isEqualTo(both);
     assertThat(PoolTokens.parse(" a \n\n b\n")).containsExactly("a", "b");
-    assertThat(new PoolTokens.Keys("k", "k").previous()).as("a key is not its own previous").isNull();
+    assertThat(new PoolTokens.Keys("k", "k").previous())
+        .as("a key is not its own previous")
+        .isNull();
     assertThatThrownBy(() -> new PoolTokens.Keys(" ", null)).hasMessageContaining("missing");
   }
 }

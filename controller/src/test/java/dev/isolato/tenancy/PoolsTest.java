@@ -14,7 +14,9 @@ class PoolsTest {
     List<Pool> pools = Pools.of("gold", List.of(a, c, b));
     assertThat(pools).hasSize(2);
     assertThat(pools.get(0).namespace()).isEqualTo("isolato-c-gold");
-    assertThat(pools.get(0).tenants()).extracting(t -> t.getMetadata().getName()).containsExactly("a-shared", "b-shared");
+    assertThat(pools.get(0).tenants())
+        .extracting(t -> t.getMetadata().getName())
+        .containsExactly("a-shared", "b-shared");
     assertThat(pools.get(1).namespace()).isEqualTo("isolato-t-vip");
     assertThat(pools.get(1).dedicatedTenant()).isEqualTo("vip");
   }

@@ -11,7 +11,8 @@ class QuantityAwareMatcherTest {
   @Test
   void quantitiesCompareByValueAsTheApiServerCanonicalisesThem() {
     assertThat(QuantityAwareMatcher.same(Map.of("cpu", "1"), Map.of("cpu", "1000m"))).isTrue();
-    assertThat(QuantityAwareMatcher.same(Map.of("memory", "1Gi"), Map.of("memory", "1024Mi"))).isTrue();
+    assertThat(QuantityAwareMatcher.same(Map.of("memory", "1Gi"), Map.of("memory", "1024Mi")))
+        .isTrue();
     assertThat(QuantityAwareMatcher.same(Map.of("cpu", "2"), Map.of("cpu", "1000m"))).isFalse();
     assertThat(QuantityAwareMatcher.same(Map.of("s", "abc"), Map.of("s", "abd"))).isFalse();
   }
@@ -27,7 +28,10 @@ class QuantityAwareMatcherTest {
 
   @Test
   void listsMatchElementByElementAndNumbersByValue() {
-    assertThat(QuantityAwareMatcher.same(List.of(Map.of("port", 8080)), List.of(Map.of("port", 8080L)))).isTrue();
+    assertThat(
+            QuantityAwareMatcher.same(
+                List.of(Map.of("port", 8080)), List.of(Map.of("port", 8080L))))
+        .isTrue();
     assertThat(QuantityAwareMatcher.same(List.of(2.0), List.of(2))).isTrue();
     assertThat(QuantityAwareMatcher.same(List.of(1, 2), List.of(2, 1))).isFalse();
     assertThat(QuantityAwareMatcher.same(List.of(1), List.of(1, 2))).isFalse();

@@ -23,15 +23,24 @@ class RecheckTest {
   @Test
   @DocClaim("docs/troubleshooting.md: the pool is retried every 0.5 s from a fresh read")
   void aPoolTheApiServerRefusedIsRetriedIn500Ms() {
-    assertThat(PoolOutcome.recheck(List.of(SERVED, PoolOutcome.failed("isolato-c-b", "HTTP 403 namespace is terminating"))))
+    assertThat(
+            PoolOutcome.recheck(
+                List.of(
+                    SERVED,
+                    PoolOutcome.failed("isolato-c-b", "HTTP 403 namespace is terminating"))))
         .hasValue(Duration.ofMillis(500));
   }
 
   @Test
   void rotationsAndConflictsAreLookedAtLessOftenAndAServedClassOnlyOnEvents() {
-    assertThat(PoolOutcome.recheck(List.of(SERVED, new PoolOutcome("isolato-c-a", null, null, false, true))))
+    assertThat(
+            PoolOutcome.recheck(
+                List.of(SERVED, new PoolOutcome("isolato-c-a", null, null, false, true))))
         .hasValue(Duration.ofSeconds(5));
-    assertThat(PoolOutcome.recheck(List.of(new PoolOutcome("isolato-c-a", "NamespaceConflict", "not ours", true, false))))
+    assertThat(
+            PoolOutcome.recheck(
+                List.of(
+                    new PoolOutcome("isolato-c-a", "NamespaceConflict", "not ours", true, false))))
         .hasValue(Duration.ofSeconds(10));
     assertThat(PoolOutcome.recheck(List.of(SERVED))).isEqualTo(Optional.empty());
   }

@@ -8,17 +8,19 @@ import org.junit.jupiter.api.Test;
 
 /** The class gauges under the exact names helm/isolato/files/isolato-rules.yaml queries. */
 class TenancyMetricsTest {
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final TenancyMetrics metrics = new TenancyMetrics(registry);
 
   @Test
   void declaredClassHasTargetCutoffPivotAndNoCalibrationTime() {
     metrics.classFacts(Fixtures.sloClass("gold", 1, 4, 40));
 
-    assertThat(registry.scrape()).contains(
-        "isolato_class_target_seconds{class=\"gold\",percentile=\"95\"} 0.05",
-        "isolato_class_cutoff_rps{class=\"gold\"} 40.0",
-        "isolato_class_pivot_ratio{class=\"gold\"} 0.65")
+    assertThat(registry.scrape())
+        .contains(
+            "isolato_class_target_seconds{class=\"gold\",percentile=\"95\"} 0.05",
+            "isolato_class_cutoff_rps{class=\"gold\"} 40.0",
+            "isolato_class_pivot_ratio{class=\"gold\"} 0.65")
         .doesNotContain("isolato_class_calibrated_timestamp_seconds{");
   }
 
@@ -32,10 +34,11 @@ class TenancyMetricsTest {
 
     metrics.classFacts(c);
 
-    assertThat(registry.scrape()).contains(
-        "isolato_class_target_seconds{class=\"bronze\",percentile=\"99.9\"} 0.05",
-        "isolato_class_cutoff_rps{class=\"bronze\"} 55.5",
-        "isolato_class_calibrated_timestamp_seconds{class=\"bronze\"} 1.7951688E9");
+    assertThat(registry.scrape())
+        .contains(
+            "isolato_class_target_seconds{class=\"bronze\",percentile=\"99.9\"} 0.05",
+            "isolato_class_cutoff_rps{class=\"bronze\"} 55.5",
+            "isolato_class_calibrated_timestamp_seconds{class=\"bronze\"} 1.7951688E9");
   }
 
   @Test
@@ -45,6 +48,8 @@ class TenancyMetricsTest {
 
     metrics.classRemoved("gold");
 
-    assertThat(registry.scrape()).doesNotContain("class=\"gold\"").contains("isolato_class_cutoff_rps{class=\"silver\"} 20.0");
+    assertThat(registry.scrape())
+        .doesNotContain("class=\"gold\"")
+        .contains("isolato_class_cutoff_rps{class=\"silver\"} 20.0");
   }
 }

@@ -1,8 +1,8 @@
 package dev.isolato.tenancy;
 
-import dev.isolato.DocClaim;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import dev.isolato.slo.TenantDemand;
 import dev.isolato.slo.TenantProfiler;
 import java.time.Instant;
@@ -20,8 +20,10 @@ class TenantProfilesTest {
     return t;
   }
 
-  TenantStatus.RateProfile profiled(Tenant t, Double offered, TenantStatus.RateProfile prev, Instant at) {
-    return TenantProfiles.toStatus(TenantProfiles.classify(profiler, t, offered, at), prev, 600, at);
+  TenantStatus.RateProfile profiled(
+      Tenant t, Double offered, TenantStatus.RateProfile prev, Instant at) {
+    return TenantProfiles.toStatus(
+        TenantProfiles.classify(profiler, t, offered, at), prev, 600, at);
   }
 
   @Test
@@ -30,8 +32,11 @@ class TenantProfilesTest {
 
     assertThat(profiled(t, 0.0, null, NOW).behaviour).isEqualTo("unknown");
     assertThat(profiled(t, 0.0, null, NOW.plusSeconds(300)).behaviour).isEqualTo("passive");
-    assertThat(profiled(serving("b", 20, null), 0.0, null, NOW).behaviour).as("not served").isEqualTo("unknown");
-    assertThat(profiled(serving("c", 20, "garbage"), 0.0, null, NOW).behaviour).isEqualTo("unknown");
+    assertThat(profiled(serving("b", 20, null), 0.0, null, NOW).behaviour)
+        .as("not served")
+        .isEqualTo("unknown");
+    assertThat(profiled(serving("c", 20, "garbage"), 0.0, null, NOW).behaviour)
+        .isEqualTo("unknown");
   }
 
   @Test
@@ -41,13 +46,15 @@ class TenantProfilesTest {
     TenantStatus.RateProfile same = profiled(t, 31.0, first, NOW.plusSeconds(30));
     TenantStatus.RateProfile calmer = profiled(t, 20.0, same, NOW.plusSeconds(60));
 
-    assertThat(first).satisfies(p -> {
-      assertThat(p.behaviour).isEqualTo("aggressive");
-      assertThat(p.offeredRps).isEqualTo(30.0);
-      assertThat(p.committedRps).isEqualTo(20.0);
-      assertThat(p.windowSeconds).isEqualTo(600);
-      assertThat(p.since).isEqualTo(NOW.toString());
-    });
+    assertThat(first)
+        .satisfies(
+            p -> {
+              assertThat(p.behaviour).isEqualTo("aggressive");
+              assertThat(p.offeredRps).isEqualTo(30.0);
+              assertThat(p.committedRps).isEqualTo(20.0);
+              assertThat(p.windowSeconds).isEqualTo(600);
+              assertThat(p.since).isEqualTo(NOW.toString());
+            });
     assertThat(same.since).isEqualTo(NOW.toString());
     assertThat(calmer.behaviour).isEqualTo("abiding");
     assertThat(calmer.since).isEqualTo(NOW.plusSeconds(60).toString());
@@ -71,23 +78,30 @@ class TenantProfilesTest {
     TenantStatus.RateProfile aggressive = profiled(t, 40.0, abiding, NOW);
     TenantStatus.RateProfile unknown = profiled(t, null, aggressive, NOW);
 
-    assertThat(TenantProfiles.event(null, abiding)).hasValueSatisfying(e -> {
-      assertThat(e.reason()).isEqualTo("TenantAbiding");
-      assertThat(e.type()).isEqualTo("Normal");
-    });
-    assertThat(TenantProfiles.event(abiding, aggressive)).hasValueSatisfying(e -> {
-      assertThat(e.reason()).isEqualTo("TenantAggressive");
-      assertThat(e.type()).isEqualTo("Warning");
-      assertThat(e.message()).isEqualTo("aggressive (was abiding): offered 40.00 rps over 600 s, 200% of its commitment "
-          + "20.00 rps (aggressive above 110%)");
-    });
+    assertThat(TenantProfiles.event(null, abiding))
+        .hasValueSatisfying(
+            e -> {
+              assertThat(e.reason()).isEqualTo("TenantAbiding");
+              assertThat(e.type()).isEqualTo("Normal");
+            });
+    assertThat(TenantProfiles.event(abiding, aggressive))
+        .hasValueSatisfying(
+            e -> {
+              assertThat(e.reason()).isEqualTo("TenantAggressive");
+              assertThat(e.type()).isEqualTo("Warning");
+              assertThat(e.message())
+                  .isEqualTo(
+                      "aggressive (was abiding): offered 40.00 rps over 600 s, 200% of its commitment "
+                          + "20.00 rps (aggressive above 110%)");
+            });
     assertThat(TenantProfiles.event(abiding, profiled(t, 21.0, abiding, NOW))).isEmpty();
     assertThat(TenantProfiles.event(aggressive, unknown)).as("no measurement is no news").isEmpty();
   }
 
   @Test
   @DocClaim("docs/api.md: `passiveTenants`: `commitment` (default) or `measured`")
-  @DocClaim("docs/operations.md: A class with `spec.passiveTenants: measured` (default `commitment`)")
+  @DocClaim(
+      "docs/operations.md: A class with `spec.passiveTenants: measured` (default `commitment`)")
   void aClassThatOptsInPlansItsPassiveTenantsAtTheirStoredRate() {
     SloClass cls = Fixtures.sloClass("gold", 1, 4, 50);
     Tenant passive = serving("p", 20, "2026-11-23T10:00:00Z");
@@ -99,10 +113,13 @@ class TenantProfilesTest {
     handWritten.getStatus().profile.behaviour = "sleepy";
     List<Tenant> tenants = List.of(passive, aggressive, handWritten);
 
-    assertThat(ClassPlans.demands(cls, tenants)).as("default: commitments")
-        .containsExactly(new TenantDemand("p", 20), new TenantDemand("g", 20), new TenantDemand("h", 20));
+    assertThat(ClassPlans.demands(cls, tenants))
+        .as("default: commitments")
+        .containsExactly(
+            new TenantDemand("p", 20), new TenantDemand("g", 20), new TenantDemand("h", 20));
     cls.getSpec().passiveTenants = SloClassSpec.PassiveTenants.measured;
     assertThat(ClassPlans.demands(cls, tenants))
-        .containsExactly(new TenantDemand("p", 20, 2.0), new TenantDemand("g", 20), new TenantDemand("h", 20));
+        .containsExactly(
+            new TenantDemand("p", 20, 2.0), new TenantDemand("g", 20), new TenantDemand("h", 20));
   }
 }

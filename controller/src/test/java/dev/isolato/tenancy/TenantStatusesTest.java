@@ -17,7 +17,9 @@ class TenantStatusesTest {
 
   @Test
   void withoutReadyPodsTheTenantIsProvisioningAndSaysWhy() {
-    TenantStatus s = TenantStatuses.of(acme, new PoolState("isolato-c-gold", 2, 0, false, "no ready pod"), 10, t0);
+    TenantStatus s =
+        TenantStatuses.of(
+            acme, new PoolState("isolato-c-gold", 2, 0, false, "no ready pod"), 10, t0);
     assertThat(s.phase).isEqualTo("Provisioning");
     assertThat(cond(s, "Ready").getReason()).isEqualTo("NoReadyReplicas");
     assertThat(cond(s, "PodsReady").getMessage()).isEqualTo("0/2 replicas ready");
@@ -26,7 +28,9 @@ class TenantStatusesTest {
 
   @Test
   void readyPodsWithoutTheTableArePushPending() {
-    TenantStatus s = TenantStatuses.of(acme, new PoolState("isolato-c-gold", 1, 1, false, "pushed to 0/1"), 10, t0);
+    TenantStatus s =
+        TenantStatuses.of(
+            acme, new PoolState("isolato-c-gold", 1, 1, false, "pushed to 0/1"), 10, t0);
     assertThat(s.phase).isEqualTo("Provisioning");
     assertThat(cond(s, "Ready").getReason()).isEqualTo("PushPending");
   }

@@ -48,7 +48,8 @@ class TenantTableTest {
     assertThat(t.at("/tenants/acme").has("rateRps")).isFalse();
     assertThat(t.at("/tenants/acme").has("burst")).isFalse();
     assertThat(t.at("/tenants/acme/profile/cpu").asInt()).isEqualTo(3);
-    assertThat(t.get("version")).as("switching admission is a new table version")
+    assertThat(t.get("version"))
+        .as("switching admission is a new table version")
         .isNotEqualTo(json.readTree(TenantTable.json(List.of(a), plan, ENFORCE)).get("version"));
   }
 }

@@ -14,14 +14,16 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * Containers of the images {@code images-test/run.sh} built into podman's store (nothing can be
- * pulled here). They run on the host's network and listen on loopback only: no port mapping,
- * so podman adds no bridge and no iptables rules next to localkube's. Ryuk is off, so every
- * test closes its containers (try-with-resources); each carries {@link #RUN_LABEL} so that
- * run.sh can find any a crashed JVM left behind.
+ * pulled here). They run on the host's network and listen on loopback only: no port mapping, so
+ * podman adds no bridge and no iptables rules next to localkube's. Ryuk is off, so every test
+ * closes its containers (try-with-resources); each carries {@link #RUN_LABEL} so that run.sh can
+ * find any a crashed JVM left behind.
  */
 final class LocalImages {
-  static final DockerImageName SAAS_BENCH = image("isolato.images.saasBench", "localhost/isolato/saas-bench:image-test");
-  static final DockerImageName CONTROLLER = image("isolato.images.controller", "localhost/isolato/controller:image-test");
+  static final DockerImageName SAAS_BENCH =
+      image("isolato.images.saasBench", "localhost/isolato/saas-bench:image-test");
+  static final DockerImageName CONTROLLER =
+      image("isolato.images.controller", "localhost/isolato/controller:image-test");
   static final String RUN_LABEL = "dev.isolato.image-test.run";
   private static final String RUN = System.getProperty("isolato.images.run", "adhoc");
 
@@ -36,7 +38,10 @@ final class LocalImages {
     return c;
   }
 
-  /** Start returns once the container runs, or has already exited (a start-up failure is what some tests want). */
+  /**
+   * Start returns once the container runs, or has already exited (a start-up failure is what some
+   * tests want).
+   */
   static StartupCheckStrategy runningOrExited() {
     return new StartupCheckStrategy() {
       @Override
@@ -56,7 +61,9 @@ final class LocalImages {
 
   /** The exit code, waiting at most {@code max} for the container to stop. */
   static int awaitExit(GenericContainer<?> c, Duration max) {
-    return docker().waitContainerCmd(c.getContainerId()).exec(new WaitContainerResultCallback())
+    return docker()
+        .waitContainerCmd(c.getContainerId())
+        .exec(new WaitContainerResultCallback())
         .awaitStatusCode(max.toMillis(), TimeUnit.MILLISECONDS);
   }
 

@@ -11,54 +11,112 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One analysis (issue 11 items 4 and 6): the record of every iteration of the tuning loop for
- * one workload shape, as the REST API and {@code make tune} show it.
+ * One analysis (issue 11 items 4 and 6): the record of every iteration of the tuning loop for one
+ * workload shape, as the REST API and {@code make tune} show it.
  *
  * @param maxChanges settings the loop may change; 0 = measure and recommend only
  * @param outcome one line: the reduction from the first to the last measurement and why it stopped
  */
-public record Analysis(String id, WorkloadShape shape, int maxChanges, Status status, String cluster,
-    Hardware hardware, Instant started, Instant finished, List<Iteration> iterations, String outcome, String error) {
+public record Analysis(
+    String id,
+    WorkloadShape shape,
+    int maxChanges,
+    Status status,
+    String cluster,
+    Hardware hardware,
+    Instant started,
+    Instant finished,
+    List<Iteration> iterations,
+    String outcome,
+    String error) {
 
-  public enum Status { RUNNING, DONE, FAILED }
+  public enum Status {
+    RUNNING,
+    DONE,
+    FAILED
+  }
 
   public Analysis {
     iterations = List.copyOf(iterations);
   }
 
   static Analysis started(String id, WorkloadShape shape, int maxChanges, String cluster) {
-    return new Analysis(id, shape, maxChanges, Status.RUNNING, cluster, null, Instant.now(), null, List.of(), null, null);
+    return new Analysis(
+        id,
+        shape,
+        maxChanges,
+        Status.RUNNING,
+        cluster,
+        null,
+        Instant.now(),
+        null,
+        List.of(),
+        null,
+        null);
   }
 
   Analysis with(Hardware h, List<Iteration> its) {
-    return new Analysis(id, shape, maxChanges, status, cluster, h, started, finished, its, outcome, error);
+    return new Analysis(
+        id, shape, maxChanges, status, cluster, h, started, finished, its, outcome, error);
   }
 
   Analysis done(String summary) {
-    return new Analysis(id, shape, maxChanges, Status.DONE, cluster, hardware, started, Instant.now(), iterations,
-        summary, null);
+    return new Analysis(
+        id,
+        shape,
+        maxChanges,
+        Status.DONE,
+        cluster,
+        hardware,
+        started,
+        Instant.now(),
+        iterations,
+        summary,
+        null);
   }
 
   Analysis failed(String why) {
-    return new Analysis(id, shape, maxChanges, Status.FAILED, cluster, hardware, started, Instant.now(), iterations,
-        outcome, why);
+    return new Analysis(
+        id,
+        shape,
+        maxChanges,
+        Status.FAILED,
+        cluster,
+        hardware,
+        started,
+        Instant.now(),
+        iterations,
+        outcome,
+        why);
   }
 
   /**
    * One measurement and its decision.
    *
-   * @param single the fastest of three 1 × 1 × 1 runs of this iteration: the model's input (Section 4.8)
+   * @param single the fastest of three 1 × 1 × 1 runs of this iteration: the model's input (Section
+   *     4.8)
    * @param predicted the model's best case for the shape: equation (7) + S7
    * @param s5AndS6Merged the kubelet reported sandbox and containers in one status update: the
    *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)
    * @param measuredGain reduction from the previous iteration's measurement (after its change)
    * @param reverted a change undone because it gained less than 5 % when measured
    */
-  public record Iteration(int iteration, double measuredSeconds, Map<Stage, Double> measured,
-      double predictedSeconds, Map<Stage, Double> predicted, Map<Stage, Double> single, boolean s5AndS6Merged,
+  public record Iteration(
+      int iteration,
+      double measuredSeconds,
+      Map<Stage, Double> measured,
+      double predictedSeconds,
+      Map<Stage, Double> predicted,
+      Map<Stage, Double> single,
+      boolean s5AndS6Merged,
       CpuMeter.Usage cpu,
-      BottleneckView bottleneck, Change recommendation, List<Change> reported, TuningStep.Decision decision,
-      String applied, Double measuredGain, String reverted) {
+      BottleneckView bottleneck,
+      Change recommendation,
+      List<Change> reported,
+      TuningStep.Decision decision,
+      String applied,
+      Double measuredGain,
+      String reverted) {
 
     public Iteration {
       reported = List.copyOf(reported);
@@ -66,21 +124,47 @@ public record Analysis(String id, WorkloadShape shape, int maxChanges, Status st
   }
 
   /** The primary bottleneck, by stage. */
-  public record BottleneckView(Stage stage, String title, double measuredSeconds, double predictedSeconds,
-      double measuredShare, double predictedShare, double potentialGain) {
+  public record BottleneckView(
+      Stage stage,
+      String title,
+      double measuredSeconds,
+      double predictedSeconds,
+      double measuredShare,
+      double predictedShare,
+      double potentialGain) {
     static BottleneckView of(Bottleneck b) {
-      return new BottleneckView(b.stage(), b.stage().title(), b.measuredSeconds(), b.predictedSeconds(),
-          b.measuredShare(), b.predictedShare(), b.potentialGain());
+      return new BottleneckView(
+          b.stage(),
+          b.stage().title(),
+          b.measuredSeconds(),
+          b.predictedSeconds(),
+          b.measuredShare(),
+          b.predictedShare(),
+          b.potentialGain());
     }
   }
 
   /** A recommendation: {@code parameter} from → to, and where it is changed ({@code how}). */
-  public record Change(String parameter, String component, double from, double to, double predictedGain,
-      String where, String how, String note) {
+  public record Change(
+      String parameter,
+      String component,
+      double from,
+      double to,
+      double predictedGain,
+      String where,
+      String how,
+      String note) {
     static Change of(Recommendation r) {
       var p = r.parameter();
-      return new Change(p.id(), p.component().name(), r.currentValue(), r.newValue(), r.predictedGain(),
-          p.apply().where().name(), p.apply().how(), p.note());
+      return new Change(
+          p.id(),
+          p.component().name(),
+          r.currentValue(),
+          r.newValue(),
+          r.predictedGain(),
+          p.apply().where().name(),
+          p.apply().how(),
+          p.note());
     }
   }
 }

@@ -37,7 +37,10 @@ public interface ClusterSettings {
       @Override
       public String apply(Parameter p, double value) {
         // Isolato's own settings are read at start-up: the loop records the value to set
-        return "set " + p.apply().how() + "=" + LocalkubeSettings.format(value)
+        return "set "
+            + p.apply().how()
+            + "="
+            + LocalkubeSettings.format(value)
             + " in the controller's configuration (Helm values) and restart it";
       }
 

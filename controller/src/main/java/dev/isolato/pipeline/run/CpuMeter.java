@@ -10,17 +10,19 @@ import java.util.Optional;
 
 /**
  * CPU used between two marks by localkube's control plane (etcd, kube-apiserver,
- * kube-controller-manager, kube-scheduler) and by its node agents (kubelet, containerd,
- * kube-proxy, and kwok when it plays the kubelet of fake nodes), from {@code /proc/<pid>/stat} of the PIDs in {@code $LOCALKUBE_HOME/pids}, and
- * by the whole host ({@code /proc/stat}). Utilisation is a fraction of all the host's cores.
- * The node figure is a lower bound: containerd's shims and runc are not children of the PIDs
- * localkube records. On a shared cluster there is nothing to read: {@link Usage#measured()} is false.
+ * kube-controller-manager, kube-scheduler) and by its node agents (kubelet, containerd, kube-proxy,
+ * and kwok when it plays the kubelet of fake nodes), from {@code /proc/<pid>/stat} of the PIDs in
+ * {@code $LOCALKUBE_HOME/pids}, and by the whole host ({@code /proc/stat}). Utilisation is a
+ * fraction of all the host's cores. The node figure is a lower bound: containerd's shims and runc
+ * are not children of the PIDs localkube records. On a shared cluster there is nothing to read:
+ * {@link Usage#measured()} is false.
  */
 public final class CpuMeter {
 
-  static final List<String> CONTROL_PLANE = List.of("etcd", "kube-apiserver", "kube-controller-manager",
-      "kube-scheduler");
+  static final List<String> CONTROL_PLANE =
+      List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler");
   static final List<String> NODE = List.of("kubelet", "containerd", "kube-proxy", "kwok");
+
   /** USER_HZ: the unit of /proc's CPU times on Linux. */
   static final double TICKS_PER_SECOND = 100;
 
@@ -43,7 +45,8 @@ public final class CpuMeter {
   /** Utilisation of the run: 0–1 of all cores; zeros when not measured. */
   public record Usage(boolean measured, double controlPlane, double node, double host, int cores) {}
 
-  public record Mark(long nanos, long controlPlaneTicks, long nodeTicks, long hostBusy, long hostTotal) {}
+  public record Mark(
+      long nanos, long controlPlaneTicks, long nodeTicks, long hostBusy, long hostTotal) {}
 
   public Mark mark() {
     long[] host = hostTicks();
@@ -57,9 +60,12 @@ public final class CpuMeter {
     Mark end = mark();
     double seconds = (end.nanos() - start.nanos()) / 1e9 * cores;
     long hostTotal = end.hostTotal() - start.hostTotal();
-    return new Usage(true, share(end.controlPlaneTicks() - start.controlPlaneTicks(), seconds),
+    return new Usage(
+        true,
+        share(end.controlPlaneTicks() - start.controlPlaneTicks(), seconds),
         share(end.nodeTicks() - start.nodeTicks(), seconds),
-        hostTotal <= 0 ? 0 : (double) (end.hostBusy() - start.hostBusy()) / hostTotal, cores);
+        hostTotal <= 0 ? 0 : (double) (end.hostBusy() - start.hostBusy()) / hostTotal,
+        cores);
   }
 
   private static double share(long ticks, double coreSeconds) {
@@ -82,7 +88,10 @@ public final class CpuMeter {
     return sum;
   }
 
-  /** utime + stime of a /proc/<pid>/stat line (fields 14 and 15; the name in parentheses may hold spaces). */
+  /**
+   * utime + stime of a /proc/<pid>/stat line (fields 14 and 15; the name in parentheses may hold
+   * spaces).
+   */
   static long processTicks(String stat) {
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
     return Long.parseLong(f[11]) + Long.parseLong(f[12]);

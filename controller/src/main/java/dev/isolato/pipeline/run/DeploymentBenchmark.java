@@ -20,25 +20,29 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Runs one workload shape on the cluster: J Deployments of P pause pods in a namespace of its
- * own, each traced by a {@link DeploymentTracer}, until every pod is Ready; then deletes the
- * namespace and waits until it is gone, so the next run starts from the same state. With a
- * {@link NodeLabel} the pods run only on the nodes carrying it and tolerate the NoSchedule taint of
- * the same key and value (KWOK's fake nodes, {@code localkube kwok up}), and only those nodes
- * count as the model's N.
+ * Runs one workload shape on the cluster: J Deployments of P pause pods in a namespace of its own,
+ * each traced by a {@link DeploymentTracer}, until every pod is Ready; then deletes the namespace
+ * and waits until it is gone, so the next run starts from the same state. With a {@link NodeLabel}
+ * the pods run only on the nodes carrying it and tolerate the NoSchedule taint of the same key and
+ * value (KWOK's fake nodes, {@code localkube kwok up}), and only those nodes count as the model's
+ * N.
  */
 public final class DeploymentBenchmark {
 
   /** Labels of everything a benchmark creates: Isolato's, and only ever deleted by name. */
-  static final Map<String, String> LABELS = Map.of("app.kubernetes.io/managed-by", "isolato",
-      "isolato.dev/pipeline-benchmark", "true");
+  static final Map<String, String> LABELS =
+      Map.of("app.kubernetes.io/managed-by", "isolato", "isolato.dev/pipeline-benchmark", "true");
+
   static final String NAMESPACE_PREFIX = "isolato-pipeline-";
+
   /**
-   * Settings the benchmark does not exercise, so no change of them can show: its pods run an
-   * image already on the node (imagePullPolicy Never), nothing is pulled.
+   * Settings the benchmark does not exercise, so no change of them can show: its pods run an image
+   * already on the node (imagePullPolicy Never), nothing is pulled.
    */
-  public static final java.util.Set<String> NOT_EXERCISED = java.util.Set.of("kubelet.registryPullQPS",
-      "kubelet.registryBurst", "kubelet.maxParallelImagePulls");
+  public static final java.util.Set<String> NOT_EXERCISED =
+      java.util.Set.of(
+          "kubelet.registryPullQPS", "kubelet.registryBurst", "kubelet.maxParallelImagePulls");
+
   private static final Duration DELETE_TIMEOUT = Duration.ofMinutes(3);
 
   private final KubernetesClient client;
@@ -46,13 +50,17 @@ public final class DeploymentBenchmark {
   private final CpuMeter cpu;
   private final Optional<NodeLabel> nodes;
 
-  /** A node label KEY=VALUE the benchmark pods select, with a NoSchedule taint of the same key and value. */
+  /**
+   * A node label KEY=VALUE the benchmark pods select, with a NoSchedule taint of the same key and
+   * value.
+   */
   public record NodeLabel(String key, String value) {
 
     public static NodeLabel parse(String keyValue) {
       int eq = keyValue.indexOf('=');
       if (eq < 1 || eq == keyValue.length() - 1) {
-        throw new IllegalArgumentException("a node label must be KEY=VALUE, was '" + keyValue + "'");
+        throw new IllegalArgumentException(
+            "a node label must be KEY=VALUE, was '" + keyValue + "'");
       }
       return new NodeLabel(keyValue.substring(0, eq), keyValue.substring(eq + 1));
     }
@@ -62,8 +70,8 @@ public final class DeploymentBenchmark {
     this(client, props, cpu, Optional.empty());
   }
 
-  public DeploymentBenchmark(KubernetesClient client, PipelineProperties props, CpuMeter cpu,
-      Optional<NodeLabel> nodes) {
+  public DeploymentBenchmark(
+      KubernetesClient client, PipelineProperties props, CpuMeter cpu, Optional<NodeLabel> nodes) {
     this.client = client;
     this.props = props;
     this.cpu = cpu;
@@ -76,7 +84,8 @@ public final class DeploymentBenchmark {
    * @param stages seconds per stage along the critical path, ending at the last pod's Ready
    * @param seconds first create to the last pod Ready
    */
-  public record Run(WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {}
+  public record Run(
+      WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {}
 
   /**
    * N = Ready nodes (those with the node label when set); U_c, U_w = CPU capacity. U_c comes from
@@ -84,31 +93,67 @@ public final class DeploymentBenchmark {
    * made up: then U_c is this host's cores (localkube's control plane runs here).
    */
   public Hardware hardware() {
-    NodeList all = nodes.isPresent() ? client.nodes().withLabel(nodes.get().key(), nodes.get().value()).list()
-        : client.nodes().list();
-    List<Node> ready = all.getItems().stream().filter(n -> n.getStatus() != null
-        && n.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
-        .toList();
+    NodeList all =
+        nodes.isPresent()
+            ? client.nodes().withLabel(nodes.get().key(), nodes.get().value()).list()
+            : client.nodes().list();
+    List<Node> ready =
+        all.getItems().stream()
+            .filter(
+                n ->
+                    n.getStatus() != null
+                        && n.getStatus().getConditions().stream()
+                            .anyMatch(
+                                c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+            .toList();
     if (ready.isEmpty()) {
-      throw new IllegalStateException("the cluster has no Ready node" + nodes.map(l -> " labelled " + l.key()
-          + "=" + l.value() + " (localkube kwok up N creates such nodes)").orElse("") + ": nothing can run a benchmark");
+      throw new IllegalStateException(
+          "the cluster has no Ready node"
+              + nodes
+                  .map(
+                      l ->
+                          " labelled "
+                              + l.key()
+                              + "="
+                              + l.value()
+                              + " (localkube kwok up N creates such nodes)")
+                  .orElse("")
+              + ": nothing can run a benchmark");
     }
-    int cores = ready.stream().mapToInt(n -> {
-      Quantity q = n.getStatus().getCapacity().get("cpu");
-      return q == null ? 1 : Math.max(1, q.getNumericalAmount().intValue());
-    }).max().orElse(1);
+    int cores =
+        ready.stream()
+            .mapToInt(
+                n -> {
+                  Quantity q = n.getStatus().getCapacity().get("cpu");
+                  return q == null ? 1 : Math.max(1, q.getNumericalAmount().intValue());
+                })
+            .max()
+            .orElse(1);
     int controlPlane = nodes.isPresent() ? Runtime.getRuntime().availableProcessors() : cores;
-    return new Hardware(ready.size(), props.controlPlaneCores() > 0 ? props.controlPlaneCores() : controlPlane, cores);
+    return new Hardware(
+        ready.size(),
+        props.controlPlaneCores() > 0 ? props.controlPlaneCores() : controlPlane,
+        cores);
   }
 
   public Run run(WorkloadShape shape, String name) throws InterruptedException {
     String ns = NAMESPACE_PREFIX + name;
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).withLabels(LABELS)
-        .endMetadata().build()).create();
+    client
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(ns)
+                .withLabels(LABELS)
+                .endMetadata()
+                .build())
+        .create();
     List<DeploymentTracer> tracers = new ArrayList<>();
     try {
       for (int i = 0; i < shape.workloads(); i++) {
-        tracers.add(new DeploymentTracer(client, ns, "w-" + i, null, DeploymentTracer.monotonicMs()).start());
+        tracers.add(
+            new DeploymentTracer(client, ns, "w-" + i, null, DeploymentTracer.monotonicMs())
+                .start());
       }
       CpuMeter.Mark mark = cpu.mark();
       for (int i = 0; i < shape.workloads(); i++) {
@@ -119,9 +164,14 @@ public final class DeploymentBenchmark {
       List<Timeline> timelines = timelines(tracers);
       while (ready(timelines) < shape.pods()) {
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(ready(timelines) + " of " + shape.pods() + " pods Ready after "
-              + props.runTimeout().toSeconds() + " s (isolato.pipeline.run-timeout); last stages seen: "
-              + Timeline.criticalPath(timelines, Milestone.POD_CREATED));
+          throw new IllegalStateException(
+              ready(timelines)
+                  + " of "
+                  + shape.pods()
+                  + " pods Ready after "
+                  + props.runTimeout().toSeconds()
+                  + " s (isolato.pipeline.run-timeout); last stages seen: "
+                  + Timeline.criticalPath(timelines, Milestone.POD_CREATED));
         }
         Thread.sleep(50);
         timelines = timelines(tracers);
@@ -144,7 +194,10 @@ public final class DeploymentBenchmark {
     return timelines.stream().mapToLong(t -> t.podsAt(Milestone.POD_READY)).sum();
   }
 
-  /** Deletes the run's namespace (by name: only ever one this class created) and waits until it is gone. */
+  /**
+   * Deletes the run's namespace (by name: only ever one this class created) and waits until it is
+   * gone.
+   */
   private void delete(String ns) throws InterruptedException {
     client.namespaces().withName(ns).delete();
     long deadline = System.nanoTime() + DELETE_TIMEOUT.toNanos();
@@ -155,19 +208,49 @@ public final class DeploymentBenchmark {
 
   private Deployment deployment(String name, WorkloadShape shape) {
     Map<String, String> selector = Map.of("isolato.dev/pipeline-workload", name);
-    var template = new DeploymentBuilder().withNewMetadata().withName(name).withLabels(LABELS).endMetadata()
-        .withNewSpec().withReplicas(shape.podsPerWorkload()).withNewSelector().withMatchLabels(selector).endSelector()
-        .withNewTemplate().withNewMetadata().withLabels(selector).endMetadata().withNewSpec()
-        .withAutomountServiceAccountToken(false).withEnableServiceLinks(false).withTerminationGracePeriodSeconds(0L);
+    var template =
+        new DeploymentBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withLabels(LABELS)
+            .endMetadata()
+            .withNewSpec()
+            .withReplicas(shape.podsPerWorkload())
+            .withNewSelector()
+            .withMatchLabels(selector)
+            .endSelector()
+            .withNewTemplate()
+            .withNewMetadata()
+            .withLabels(selector)
+            .endMetadata()
+            .withNewSpec()
+            .withAutomountServiceAccountToken(false)
+            .withEnableServiceLinks(false)
+            .withTerminationGracePeriodSeconds(0L);
     if (nodes.isPresent()) {
       NodeLabel l = nodes.get();
-      template = template.withNodeSelector(Map.of(l.key(), l.value())).addNewToleration().withKey(l.key())
-          .withOperator("Equal").withValue(l.value()).withEffect("NoSchedule").endToleration();
+      template =
+          template
+              .withNodeSelector(Map.of(l.key(), l.value()))
+              .addNewToleration()
+              .withKey(l.key())
+              .withOperator("Equal")
+              .withValue(l.value())
+              .withEffect("NoSchedule")
+              .endToleration();
     }
     for (int c = 0; c < shape.containersPerPod(); c++) {
-      template = template.addNewContainer().withName("c" + c).withImage(props.image()).withImagePullPolicy("Never")
-          .withNewResources().addToRequests("cpu", new Quantity("1m")).addToRequests("memory", new Quantity("4Mi"))
-          .endResources().endContainer();
+      template =
+          template
+              .addNewContainer()
+              .withName("c" + c)
+              .withImage(props.image())
+              .withImagePullPolicy("Never")
+              .withNewResources()
+              .addToRequests("cpu", new Quantity("1m"))
+              .addToRequests("memory", new Quantity("4Mi"))
+              .endResources()
+              .endContainer();
     }
     return template.endSpec().endTemplate().endSpec().build();
   }

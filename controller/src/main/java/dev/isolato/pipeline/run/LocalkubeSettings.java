@@ -15,16 +15,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * localkube's configuration through its own command: {@code localkube config} to read,
- * {@code localkube config set KEY VALUE} then {@code localkube up}, which restarts only the
- * component whose settings changed (localkube/README.md "Configuration").
+ * localkube's configuration through its own command: {@code localkube config} to read, {@code
+ * localkube config set KEY VALUE} then {@code localkube up}, which restarts only the component
+ * whose settings changed (localkube/README.md "Configuration").
  */
 public final class LocalkubeSettings implements ClusterSettings {
 
-  private static final Pattern LINE = Pattern.compile("^([\\w.-]+) = (\\S*)(\\s+# set in localkube.conf)?$");
+  private static final Pattern LINE =
+      Pattern.compile("^([\\w.-]+) = (\\S*)(\\s+# set in localkube.conf)?$");
   private static final long TIMEOUT_S = 300;
 
   private final Path script;
+
   /** The user's overrides before the first apply: key → value, or empty when it was not set. */
   private final Map<String, Optional<String>> before = new LinkedHashMap<>();
 
@@ -41,15 +43,17 @@ public final class LocalkubeSettings implements ClusterSettings {
   @Override
   public Map<String, Double> current() {
     Map<String, Double> out = new HashMap<>();
-    parse(run(List.of("config"))).forEach((k, v) -> {
-      if (ParameterCatalog.byId(k).isPresent()) {
-        try {
-          out.put(k, Double.parseDouble(v.value()));
-        } catch (NumberFormatException e) {
-          // booleans, durations: no throughput rule reads them
-        }
-      }
-    });
+    parse(run(List.of("config")))
+        .forEach(
+            (k, v) -> {
+              if (ParameterCatalog.byId(k).isPresent()) {
+                try {
+                  out.put(k, Double.parseDouble(v.value()));
+                } catch (NumberFormatException e) {
+                  // booleans, durations: no throughput rule reads them
+                }
+              }
+            });
     return out;
   }
 
@@ -58,12 +62,19 @@ public final class LocalkubeSettings implements ClusterSettings {
     String key = p.apply().how();
     Setting was = parse(run(List.of("config"))).get(key);
     if (was == null) {
-      throw new IllegalStateException("localkube has no key " + key + " (localkube/config/defaults.conf)");
+      throw new IllegalStateException(
+          "localkube has no key " + key + " (localkube/config/defaults.conf)");
     }
     before.putIfAbsent(key, was.user() ? Optional.of(was.value()) : Optional.empty());
     run(List.of("config", "set", key, format(value)));
     run(List.of("up"));
-    return "localkube config set " + key + " " + format(value) + " && localkube up (restarted " + p.component() + ")";
+    return "localkube config set "
+        + key
+        + " "
+        + format(value)
+        + " && localkube up (restarted "
+        + p.component()
+        + ")";
   }
 
   @Override
@@ -71,8 +82,12 @@ public final class LocalkubeSettings implements ClusterSettings {
     if (before.isEmpty()) {
       return;
     }
-    before.forEach((key, value) -> run(value.map(v -> List.of("config", "set", key, v))
-        .orElse(List.of("config", "unset", key))));
+    before.forEach(
+        (key, value) ->
+            run(
+                value
+                    .map(v -> List.of("config", "set", key, v))
+                    .orElse(List.of("config", "unset", key))));
     before.clear();
     run(List.of("up"));
   }
@@ -105,11 +120,13 @@ public final class LocalkubeSettings implements ClusterSettings {
       byte[] out = p.getInputStream().readAllBytes();
       if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new IllegalStateException(String.join(" ", cmd) + " did not finish within " + TIMEOUT_S + " s");
+        throw new IllegalStateException(
+            String.join(" ", cmd) + " did not finish within " + TIMEOUT_S + " s");
       }
       String text = new String(out, StandardCharsets.UTF_8);
       if (p.exitValue() != 0) {
-        throw new IllegalStateException(String.join(" ", cmd) + " failed (exit " + p.exitValue() + "): " + tail(text));
+        throw new IllegalStateException(
+            String.join(" ", cmd) + " failed (exit " + p.exitValue() + "): " + tail(text));
       }
       return text;
     } catch (IOException e) {

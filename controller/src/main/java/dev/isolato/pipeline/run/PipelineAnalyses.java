@@ -20,9 +20,9 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.stereotype.Service;
 
 /**
- * Runs analyses one at a time in the background (a benchmark takes minutes and loads the
- * cluster: two at once would measure each other) and keeps the last
- * {@code isolato.pipeline.history} in memory.
+ * Runs analyses one at a time in the background (a benchmark takes minutes and loads the cluster:
+ * two at once would measure each other) and keeps the last {@code isolato.pipeline.history} in
+ * memory.
  */
 @Service
 @EnableConfigurationProperties(PipelineProperties.class)
@@ -31,19 +31,24 @@ public class PipelineAnalyses {
 
   private final TuningLoop loop;
   private final int history;
-  private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "pipeline-analysis");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService worker =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "pipeline-analysis");
+            t.setDaemon(true);
+            return t;
+          });
   private final Map<String, Analysis> analyses = Collections.synchronizedMap(new LinkedHashMap<>());
   private String running;
 
   public PipelineAnalyses(KubernetesClient client, PipelineProperties props) {
     boolean localkube = !props.localkube().isBlank();
-    ClusterSettings settings = localkube ? new LocalkubeSettings(Path.of(props.localkube())) : ClusterSettings.shared();
+    ClusterSettings settings =
+        localkube ? new LocalkubeSettings(Path.of(props.localkube())) : ClusterSettings.shared();
     CpuMeter cpu = localkube ? CpuMeter.localkube(localkubeHome()) : CpuMeter.unavailable();
-    this.loop = new TuningLoop(new DeploymentBenchmark(client, props, cpu), settings, Rules.kubernetes134());
+    this.loop =
+        new TuningLoop(
+            new DeploymentBenchmark(client, props, cpu), settings, Rules.kubernetes134());
     this.history = props.history();
   }
 
@@ -64,15 +69,16 @@ public class PipelineAnalyses {
     put(first);
     // execute, not submit: nothing reads a future, and an unexpected Throwable reaches the
     // thread's uncaught-exception handler instead of vanishing in one
-    worker.execute(() -> {
-      try {
-        put(loop.run(id, shape, maxChanges, line -> log.info("pipeline {}", line), this::put));
-      } finally {
-        synchronized (this) {
-          running = null;
-        }
-      }
-    });
+    worker.execute(
+        () -> {
+          try {
+            put(loop.run(id, shape, maxChanges, line -> log.info("pipeline {}", line), this::put));
+          } finally {
+            synchronized (this) {
+              running = null;
+            }
+          }
+        });
     return Optional.of(first);
   }
 

@@ -13,12 +13,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param image the benchmark pods' image (present on the node; never pulled)
  * @param runTimeout how long one benchmark run may take until every pod is Ready
  * @param history analyses kept for {@code GET} (oldest dropped first)
- * @param controlPlaneCores U_c of the model; 0 = the largest node's CPU capacity (localkube:
- *     the control plane shares the node)
+ * @param controlPlaneCores U_c of the model; 0 = the largest node's CPU capacity (localkube: the
+ *     control plane shares the node)
  */
 @ConfigurationProperties("isolato.pipeline")
-public record PipelineProperties(String localkube, String image, Duration runTimeout, int history,
-    int controlPlaneCores) {
+public record PipelineProperties(
+    String localkube, String image, Duration runTimeout, int history, int controlPlaneCores) {
 
   public static final String PAUSE_IMAGE = "localhost/localkube/pause:3.10";
 

@@ -23,17 +23,19 @@ import org.slf4j.LoggerFactory;
  * TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C] [--max-changes N]
  *          [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]
  * </pre>
+ *
  * {@code --node-label} runs the pods only on the nodes with that label, tolerating its NoSchedule
- * taint (KWOK's fake nodes: {@code --node-label isolato.dev/kwok-node=true}).
- * {@code --restore} undoes the settings the loop changed (for the reduced run of `make test`).
- * Exit status 0 when the analysis finished, 1 when it failed, 2 on bad arguments.
+ * taint (KWOK's fake nodes: {@code --node-label isolato.dev/kwok-node=true}). {@code --restore}
+ * undoes the settings the loop changed (for the reduced run of `make test`). Exit status 0 when the
+ * analysis finished, 1 when it failed, 2 on bad arguments.
  */
 public final class TuneMain {
 
   private TuneMain() {}
 
   public static void main(String[] args) throws Exception {
-    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
+    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+        .setLevel(Level.WARN);
     Map<String, String> opt = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--restore")) {
@@ -53,7 +55,9 @@ public final class TuneMain {
     Optional<DeploymentBenchmark.NodeLabel> nodes;
     try {
       nodes = Optional.ofNullable(opt.get("node-label")).map(DeploymentBenchmark.NodeLabel::parse);
-      shape = new WorkloadShape(num(opt, "workloads", 1), num(opt, "pods", 100), num(opt, "containers", 1));
+      shape =
+          new WorkloadShape(
+              num(opt, "workloads", 1), num(opt, "pods", 100), num(opt, "containers", 1));
       maxChanges = num(opt, "max-changes", 5);
       timeout = Duration.ofSeconds(num(opt, "timeout", 180));
     } catch (IllegalArgumentException e) {
@@ -64,8 +68,12 @@ public final class TuneMain {
     PipelineProperties props = new PipelineProperties(opt.get("localkube"), null, timeout, 0, 0);
     Analysis a;
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
-      TuningLoop loop = new TuningLoop(new DeploymentBenchmark(client, props,
-          CpuMeter.localkube(PipelineAnalyses.localkubeHome()), nodes), settings, Rules.kubernetes134());
+      TuningLoop loop =
+          new TuningLoop(
+              new DeploymentBenchmark(
+                  client, props, CpuMeter.localkube(PipelineAnalyses.localkubeHome()), nodes),
+              settings,
+              Rules.kubernetes134());
       String id = "t" + Long.toString(System.currentTimeMillis() % 1_000_000, 36);
       a = loop.run(id, shape, maxChanges, line -> System.out.println("[tune] " + line), x -> {});
     } finally {
@@ -74,8 +82,13 @@ public final class TuneMain {
         settings.restore();
       }
     }
-    String json = JsonMapper.builder().findAndAddModules().build().enable(SerializationFeature.INDENT_OUTPUT)
-        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).writeValueAsString(a);
+    String json =
+        JsonMapper.builder()
+            .findAndAddModules()
+            .build()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .writeValueAsString(a);
     if (opt.containsKey("out")) {
       Path out = Path.of(opt.get("out"));
       if (out.getParent() != null) {
@@ -84,7 +97,11 @@ public final class TuneMain {
       Files.writeString(out, json + "\n");
       System.out.println("[tune] analysis written to " + out);
     }
-    System.out.println("[tune] " + a.status() + ": " + (a.status() == Analysis.Status.DONE ? a.outcome() : a.error()));
+    System.out.println(
+        "[tune] "
+            + a.status()
+            + ": "
+            + (a.status() == Analysis.Status.DONE ? a.outcome() : a.error()));
     System.exit(a.status() == Analysis.Status.DONE ? 0 : 1);
   }
 
@@ -98,8 +115,11 @@ public final class TuneMain {
   }
 
   private static void usage(String why) {
-    System.err.println("tune: " + why + "\nusage: TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C]"
-        + " [--max-changes N] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]");
+    System.err.println(
+        "tune: "
+            + why
+            + "\nusage: TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C]"
+            + " [--max-changes N] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]");
     System.exit(2);
   }
 }

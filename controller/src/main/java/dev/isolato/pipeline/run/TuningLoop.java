@@ -17,11 +17,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The tuning loop (issue 11 item 4; Columbo Section 3.1): benchmark the shape → per-stage
- * measured vs predicted → primary bottleneck → one recommendation → apply → measure again.
- * Stops when the control plane or the node is CPU-bound, the predicted gain is below 5 %, no
- * rule can be applied, or {@code maxChanges} settings were changed. A change whose measured gain
- * is below 5 % is undone and its parameter not proposed again (the next candidate is tried).
+ * The tuning loop (issue 11 item 4; Columbo Section 3.1): benchmark the shape → per-stage measured
+ * vs predicted → primary bottleneck → one recommendation → apply → measure again. Stops when the
+ * control plane or the node is CPU-bound, the predicted gain is below 5 %, no rule can be applied,
+ * or {@code maxChanges} settings were changed. A change whose measured gain is below 5 % is undone
+ * and its parameter not proposed again (the next candidate is tried).
  */
 public final class TuningLoop {
 
@@ -36,10 +36,14 @@ public final class TuningLoop {
   }
 
   /**
-   * Runs the loop; {@code update} sees the analysis after each iteration, {@code progress} one
-   * line per step. Returns the finished (or failed) analysis.
+   * Runs the loop; {@code update} sees the analysis after each iteration, {@code progress} one line
+   * per step. Returns the finished (or failed) analysis.
    */
-  public Analysis run(String id, WorkloadShape shape, int maxChanges, Consumer<String> progress,
+  public Analysis run(
+      String id,
+      WorkloadShape shape,
+      int maxChanges,
+      Consumer<String> progress,
       Consumer<Analysis> update) {
     Analysis a = Analysis.started(id, shape, maxChanges, settings.cluster().name());
     update.accept(a);
@@ -49,9 +53,18 @@ public final class TuningLoop {
       h = bench.hardware();
       a = a.with(h, its);
       update.accept(a);
-      progress.accept(String.format(Locale.ROOT, "analysis %s: %d × %d pods (C=%d) on N=%d nodes, U_c=%d, U_w=%d, %s",
-          id, shape.workloads(), shape.podsPerWorkload(), shape.containersPerPod(), h.nodes(), h.controlPlaneCores(),
-          h.workerCores(), settings.cluster()));
+      progress.accept(
+          String.format(
+              Locale.ROOT,
+              "analysis %s: %d × %d pods (C=%d) on N=%d nodes, U_c=%d, U_w=%d, %s",
+              id,
+              shape.workloads(),
+              shape.podsPerWorkload(),
+              shape.containersPerPod(),
+              h.nodes(),
+              h.controlPlaneCores(),
+              h.workerCores(),
+              settings.cluster()));
       Map<String, Double> tried = new HashMap<>();
       DeploymentBenchmark.NOT_EXERCISED.forEach(p -> tried.put(p, Double.MAX_VALUE));
       Recommendation pending = null;
@@ -59,22 +72,39 @@ public final class TuningLoop {
       for (int i = 1; ; i++) {
         DeploymentBenchmark.Run single = single(id + "-" + i);
         DeploymentBenchmark.Run run = bench.run(shape, id + "-" + i);
-        Breakdown predicted = PipelineModel.predict(Breakdown.atStageLevel(single.stages()), shape, h);
+        Breakdown predicted =
+            PipelineModel.predict(Breakdown.atStageLevel(single.stages()), shape, h);
         // the tracer saw S5 and S6 in one status update: compare and match rules as S6 (Timeline)
         boolean merged = Timeline.s5AndS6Merged(run.stages());
         Map<Stage, Double> measured = merged ? Timeline.foldS5IntoS6(run.stages()) : run.stages();
-        Breakdown compared = merged ? Breakdown.atStageLevel(Timeline.foldS5IntoS6(predicted.byStage())) : predicted;
-        Double gain = its.isEmpty() ? null : TuningStep.reduction(its.get(its.size() - 1).measuredSeconds(), run.seconds());
+        Breakdown compared =
+            merged ? Breakdown.atStageLevel(Timeline.foldS5IntoS6(predicted.byStage())) : predicted;
+        Double gain =
+            its.isEmpty()
+                ? null
+                : TuningStep.reduction(its.get(its.size() - 1).measuredSeconds(), run.seconds());
         String reverted = null;
         if (pending != null && gain != null && gain < TuningStep.MIN_GAIN) {
           settings.apply(pending.parameter(), pending.currentValue());
-          reverted = pending.parameter().id() + " back to " + LocalkubeSettings.format(pending.currentValue());
+          reverted =
+              pending.parameter().id()
+                  + " back to "
+                  + LocalkubeSettings.format(pending.currentValue());
           tried.put(pending.parameter().id(), Double.MAX_VALUE);
         }
         Map<String, Double> current = new HashMap<>(settings.current());
         current.putAll(tried); // a rule whose change did not pay is not proposed again
-        TuningStep step = TuningStep.decide(i, measured, compared,
-            new TuningStep.Cpu(run.cpu().controlPlane(), run.cpu().node()), shape, h, current, settings.cluster(), rules);
+        TuningStep step =
+            TuningStep.decide(
+                i,
+                measured,
+                compared,
+                new TuningStep.Cpu(run.cpu().controlPlane(), run.cpu().node()),
+                shape,
+                h,
+                current,
+                settings.cluster(),
+                rules);
         boolean apply = step.decision() == TuningStep.Decision.APPLY && changes < maxChanges;
         String applied = null;
         if (apply) {
@@ -85,16 +115,33 @@ public final class TuningLoop {
         } else {
           pending = null;
         }
-        Analysis.Iteration it = new Analysis.Iteration(i, run.seconds(), run.stages(), predicted.total(),
-            predicted.byStage(), single.stages(), merged, run.cpu(), step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
-            step.recommendation().map(Analysis.Change::of).orElse(null),
-            step.reported().stream().map(Analysis.Change::of).toList(), step.decision(), applied, gain, reverted);
+        Analysis.Iteration it =
+            new Analysis.Iteration(
+                i,
+                run.seconds(),
+                run.stages(),
+                predicted.total(),
+                predicted.byStage(),
+                single.stages(),
+                merged,
+                run.cpu(),
+                step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
+                step.recommendation().map(Analysis.Change::of).orElse(null),
+                step.reported().stream().map(Analysis.Change::of).toList(),
+                step.decision(),
+                applied,
+                gain,
+                reverted);
         its.add(it);
         a = a.with(h, its);
         update.accept(a);
         progress.accept(line(it));
         if (!apply) {
-          return a.done(summary(its, step.decision(), changes >= maxChanges && step.decision() == TuningStep.Decision.APPLY));
+          return a.done(
+              summary(
+                  its,
+                  step.decision(),
+                  changes >= maxChanges && step.decision() == TuningStep.Decision.APPLY));
         }
       }
     } catch (InterruptedException e) {
@@ -106,7 +153,10 @@ public final class TuningLoop {
     }
   }
 
-  /** Single-pod runs per iteration: the model's input is the fastest (a best case; one run is noisy). */
+  /**
+   * Single-pod runs per iteration: the model's input is the fastest (a best case; one run is
+   * noisy).
+   */
   static final int SINGLE_RUNS = 3;
 
   private DeploymentBenchmark.Run single(String name) throws InterruptedException {
@@ -119,12 +169,31 @@ public final class TuningLoop {
   }
 
   static String line(Analysis.Iteration it) {
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "iteration %d: %.2f s measured, %.2f s best case;",
-        it.iteration(), it.measuredSeconds(), it.predictedSeconds()));
-    it.measured().forEach((stage, sec) -> s.append(String.format(Locale.ROOT, " %s %.2f/%.2f", stage,
-        sec, it.predicted().getOrDefault(stage, 0.0))));
-    s.append(String.format(Locale.ROOT, "; CPU control plane %.0f %%, node %.0f %%, host %.0f %%",
-        100 * it.cpu().controlPlane(), 100 * it.cpu().node(), 100 * it.cpu().host()));
+    StringBuilder s =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "iteration %d: %.2f s measured, %.2f s best case;",
+                it.iteration(),
+                it.measuredSeconds(),
+                it.predictedSeconds()));
+    it.measured()
+        .forEach(
+            (stage, sec) ->
+                s.append(
+                    String.format(
+                        Locale.ROOT,
+                        " %s %.2f/%.2f",
+                        stage,
+                        sec,
+                        it.predicted().getOrDefault(stage, 0.0))));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "; CPU control plane %.0f %%, node %.0f %%, host %.0f %%",
+            100 * it.cpu().controlPlane(),
+            100 * it.cpu().node(),
+            100 * it.cpu().host()));
     if (it.measuredGain() != null) {
       s.append(String.format(Locale.ROOT, "; gain %.1f %%", 100 * it.measuredGain()));
     }
@@ -132,25 +201,43 @@ public final class TuningLoop {
       s.append("; reverted ").append(it.reverted());
     }
     if (it.bottleneck() != null) {
-      s.append(String.format(Locale.ROOT, "; bottleneck %s (%.0f %% measured vs %.0f %% predicted)",
-          it.bottleneck().stage(), 100 * it.bottleneck().measuredShare(), 100 * it.bottleneck().predictedShare()));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "; bottleneck %s (%.0f %% measured vs %.0f %% predicted)",
+              it.bottleneck().stage(),
+              100 * it.bottleneck().measuredShare(),
+              100 * it.bottleneck().predictedShare()));
     }
     s.append("; ").append(it.decision());
     if (it.recommendation() != null) {
-      s.append(String.format(Locale.ROOT, ": %s %s → %s (predicted gain %.0f %%)", it.recommendation().parameter(),
-          LocalkubeSettings.format(it.recommendation().from()), LocalkubeSettings.format(it.recommendation().to()),
-          100 * it.recommendation().predictedGain()));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              ": %s %s → %s (predicted gain %.0f %%)",
+              it.recommendation().parameter(),
+              LocalkubeSettings.format(it.recommendation().from()),
+              LocalkubeSettings.format(it.recommendation().to()),
+              100 * it.recommendation().predictedGain()));
     }
     if (!it.reported().isEmpty()) {
-      s.append("; reported for the admin: ").append(it.reported().stream().map(Analysis.Change::parameter).toList());
+      s.append("; reported for the admin: ")
+          .append(it.reported().stream().map(Analysis.Change::parameter).toList());
     }
     return s.toString();
   }
 
-  private static String summary(List<Analysis.Iteration> its, TuningStep.Decision last, boolean outOfChanges) {
+  private static String summary(
+      List<Analysis.Iteration> its, TuningStep.Decision last, boolean outOfChanges) {
     double first = its.get(0).measuredSeconds();
     double end = its.get(its.size() - 1).measuredSeconds();
-    return String.format(Locale.ROOT, "%.2f s → %.2f s (%.1f %% less) in %d iterations; stopped: %s", first, end,
-        100 * TuningStep.reduction(first, end), its.size(), outOfChanges ? "maxChanges reached" : last.name());
+    return String.format(
+        Locale.ROOT,
+        "%.2f s → %.2f s (%.1f %% less) in %d iterations; stopped: %s",
+        first,
+        end,
+        100 * TuningStep.reduction(first, end),
+        its.size(),
+        outOfChanges ? "maxChanges reached" : last.name());
   }
 }

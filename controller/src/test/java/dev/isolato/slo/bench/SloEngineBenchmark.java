@@ -3,19 +3,19 @@ package dev.isolato.slo.bench;
 import dev.isolato.calibration.CalibrationContext;
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationStep;
+import dev.isolato.calibration.LatencySummary;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.DetectionPolicy;
 import dev.isolato.slo.FitPolicy;
-import dev.isolato.calibration.LatencySummary;
 import dev.isolato.slo.LinearCapacityPlanner;
+import dev.isolato.slo.ModelCapacityPlanner;
 import dev.isolato.slo.ModelFit;
 import dev.isolato.slo.PlanPolicy;
 import dev.isolato.slo.PlanRequest;
 import dev.isolato.slo.RatePoint;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.slo.TenantDemand;
-import dev.isolato.slo.ModelCapacityPlanner;
 import dev.isolato.slo.UslFitter;
 import dev.isolato.slo.UslModel;
 import java.util.ArrayList;
@@ -37,11 +37,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The SLO engine's performance goals (issue 5), each beside a reference measured in the same
- * run: planning 10,000 tenants across 10 classes (goal ≤ 50 ms; reference: the linear
- * baseline on the same requests) and a fit on 50 steps (goal ≤ 20 ms; reference: the linear
- * least-squares solve of the same quadratic, i.e. the fit's own starting point). Run by
- * controller/bench/slo-bench.sh.
+ * The SLO engine's performance goals (issue 5), each beside a reference measured in the same run:
+ * planning 10,000 tenants across 10 classes (goal ≤ 50 ms; reference: the linear baseline on the
+ * same requests) and a fit on 50 steps (goal ≤ 20 ms; reference: the linear least-squares solve of
+ * the same quadratic, i.e. the fit's own starting point). Run by controller/bench/slo-bench.sh.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -71,7 +70,9 @@ public class SloEngineBenchmark {
         tenants.add(new TenantDemand("class" + c + "-tenant" + t, 0.1 + random.nextDouble()));
       }
       ModelFit fit = fitter.fit(points(truth, 1, 20 + 2 * c, random), 95);
-      requests.add(new PlanRequest("class" + c, 95, truth.latencyMs(30, 1), 1, 10_000, 25, tenants).withModel(fit));
+      requests.add(
+          new PlanRequest("class" + c, 95, truth.latencyMs(30, 1), 1, 10_000, 25, tenants)
+              .withModel(fit));
     }
     UslModel truth = new UslModel(10, 0.02, 0.001, 0.1);
     oneReplicaSteps = points(truth, 1, 80, random);
@@ -80,15 +81,28 @@ public class SloEngineBenchmark {
     List<CalibrationStep> steps = new ArrayList<>();
     for (RatePoint p : oneReplicaSteps) {
       double l = p.latencyMs();
-      steps.add(new CalibrationStep(p.stepIndex(), p.offeredRps(), p.achievedRps(), 60,
-          new LatencySummary(p.count(), 0, 0.6 * l, 0.9 * l, l, 1.3 * l, 2 * l), Map.of()));
+      steps.add(
+          new CalibrationStep(
+              p.stepIndex(),
+              p.offeredRps(),
+              p.achievedRps(),
+              60,
+              new LatencySummary(p.count(), 0, 0.6 * l, 0.9 * l, l, 1.3 * l, 2 * l),
+              Map.of()));
     }
-    run = new CalibrationRun(1, "bench", "gold", false,
-        new CalibrationContext("alone", "950m", "1900Mi", 1, List.of(), Map.of()), steps);
+    run =
+        new CalibrationRun(
+            1,
+            "bench",
+            "gold",
+            false,
+            new CalibrationContext("alone", "950m", "1900Mi", 1, List.of(), Map.of()),
+            steps);
   }
 
   /** 50 steps from 2% to 100% of {@code maxRps}, 2% multiplicative noise. */
-  private static List<RatePoint> points(UslModel truth, int replicas, double maxRps, Random random) {
+  private static List<RatePoint> points(
+      UslModel truth, int replicas, double maxRps, Random random) {
     List<RatePoint> points = new ArrayList<>(STEPS);
     for (int i = 0; i < STEPS; i++) {
       double rate = maxRps * (i + 1) / STEPS;
@@ -141,6 +155,8 @@ public class SloEngineBenchmark {
       design[i][2] = r * r;
       y[i] = oneReplicaSteps.get(i).latencyMs();
     }
-    return new QRDecomposition(new Array2DRowRealMatrix(design, false)).getSolver().solve(new ArrayRealVector(y, false));
+    return new QRDecomposition(new Array2DRowRealMatrix(design, false))
+        .getSolver()
+        .solve(new ArrayRealVector(y, false));
   }
 }

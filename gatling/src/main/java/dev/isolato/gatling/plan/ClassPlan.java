@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The load planned for one SLO class, reached at {@code baseUrl}, and the context recorded with
- * its calibration run (label, pod size, co-located classes, tenant mix; see
+ * The load planned for one SLO class, reached at {@code baseUrl}, and the context recorded with its
+ * calibration run (label, pod size, co-located classes, tenant mix; see
  * docs/calibration-format.md).
  */
-public record ClassPlan(String sloClass, String baseUrl, Map<String, Object> context,
-                        List<ClassStep> steps) {
+public record ClassPlan(
+    String sloClass, String baseUrl, Map<String, Object> context, List<ClassStep> steps) {
   public ClassPlan {
     if (sloClass == null || sloClass.isBlank()) {
       throw new IllegalArgumentException("sloClass must not be blank");

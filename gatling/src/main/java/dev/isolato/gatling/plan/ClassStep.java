@@ -3,15 +3,22 @@ package dev.isolato.gatling.plan;
 import java.util.List;
 
 /**
- * One step of the load sent to one SLO class: every listed tenant sends at its constant rate
- * from {@code offsetSeconds} (after the run starts) for {@code durationSeconds}.
+ * One step of the load sent to one SLO class: every listed tenant sends at its constant rate from
+ * {@code offsetSeconds} (after the run starts) for {@code durationSeconds}.
  */
-public record ClassStep(int index, double offsetSeconds, double durationSeconds,
-                        List<TenantLoad> tenants) {
+public record ClassStep(
+    int index, double offsetSeconds, double durationSeconds, List<TenantLoad> tenants) {
   public ClassStep {
     if (index < 0 || offsetSeconds < 0 || !(durationSeconds > 0)) {
-      throw new IllegalArgumentException("step " + index + ": index and offset must be >= 0 and "
-          + "duration > 0 (offset " + offsetSeconds + " s, duration " + durationSeconds + " s)");
+      throw new IllegalArgumentException(
+          "step "
+              + index
+              + ": index and offset must be >= 0 and "
+              + "duration > 0 (offset "
+              + offsetSeconds
+              + " s, duration "
+              + durationSeconds
+              + " s)");
     }
     if (tenants.isEmpty()) {
       throw new IllegalArgumentException("step " + index + " has no tenants");
@@ -27,9 +34,9 @@ public record ClassStep(int index, double offsetSeconds, double durationSeconds,
   /**
    * When tenant {@code i}'s first arrival of this step comes, in seconds after the step starts:
    * tenants are staggered by one gap of the class's rate, so that their evenly spaced streams
-   * interleave into one evenly spaced stream (unstaggered, every tenant's k-th request left at
-   * the same instant: bursts of as many requests as tenants, which a one-core pod serves one
-   * after the other, inflating the p95 and CFS throttling well below the pod's capacity).
+   * interleave into one evenly spaced stream (unstaggered, every tenant's k-th request left at the
+   * same instant: bursts of as many requests as tenants, which a one-core pod serves one after the
+   * other, inflating the p95 and CFS throttling well below the pod's capacity).
    */
   public double phaseSeconds(int i) {
     if (i < 0 || i >= tenants.size()) {

@@ -10,42 +10,53 @@ import java.util.Map;
 import java.util.function.DoubleFunction;
 
 /**
- * Turns the simulations' parameters into step plans. Steps run back to back; each step lasts
- * as long as it takes to send {@code requestsPerStep} requests in total at that step's rate
- * (1600 by default, as in the SAC'20 paper), so every step has the same statistical weight.
+ * Turns the simulations' parameters into step plans. Steps run back to back; each step lasts as
+ * long as it takes to send {@code requestsPerStep} requests in total at that step's rate (1600 by
+ * default, as in the SAC'20 paper), so every step has the same statistical weight.
  */
 public final class LoadPlans {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private LoadPlans() {
-  }
+  private LoadPlans() {}
 
   /**
-   * Linear ramp against one class: step i offers RR_i = startRate + i * rateStep requests/s
-   * in total, each of the T tenants sending RR_i / T, or RR_i in proportion to
-   * {@code tenantShares} (e.g. their committed rates).
+   * Linear ramp against one class: step i offers RR_i = startRate + i * rateStep requests/s in
+   * total, each of the T tenants sending RR_i / T, or RR_i in proportion to {@code tenantShares}
+   * (e.g. their committed rates).
    */
   public static List<ClassPlan> linearRamp(Settings s) {
     String sloClass = s.requiredString("sloClass");
     List<String> tenants = s.tenantIds("tenants", "tenantCount", "t", 1);
-    List<Double> shares = s.has("tenantShares") ? s.positiveDoubles("tenantShares", null)
-        : tenants.stream().map(t -> 1.0).toList();
+    List<Double> shares =
+        s.has("tenantShares")
+            ? s.positiveDoubles("tenantShares", null)
+            : tenants.stream().map(t -> 1.0).toList();
     if (shares.size() != tenants.size()) {
-      throw new IllegalArgumentException(Settings.PREFIX + "tenantShares lists " + shares.size()
-          + " shares for " + tenants.size() + " tenants " + tenants);
+      throw new IllegalArgumentException(
+          Settings.PREFIX
+              + "tenantShares lists "
+              + shares.size()
+              + " shares for "
+              + tenants.size()
+              + " tenants "
+              + tenants);
     }
     List<Double> rates = rampRates(s);
     int perStep = s.positiveInt("requestsPerStep", 1600);
-    List<ClassStep> steps = sequence(rates.size(), rates::get, perStep,
-        (i, offset, duration) -> new ClassStep(i, offset, duration,
-            split(tenants, shares, rates.get(i))));
-    return List.of(new ClassPlan(sloClass, s.requiredString("baseUrl"),
-        context(s, "alone"), steps));
+    List<ClassStep> steps =
+        sequence(
+            rates.size(),
+            rates::get,
+            perStep,
+            (i, offset, duration) ->
+                new ClassStep(i, offset, duration, split(tenants, shares, rates.get(i))));
+    return List.of(
+        new ClassPlan(sloClass, s.requiredString("baseUrl"), context(s, "alone"), steps));
   }
 
   /**
-   * One aggressive tenant: every tenant sends its committed rate except the aggressive one,
-   * which sends k times its committed rate, one step per factor k.
+   * One aggressive tenant: every tenant sends its committed rate except the aggressive one, which
+   * sends k times its committed rate, one step per factor k.
    */
   public static List<ClassPlan> aggressiveTenant(Settings s) {
     String sloClass = s.requiredString("sloClass");
@@ -53,25 +64,36 @@ public final class LoadPlans {
     double committed = s.positiveDouble("committedRps", null);
     String aggressive = s.string("aggressiveTenant", tenants.get(0));
     if (!tenants.contains(aggressive)) {
-      throw new IllegalArgumentException(Settings.PREFIX + "aggressiveTenant '" + aggressive
-          + "' is not one of the tenants " + tenants);
+      throw new IllegalArgumentException(
+          Settings.PREFIX
+              + "aggressiveTenant '"
+              + aggressive
+              + "' is not one of the tenants "
+              + tenants);
     }
     List<Double> factors = s.positiveDoubles("factors", "1,2,4");
     int perStep = s.positiveInt("requestsPerStep", 1600);
-    DoubleFunction<List<TenantLoad>> loads = k -> tenants.stream()
-        .map(t -> new TenantLoad(t, t.equals(aggressive) ? k * committed : committed)).toList();
-    List<ClassStep> steps = sequence(factors.size(),
-        i -> total(loads.apply(factors.get(i))), perStep,
-        (i, offset, duration) -> new ClassStep(i, offset, duration, loads.apply(factors.get(i))));
-    return List.of(new ClassPlan(sloClass, s.requiredString("baseUrl"),
-        context(s, "aggressive"), steps));
+    DoubleFunction<List<TenantLoad>> loads =
+        k ->
+            tenants.stream()
+                .map(t -> new TenantLoad(t, t.equals(aggressive) ? k * committed : committed))
+                .toList();
+    List<ClassStep> steps =
+        sequence(
+            factors.size(),
+            i -> total(loads.apply(factors.get(i))),
+            perStep,
+            (i, offset, duration) ->
+                new ClassStep(i, offset, duration, loads.apply(factors.get(i))));
+    return List.of(
+        new ClassPlan(sloClass, s.requiredString("baseUrl"), context(s, "aggressive"), steps));
   }
 
   /**
-   * Gold and bronze tenants side by side in the ratio {@code mix} (e.g. {@code 4:1}): every
-   * tenant sends the same per-tenant rate r_i = startRate + i * rateStep to its class, so a
-   * class offers r_i times its tenant count. A class's context is {@code <class>.context} when
-   * given, else {@code context}.
+   * Gold and bronze tenants side by side in the ratio {@code mix} (e.g. {@code 4:1}): every tenant
+   * sends the same per-tenant rate r_i = startRate + i * rateStep to its class, so a class offers
+   * r_i times its tenant count. A class's context is {@code <class>.context} when given, else
+   * {@code context}.
    */
   public static List<ClassPlan> tenantMix(Settings s) {
     int[] mix = parseMix(s.string("mix", "4:1"));
@@ -91,14 +113,23 @@ public final class LoadPlans {
       if (cls.getValue().isEmpty()) {
         continue;
       }
-      List<ClassStep> steps = sequence(rates.size(), i -> rates.get(i) * tenantCount, perStep,
-          (i, offset, duration) -> new ClassStep(i, offset, duration, cls.getValue().stream()
-              .map(t -> new TenantLoad(t, rates.get(i))).toList()));
+      List<ClassStep> steps =
+          sequence(
+              rates.size(),
+              i -> rates.get(i) * tenantCount,
+              perStep,
+              (i, offset, duration) ->
+                  new ClassStep(
+                      i,
+                      offset,
+                      duration,
+                      cls.getValue().stream().map(t -> new TenantLoad(t, rates.get(i))).toList()));
       String classContext = cls.getKey() + ".context"; // e.g. each class's own replicas
-      Map<String, Object> context = context(s, label, s.has(classContext) ? classContext : "context");
+      Map<String, Object> context =
+          context(s, label, s.has(classContext) ? classContext : "context");
       context.putIfAbsent("tenantMix", tenantMix);
-      context.putIfAbsent("colocated",
-          List.of(cls.getKey().equals(goldClass) ? bronzeClass : goldClass));
+      context.putIfAbsent(
+          "colocated", List.of(cls.getKey().equals(goldClass) ? bronzeClass : goldClass));
       String urlName = cls.getKey().equals(goldClass) ? "goldBaseUrl" : "bronzeBaseUrl";
       plans.add(new ClassPlan(cls.getKey(), s.requiredString(urlName), context, steps));
     }
@@ -106,19 +137,23 @@ public final class LoadPlans {
   }
 
   /**
-   * Several classes ramped side by side on the same node (the SAC'20 co-located tables): in
-   * step i class c offers {@code c.startRate + i * c.rateStep} req/s in total, split evenly over
-   * its tenants. All classes step together and every step lasts {@code stepSeconds}, so a
-   * class with a low cut-off gets as many seconds of load per step as one with a high cut-off.
-   * Per class, under {@code isolato.<class>.}: {@code baseUrl}, {@code tenants} (or
-   * {@code tenantCount}, ids {@code <class>-t1..}), {@code startRate}, {@code rateStep},
-   * {@code context}. One calibration JSON per class, label {@code colocated}.
+   * Several classes ramped side by side on the same node (the SAC'20 co-located tables): in step i
+   * class c offers {@code c.startRate + i * c.rateStep} req/s in total, split evenly over its
+   * tenants. All classes step together and every step lasts {@code stepSeconds}, so a class with a
+   * low cut-off gets as many seconds of load per step as one with a high cut-off. Per class, under
+   * {@code isolato.<class>.}: {@code baseUrl}, {@code tenants} (or {@code tenantCount}, ids {@code
+   * <class>-t1..}), {@code startRate}, {@code rateStep}, {@code context}. One calibration JSON per
+   * class, label {@code colocated}.
    */
   public static List<ClassPlan> colocatedRamp(Settings s) {
     List<String> classes = s.list("classes", null);
     if (classes.size() < 2) {
-      throw new IllegalArgumentException(Settings.PREFIX + "classes must name at least two "
-          + "co-located classes (use LinearRampCalibration for one): '" + String.join(",", classes) + "'");
+      throw new IllegalArgumentException(
+          Settings.PREFIX
+              + "classes must name at least two "
+              + "co-located classes (use LinearRampCalibration for one): '"
+              + String.join(",", classes)
+              + "'");
     }
     int count = s.positiveInt("steps", 10);
     double seconds = s.positiveDouble("stepSeconds", 6.0);
@@ -151,8 +186,14 @@ public final class LoadPlans {
       }
       double max = s.positiveDouble("maxRate", null);
       if (max < start) {
-        throw new IllegalArgumentException(Settings.PREFIX + "maxRate " + max
-            + " is below " + Settings.PREFIX + "startRate " + start);
+        throw new IllegalArgumentException(
+            Settings.PREFIX
+                + "maxRate "
+                + max
+                + " is below "
+                + Settings.PREFIX
+                + "startRate "
+                + start);
       }
       count = (int) Math.floor((max - start) / step + 1e-9) + 1;
     } else {
@@ -178,16 +219,27 @@ public final class LoadPlans {
     } catch (NumberFormatException e) {
       // reported below with the expected shape
     }
-    throw new IllegalArgumentException(Settings.PREFIX + "mix must look like 4:1 "
-        + "(gold:bronze tenant counts, not both 0): '" + raw + "'");
+    throw new IllegalArgumentException(
+        Settings.PREFIX
+            + "mix must look like 4:1 "
+            + "(gold:bronze tenant counts, not both 0): '"
+            + raw
+            + "'");
   }
 
   private static List<String> tenantsOfClass(Settings s, String idsName, String cls, int count) {
     if (s.has(idsName)) {
       List<String> ids = s.list(idsName, null);
       if (ids.size() != count) {
-        throw new IllegalArgumentException(Settings.PREFIX + idsName + " lists " + ids.size()
-            + " tenants but " + Settings.PREFIX + "mix asks for " + count);
+        throw new IllegalArgumentException(
+            Settings.PREFIX
+                + idsName
+                + " lists "
+                + ids.size()
+                + " tenants but "
+                + Settings.PREFIX
+                + "mix asks for "
+                + count);
       }
       return ids;
     }
@@ -203,8 +255,8 @@ public final class LoadPlans {
   }
 
   /** The class rate split over the tenants in proportion to their shares. */
-  private static List<TenantLoad> split(List<String> tenants, List<Double> shares,
-                                        double classRate) {
+  private static List<TenantLoad> split(
+      List<String> tenants, List<Double> shares, double classRate) {
     double sum = shares.stream().mapToDouble(Double::doubleValue).sum();
     List<TenantLoad> loads = new ArrayList<>();
     for (int i = 0; i < tenants.size(); i++) {
@@ -226,8 +278,8 @@ public final class LoadPlans {
   }
 
   /** Lays steps back to back; a step lasts requestsPerStep / (total rate of all classes). */
-  private static List<ClassStep> sequence(int count, RateOfStep rate, int requestsPerStep,
-                                          StepFactory factory) {
+  private static List<ClassStep> sequence(
+      int count, RateOfStep rate, int requestsPerStep, StepFactory factory) {
     List<ClassStep> steps = new ArrayList<>();
     double offset = 0;
     for (int i = 0; i < count; i++) {
@@ -239,9 +291,9 @@ public final class LoadPlans {
   }
 
   /**
-   * {@code isolato.context} with {@code isolato.label} as its label: a JSON object, or
-   * {@code key=value,key=value} (numbers become numbers). The second form exists because the
-   * Gatling Maven plugin escapes double quotes when it forwards -D values to its forked JVM.
+   * {@code isolato.context} with {@code isolato.label} as its label: a JSON object, or {@code
+   * key=value,key=value} (numbers become numbers). The second form exists because the Gatling Maven
+   * plugin escapes double quotes when it forwards -D values to its forked JVM.
    */
   private static Map<String, Object> context(Settings s, String defaultLabel) {
     return context(s, defaultLabel, "context");
@@ -253,8 +305,8 @@ public final class LoadPlans {
     context.put("label", s.string("label", defaultLabel));
     if (s.has(contextName)) {
       String text = s.requiredString(contextName).trim();
-      Map<String, Object> given = text.startsWith("{") ? jsonContext(contextName, text)
-          : pairsContext(contextName, text);
+      Map<String, Object> given =
+          text.startsWith("{") ? jsonContext(contextName, text) : pairsContext(contextName, text);
       given.forEach(context::putIfAbsent);
     }
     return context;
@@ -262,10 +314,14 @@ public final class LoadPlans {
 
   private static Map<String, Object> jsonContext(String name, String text) {
     try {
-      return JSON.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() { });
+      return JSON.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() {});
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(Settings.PREFIX + name + " must be a JSON object or "
-          + "key=value,...: " + e.getOriginalMessage());
+      throw new IllegalArgumentException(
+          Settings.PREFIX
+              + name
+              + " must be a JSON object or "
+              + "key=value,...: "
+              + e.getOriginalMessage());
     }
   }
 
@@ -274,8 +330,13 @@ public final class LoadPlans {
     for (String pair : text.split(",", -1)) {
       int eq = pair.indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException(Settings.PREFIX + name + " must be a JSON object or "
-            + "key=value,...: '" + pair + "' has no key=value");
+        throw new IllegalArgumentException(
+            Settings.PREFIX
+                + name
+                + " must be a JSON object or "
+                + "key=value,...: '"
+                + pair
+                + "' has no key=value");
       }
       String value = pair.substring(eq + 1).trim();
       given.put(pair.substring(0, eq).trim(), numberOrText(value));

@@ -8,8 +8,8 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * Typed, validated access to the simulations' parameters ({@code -Disolato.<name>=...}).
- * Every error names the property and the bad value, so a mistyped run fails before any load.
+ * Typed, validated access to the simulations' parameters ({@code -Disolato.<name>=...}). Every
+ * error names the property and the bad value, so a mistyped run fails before any load.
  */
 public final class Settings {
   /** Prefix of every simulation parameter. */
@@ -25,7 +25,8 @@ public final class Settings {
   public static Settings fromSystemProperties() {
     Properties props = System.getProperties();
     Map<String, String> values = new TreeMap<>();
-    props.stringPropertyNames().stream().filter(n -> n.startsWith(PREFIX))
+    props.stringPropertyNames().stream()
+        .filter(n -> n.startsWith(PREFIX))
         .forEach(n -> values.put(n.substring(PREFIX.length()), props.getProperty(n)));
     return new Settings(values);
   }
@@ -90,8 +91,8 @@ public final class Settings {
   public List<String> list(String name, String fallback) {
     List<String> items = items(name, fallback);
     if (items.stream().distinct().count() != items.size()) {
-      throw new IllegalArgumentException(PREFIX + name + " has duplicates: '"
-          + String.join(",", items) + "'");
+      throw new IllegalArgumentException(
+          PREFIX + name + " has duplicates: '" + String.join(",", items) + "'");
     }
     return items;
   }
@@ -101,17 +102,18 @@ public final class Settings {
     String v = fallback == null ? requiredString(name) : string(name, fallback);
     List<String> items = Arrays.stream(v.split(",")).map(String::trim).toList();
     if (items.isEmpty() || items.stream().anyMatch(String::isEmpty)) {
-      throw new IllegalArgumentException(PREFIX + name + " must be a comma-separated list "
-          + "without empty items: '" + v + "'");
+      throw new IllegalArgumentException(
+          PREFIX + name + " must be a comma-separated list " + "without empty items: '" + v + "'");
     }
     return items;
   }
 
   /**
-   * Tenant ids: {@code isolato.<idsName>} (comma-separated) or, when absent,
-   * {@code isolato.<countName>} tenants named {@code <prefix>1 .. <prefix>N}.
+   * Tenant ids: {@code isolato.<idsName>} (comma-separated) or, when absent, {@code
+   * isolato.<countName>} tenants named {@code <prefix>1 .. <prefix>N}.
    */
-  public List<String> tenantIds(String idsName, String countName, String prefix, int fallbackCount) {
+  public List<String> tenantIds(
+      String idsName, String countName, String prefix, int fallbackCount) {
     if (has(idsName)) {
       return list(idsName, null);
     }

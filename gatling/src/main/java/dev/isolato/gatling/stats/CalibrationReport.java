@@ -21,20 +21,19 @@ import java.util.function.IntPredicate;
 
 /** Builds and writes the calibration JSON of one class from what the recorder measured. */
 public final class CalibrationReport {
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private CalibrationReport() {
-  }
+  private CalibrationReport() {}
 
   /**
-   * The run as measured so far. Only complete steps are included (the SLO engine must never
-   * see a step cut short); the run is partial when any planned step is missing.
+   * The run as measured so far. Only complete steps are included (the SLO engine must never see a
+   * step cut short); the run is partial when any planned step is missing.
    *
    * @param stepComplete whether every planned request of a step finished
    */
-  public static CalibrationRun build(String runId, ClassPlan plan, StepRecorder recorder,
-                                     IntPredicate stepComplete) {
+  public static CalibrationRun build(
+      String runId, ClassPlan plan, StepRecorder recorder, IntPredicate stepComplete) {
     List<CalibrationStep> steps = new ArrayList<>();
     for (ClassStep step : plan.steps()) {
       if (stepComplete.test(step.index()) && recorder.hasData(plan.sloClass(), step.index())) {
@@ -42,14 +41,19 @@ public final class CalibrationReport {
       }
     }
     boolean partial = steps.size() < plan.steps().size();
-    return new CalibrationRun(CalibrationRun.SCHEMA_VERSION, runId, plan.sloClass(), partial,
-        JSON.convertValue(plan.context(), CalibrationContext.class), steps);
+    return new CalibrationRun(
+        CalibrationRun.SCHEMA_VERSION,
+        runId,
+        plan.sloClass(),
+        partial,
+        JSON.convertValue(plan.context(), CalibrationContext.class),
+        steps);
   }
 
   /**
-   * Achieved rate = 2xx answers / the step's span, where the span is the planned duration or,
-   * if longer, first send to last answer: a backlog that drains after the step shows up as a
-   * lower achieved rate instead of being hidden.
+   * Achieved rate = 2xx answers / the step's span, where the span is the planned duration or, if
+   * longer, first send to last answer: a backlog that drains after the step shows up as a lower
+   * achieved rate instead of being hidden.
    */
   static CalibrationStep stepResult(String sloClass, ClassStep step, StepRecorder recorder) {
     Map<String, LatencySummary> tenants = new LinkedHashMap<>();
@@ -62,11 +66,15 @@ public final class CalibrationReport {
       }
     }
     Samples.Snapshot all = merge(snapshots);
-    double spanSeconds = Math.max(step.durationSeconds(),
-        (all.lastEndMillis() - all.firstStartMillis()) / 1000.0);
-    return new CalibrationStep(step.index(), round(step.offeredRps(), 3),
-        round(all.okCount() / spanSeconds, 3), round(step.durationSeconds(), 3),
-        all.summary(), tenants);
+    double spanSeconds =
+        Math.max(step.durationSeconds(), (all.lastEndMillis() - all.firstStartMillis()) / 1000.0);
+    return new CalibrationStep(
+        step.index(),
+        round(step.offeredRps(), 3),
+        round(all.okCount() / spanSeconds, 3),
+        round(step.durationSeconds(), 3),
+        all.summary(),
+        tenants);
   }
 
   /** Writes the run atomically (temp file + move), so a reader never sees half a file. */

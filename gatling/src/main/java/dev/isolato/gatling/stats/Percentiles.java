@@ -4,9 +4,9 @@ import dev.isolato.calibration.LatencySummary;
 import java.util.Arrays;
 
 /**
- * Latency statistics of one set of requests, in milliseconds, as the calibration format wants
- * them. Percentiles use the nearest-rank method on the exact samples (no histogram error):
- * p(q) is the smallest sample with at least q% of the samples at or below it.
+ * Latency statistics of one set of requests, in milliseconds, as the calibration format wants them.
+ * Percentiles use the nearest-rank method on the exact samples (no histogram error): p(q) is the
+ * smallest sample with at least q% of the samples at or below it.
  */
 public final class Percentiles {
 
@@ -16,8 +16,8 @@ public final class Percentiles {
 
   /**
    * Summarises latencies given in nanoseconds; {@code errors} counts non-2xx answers plus failed
-   * requests (timeouts, resets, refused). The array is sorted in place. With no samples every
-   * field is 0 (the format's count 0 says there was nothing to measure).
+   * requests (timeouts, resets, refused). The array is sorted in place. With no samples every field
+   * is 0 (the format's count 0 says there was nothing to measure).
    */
   public static LatencySummary ofNanos(long[] latenciesNanos, long errors) {
     if (errors < 0 || errors > latenciesNanos.length) {
@@ -28,9 +28,13 @@ public final class Percentiles {
       return new LatencySummary(0, 0, 0, 0, 0, 0, 0);
     }
     Arrays.sort(latenciesNanos);
-    return new LatencySummary(latenciesNanos.length, errors,
-        millis(nearestRank(latenciesNanos, 50)), millis(nearestRank(latenciesNanos, 90)),
-        millis(nearestRank(latenciesNanos, 95)), millis(nearestRank(latenciesNanos, 99)),
+    return new LatencySummary(
+        latenciesNanos.length,
+        errors,
+        millis(nearestRank(latenciesNanos, 50)),
+        millis(nearestRank(latenciesNanos, 90)),
+        millis(nearestRank(latenciesNanos, 95)),
+        millis(nearestRank(latenciesNanos, 99)),
         millis(latenciesNanos[latenciesNanos.length - 1]));
   }
 

@@ -4,8 +4,8 @@ import dev.isolato.calibration.LatencySummary;
 import java.util.Arrays;
 
 /**
- * The raw measurements of one (class, step, tenant) cell: every latency, the error count and
- * the wall-clock span the requests covered. Thread-safe: Gatling completes requests on several
+ * The raw measurements of one (class, step, tenant) cell: every latency, the error count and the
+ * wall-clock span the requests covered. Thread-safe: Gatling completes requests on several
  * event-loop threads at once. Kept exact (a few thousand longs per step) rather than bucketed.
  */
 final class Samples {
@@ -28,8 +28,8 @@ final class Samples {
   }
 
   synchronized Snapshot snapshot() {
-    return new Snapshot(Arrays.copyOf(latenciesNanos, size), errors, firstStartMillis,
-        lastEndMillis);
+    return new Snapshot(
+        Arrays.copyOf(latenciesNanos, size), errors, firstStartMillis, lastEndMillis);
   }
 
   /** A copy taken under the lock (a class, not a record: records compare arrays by identity). */

@@ -7,16 +7,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Collects every request's outcome by SLO class, step and tenant while a simulation runs, and
  * counts planned against finished requests per step so that a step can be told complete (every
- * planned request answered or failed) from one that was cut short. Counting planned requests,
- * not timing the step, keeps a step whose answers all came back early from looking unfinished.
+ * planned request answered or failed) from one that was cut short. Counting planned requests, not
+ * timing the step, keeps a step whose answers all came back early from looking unfinished.
  */
 public final class StepRecorder {
 
-  private record Cell(String sloClass, int step, String tenant) {
-  }
+  private record Cell(String sloClass, int step, String tenant) {}
 
-  private record StepKey(String sloClass, int step) {
-  }
+  private record StepKey(String sloClass, int step) {}
 
   private final Map<Cell, Samples> cells = new ConcurrentHashMap<>();
   private final Map<StepKey, AtomicLong> planned = new ConcurrentHashMap<>();
@@ -35,12 +33,19 @@ public final class StepRecorder {
    *
    * @param ok true for a 2xx answer; false for any other status or a failed request
    */
-  public void finished(String sloClass, int step, String tenant, long latencyNanos, boolean ok,
-                       long startMillis, long endMillis) {
+  public void finished(
+      String sloClass,
+      int step,
+      String tenant,
+      long latencyNanos,
+      boolean ok,
+      long startMillis,
+      long endMillis) {
     if (latencyNanos < 0) {
       throw new IllegalArgumentException("latencyNanos must be >= 0: " + latencyNanos);
     }
-    cells.computeIfAbsent(new Cell(sloClass, step, tenant), k -> new Samples())
+    cells
+        .computeIfAbsent(new Cell(sloClass, step, tenant), k -> new Samples())
         .add(latencyNanos, ok, startMillis, endMillis);
     done.computeIfAbsent(new StepKey(sloClass, step), k -> new AtomicLong()).incrementAndGet();
   }

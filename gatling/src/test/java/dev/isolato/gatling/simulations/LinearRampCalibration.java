@@ -4,8 +4,8 @@ import dev.isolato.gatling.plan.LoadPlans;
 import dev.isolato.gatling.plan.Settings;
 
 /**
- * Calibration of one SLO class: the offered rate rises step by step (startRate + i * rateStep)
- * and T tenants share it evenly. Parameters: see docs/gatling.md.
+ * Calibration of one SLO class: the offered rate rises step by step (startRate + i * rateStep) and
+ * T tenants share it evenly. Parameters: see docs/gatling.md.
  */
 public class LinearRampCalibration extends PlannedLoadSimulation {
   public LinearRampCalibration() {

@@ -6,13 +6,13 @@ import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.http;
 
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationStep;
 import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.Settings;
 import dev.isolato.gatling.plan.TenantLoad;
 import dev.isolato.gatling.stats.CalibrationReport;
-import dev.isolato.calibration.CalibrationRun;
-import dev.isolato.calibration.CalibrationStep;
 import dev.isolato.gatling.stats.StepRecorder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
@@ -34,16 +34,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs a step plan as an open model: one Gatling scenario per (class, step, tenant) that
- * injects users at the tenant's constant rate during the step, each user sending one
- * {@code POST {base}/v1/tenants/{tenant}/requests}. Request names are
- * {@code <class> s<step> <tenant>}, so Gatling's HTML report shows the same cells.
+ * Runs a step plan as an open model: one Gatling scenario per (class, step, tenant) that injects
+ * users at the tenant's constant rate during the step, each user sending one {@code POST
+ * {base}/v1/tenants/{tenant}/requests}. Request names are {@code <class> s<step> <tenant>}, so
+ * Gatling's HTML report shows the same cells.
  *
- * <p>Latency is timed in-process around each request with {@link System#nanoTime()} (Gatling's
- * own times are whole milliseconds, too coarse for a 5 ms service) and recorded per cell,
- * failures included with the time they took. At the end, and on Ctrl-C (JVM shutdown), each
- * class's calibration JSON is written to {@code isolato.outputDir}; an interrupted run keeps
- * its complete steps and is marked partial.
+ * <p>Latency is timed in-process around each request with {@link System#nanoTime()} (Gatling's own
+ * times are whole milliseconds, too coarse for a 5 ms service) and recorded per cell, failures
+ * included with the time they took. At the end, and on Ctrl-C (JVM shutdown), each class's
+ * calibration JSON is written to {@code isolato.outputDir}; an interrupted run keeps its complete
+ * steps and is marked partial.
  */
 public abstract class PlannedLoadSimulation extends Simulation {
   private static final String T0_NANOS = "isolatoT0Nanos";
@@ -60,18 +60,26 @@ public abstract class PlannedLoadSimulation extends Simulation {
 
   protected PlannedLoadSimulation(String kind, List<ClassPlan> plans, Settings settings) {
     this.plans = plans;
-    this.runId = settings.string("runId", kind + "-" + DateTimeFormatter
-        .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Instant.now()));
-    this.outputDir = Path.of(settings.string("outputDir",
-        settings.string("outputRoot", "target/calibration") + "/" + runId));
-    HttpProtocolBuilder protocol = http.contentTypeHeader("application/json")
-        .acceptHeader("application/json");
+    this.runId =
+        settings.string(
+            "runId",
+            kind
+                + "-"
+                + DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                    .withZone(ZoneOffset.UTC)
+                    .format(Instant.now()));
+    this.outputDir =
+        Path.of(
+            settings.string(
+                "outputDir", settings.string("outputRoot", "target/calibration") + "/" + runId));
+    HttpProtocolBuilder protocol =
+        http.contentTypeHeader("application/json").acceptHeader("application/json");
     if (settings.bool("shareConnections", true)) {
       protocol = protocol.shareConnections();
     }
     String body = settings.string("body", "{}");
-    warmupSeconds = settings.bool("warmup", true) ? settings.positiveDouble("warmupSeconds", 5.0)
-        : 0;
+    warmupSeconds =
+        settings.bool("warmup", true) ? settings.positiveDouble("warmupSeconds", 5.0) : 0;
     List<PopulationBuilder> populations = new ArrayList<>();
     double endSeconds = 0;
     for (ClassPlan plan : plans) {
@@ -86,7 +94,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
       }
     }
     printPlan();
-    setUp(populations).protocols(protocol)
+    setUp(populations)
+        .protocols(protocol)
         .maxDuration(Duration.ofMillis((long) (endSeconds * 1000)).plus(GRACE));
   }
 
@@ -96,12 +105,18 @@ public abstract class PlannedLoadSimulation extends Simulation {
     int index = step.index();
     String tenant = load.tenantId();
     String name = String.format("%s s%02d %s", cls, index, tenant);
-    ScenarioBuilder scenario = scenario(name)
-        .exec(session -> session.set(T0_NANOS, System.nanoTime()).set(T0_MILLIS,
-            System.currentTimeMillis()))
-        .exec(http(name).post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
-            .body(StringBody(body)))
-        .exec(session -> record(session, cls, index, tenant));
+    ScenarioBuilder scenario =
+        scenario(name)
+            .exec(
+                session ->
+                    session
+                        .set(T0_NANOS, System.nanoTime())
+                        .set(T0_MILLIS, System.currentTimeMillis()))
+            .exec(
+                http(name)
+                    .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
+                    .body(StringBody(body)))
+            .exec(session -> record(session, cls, index, tenant));
     List<OpenInjectionStep> injection = new ArrayList<>();
     injection.add(nothingFor(millis(warmupSeconds + step.offsetSeconds() + step.phaseSeconds(i))));
     // rampUsers(n) spreads n arrivals evenly over the step: a constant arrival rate with an
@@ -113,8 +128,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
   }
 
   /**
-   * Unrecorded requests at the first step's rate before step 0: the first requests of a fresh
-   * JVM pay for class loading and JIT compilation in the load generator, not in the service.
+   * Unrecorded requests at the first step's rate before step 0: the first requests of a fresh JVM
+   * pay for class loading and JIT compilation in the load generator, not in the service.
    */
   private PopulationBuilder warmup(ClassPlan plan, String body) {
     ClassStep first = plan.steps().get(0);
@@ -122,15 +137,23 @@ public abstract class PlannedLoadSimulation extends Simulation {
     String tenant = first.tenants().get(0).tenantId();
     long users = Math.max(1, Math.round(first.offeredRps() * warmupSeconds));
     return scenario(name)
-        .exec(http(name).post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
-            .body(StringBody(body)))
+        .exec(
+            http(name)
+                .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
+                .body(StringBody(body)))
         .injectOpen(rampUsers((int) users).during(millis(warmupSeconds)));
   }
 
   private Session record(Session session, String cls, int step, String tenant) {
     long latency = System.nanoTime() - session.getLong(T0_NANOS);
-    recorder.finished(cls, step, tenant, latency, !session.isFailed(),
-        session.getLong(T0_MILLIS), System.currentTimeMillis());
+    recorder.finished(
+        cls,
+        step,
+        tenant,
+        latency,
+        !session.isFailed(),
+        session.getLong(T0_MILLIS),
+        System.currentTimeMillis());
     return session;
   }
 
@@ -140,8 +163,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
       requireReachable(plan.baseUrl());
     }
     started = true;
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> writeResults(true),
-        "isolato-partial-results"));
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> writeResults(true), "isolato-partial-results"));
   }
 
   @Override
@@ -156,8 +179,13 @@ public abstract class PlannedLoadSimulation extends Simulation {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(uri.getHost(), port), 3000);
     } catch (IOException | IllegalArgumentException e) {
-      throw new IllegalStateException("target " + baseUrl + " is unreachable ("
-          + e.getMessage() + "): is the class's Service up with ready pods?", e);
+      throw new IllegalStateException(
+          "target "
+              + baseUrl
+              + " is unreachable ("
+              + e.getMessage()
+              + "): is the class's Service up with ready pods?",
+          e);
     }
   }
 
@@ -168,8 +196,9 @@ public abstract class PlannedLoadSimulation extends Simulation {
     }
     written = true;
     for (ClassPlan plan : plans) {
-      CalibrationRun run = CalibrationReport.build(runId, plan, recorder,
-          index -> recorder.complete(plan.sloClass(), index));
+      CalibrationRun run =
+          CalibrationReport.build(
+              runId, plan, recorder, index -> recorder.complete(plan.sloClass(), index));
       Path file = outputDir.resolve(plan.sloClass() + ".json");
       try {
         CalibrationReport.write(run, file);
@@ -182,26 +211,43 @@ public abstract class PlannedLoadSimulation extends Simulation {
 
   private void printPlan() {
     for (ClassPlan plan : plans) {
-      System.out.printf("[isolato] run %s class %s -> %s, %d steps, %.0f s planned "
-              + "(+%.0f s warm-up)%n", runId, plan.sloClass(), plan.baseUrl(),
-          plan.steps().size(), plan.endSeconds(), warmupSeconds);
+      System.out.printf(
+          "[isolato] run %s class %s -> %s, %d steps, %.0f s planned " + "(+%.0f s warm-up)%n",
+          runId,
+          plan.sloClass(),
+          plan.baseUrl(),
+          plan.steps().size(),
+          plan.endSeconds(),
+          warmupSeconds);
       for (ClassStep step : plan.steps()) {
-        System.out.printf("[isolato]   step %2d: %8.2f req/s for %6.1f s, %d tenants%n",
+        System.out.printf(
+            "[isolato]   step %2d: %8.2f req/s for %6.1f s, %d tenants%n",
             step.index(), step.offeredRps(), step.durationSeconds(), step.tenants().size());
       }
     }
   }
 
   private static void printRun(CalibrationRun run, Path file, boolean interrupted) {
-    System.out.printf("[isolato] %s%s: %d complete steps -> %s%n", run.sloClass(),
+    System.out.printf(
+        "[isolato] %s%s: %d complete steps -> %s%n",
+        run.sloClass(),
         run.partial() ? (interrupted ? " (interrupted, partial)" : " (partial)") : "",
-        run.steps().size(), file.toAbsolutePath());
-    System.out.printf("[isolato]   %4s %9s %9s %6s %5s %8s %8s %8s%n", "step", "offered",
-        "achieved", "count", "KO", "p50 ms", "p95 ms", "p99 ms");
+        run.steps().size(),
+        file.toAbsolutePath());
+    System.out.printf(
+        "[isolato]   %4s %9s %9s %6s %5s %8s %8s %8s%n",
+        "step", "offered", "achieved", "count", "KO", "p50 ms", "p95 ms", "p99 ms");
     for (CalibrationStep s : run.steps()) {
-      System.out.printf("[isolato]   %4d %9.2f %9.2f %6d %5d %8.3f %8.3f %8.3f%n", s.index(),
-          s.offeredRps(), s.achievedRps(), s.total().count(), s.total().errors(),
-          s.total().p50(), s.total().p95(), s.total().p99());
+      System.out.printf(
+          "[isolato]   %4d %9.2f %9.2f %6d %5d %8.3f %8.3f %8.3f%n",
+          s.index(),
+          s.offeredRps(),
+          s.achievedRps(),
+          s.total().count(),
+          s.total().errors(),
+          s.total().p50(),
+          s.total().p95(),
+          s.total().p99());
     }
   }
 

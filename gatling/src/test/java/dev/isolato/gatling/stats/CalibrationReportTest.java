@@ -29,13 +29,22 @@ class CalibrationReportTest {
   private static ClassPlan plan() {
     List<TenantLoad> two = List.of(new TenantLoad("t1", 5), new TenantLoad("t2", 5));
     List<TenantLoad> faster = List.of(new TenantLoad("t1", 10), new TenantLoad("t2", 10));
-    return new ClassPlan("gold", "http://127.0.0.1:1", Map.of("label", "alone"),
+    return new ClassPlan(
+        "gold",
+        "http://127.0.0.1:1",
+        Map.of("label", "alone"),
         List.of(new ClassStep(0, 0, 2, two), new ClassStep(1, 2, 1, faster)));
   }
 
   /** Records n requests of one tenant in a step: latencies 1..n ms, the last `errors` KO. */
-  private static void record(StepRecorder r, int step, String tenant, int n, int errors,
-                             long startMillis, long spanMillis) {
+  private static void record(
+      StepRecorder r,
+      int step,
+      String tenant,
+      int n,
+      int errors,
+      long startMillis,
+      long spanMillis) {
     r.expect("gold", step, n);
     for (int i = 1; i <= n; i++) {
       long start = startMillis + (i - 1) * spanMillis / n;
@@ -90,15 +99,17 @@ class CalibrationReportTest {
     CalibrationReport.write(run, file);
 
     JsonNode json = new ObjectMapper().readTree(Files.readString(file));
-    assertEquals(List.of("schemaVersion", "runId", "sloClass", "partial", "context", "steps"),
-        names(json));
+    assertEquals(
+        List.of("schemaVersion", "runId", "sloClass", "partial", "context", "steps"), names(json));
     assertEquals(1, json.get("schemaVersion").asInt());
     assertTrue(json.get("partial").asBoolean());
     assertEquals("alone", json.get("context").get("label").asText());
     JsonNode step = json.get("steps").get(0);
-    assertEquals(List.of("index", "offeredRps", "achievedRps", "durationSeconds", "total",
-        "tenants"), names(step));
-    assertEquals(List.of("count", "errors", "p50", "p90", "p95", "p99", "max"),
+    assertEquals(
+        List.of("index", "offeredRps", "achievedRps", "durationSeconds", "total", "tenants"),
+        names(step));
+    assertEquals(
+        List.of("count", "errors", "p50", "p90", "p95", "p99", "max"),
         names(step.get("tenants").get("t1")));
     assertEquals(1, step.get("total").get("errors").asInt());
     assertEquals(run, CalibrationReport.read(file));

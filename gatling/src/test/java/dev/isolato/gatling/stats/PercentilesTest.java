@@ -48,7 +48,6 @@ class PercentilesTest {
 
   @Test
   void rejectsMoreErrorsThanSamples() {
-    assertThrows(IllegalArgumentException.class,
-        () -> Percentiles.ofNanos(new long[] {1}, 2));
+    assertThrows(IllegalArgumentException.class, () -> Percentiles.ofNanos(new long[] {1}, 2));
   }
 }
