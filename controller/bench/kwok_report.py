@@ -2,12 +2,13 @@
 iteration of the loop beside the paper's runs (Columbo, ICPE '25, Fig. 8: 1600 containers on 16
 nodes, 80.9 s → 31.1 s → 16.9 s, best case 11.9 s).
 
-python3 controller/bench/kwok_report.py ANALYSIS.json MACHINE LOAD_START LOAD_END >> docs/BENCHMARKS.md
+python3 controller/bench/kwok_report.py ANALYSIS.json MACHINE LOAD_START LOAD_END \
+    >> docs/BENCHMARKS.md
 """
 
 import json
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 PAPER = [80.9, 31.1, 16.9]
 PAPER_BEST = 11.9
@@ -18,40 +19,59 @@ def report(a, machine, load0, load1):
     hw = a["hardware"]
     shape = a["shape"]
     pods = shape["workloads"] * shape["podsPerWorkload"]
-    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M")
-    out = [f"\n### KWOK: {pods} pods on {hw['nodes']} fake nodes, the loop from Kubernetes' defaults, beside Columbo's Fig. 8 — {when} UTC — {machine}\n"]
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
+    out = [
+        f"\n### KWOK: {pods} pods on {hw['nodes']} fake nodes, the loop from Kubernetes' defaults,"
+        f" beside Columbo's Fig. 8 — {when} UTC — {machine}\n"
+    ]
     out.append(
-        f"`controller/bench/kwok-tune.sh`: 1 Deployment × {pods} pods on {hw['nodes']} KWOK v0.8.0 fake nodes "
-        "(`localkube kwok up`: real etcd, kube-apiserver, controller-manager and scheduler of Kubernetes 1.34.4; "
-        "the kubelet's stages simulated by kwok), seconds from the first create to the last pod Ready (traced), "
-        f"one measurement per iteration. Load average at the start {load0}, at the end {load1}: 2 cores shared "
-        "with other work. The paper: Kubernetes 1.27 on 16 real worker nodes.\n"
+        f"`controller/bench/kwok-tune.sh`: 1 Deployment × {pods} pods on {hw['nodes']} KWOK v0.8.0"
+        " fake nodes (`localkube kwok up`: real etcd, kube-apiserver, controller-manager and"
+        " scheduler of Kubernetes 1.34.4; the kubelet's stages simulated by kwok), seconds from"
+        " the first create to the last pod Ready (traced), one measurement per iteration. Load"
+        f" average at the start {load0}, at the end {load1}: 2 cores shared with other work."
+        " The paper: Kubernetes 1.27 on 16 real worker nodes.\n"
     )
-    out.append("| run | paper (s) | localkube + KWOK (s) | change applied after it | bottleneck (measured vs predicted share) | model best case (s) | CPU control plane / node / host |")
+    out.append(
+        "| run | paper (s) | localkube + KWOK (s) | change applied after it"
+        " | bottleneck (measured vs predicted share) | model best case (s)"
+        " | CPU control plane / node / host |"
+    )
     out.append("|---|---|---|---|---|---|---|")
     for k, it in enumerate(its):
-        applied = (it.get("applied") or "").split(" && ")[0].removeprefix("localkube config set ") or "–"
+        applied = (it.get("applied") or "").split(" && ")[0].removeprefix(
+            "localkube config set "
+        ) or "–"
         if it.get("reverted"):
             applied = f"(its change undone: {it['reverted']}) {applied}"
         b = it.get("bottleneck")
-        bott = f"{b['stage']} ({100 * b['measuredShare']:.0f} % vs {100 * b['predictedShare']:.0f} %)" if b else "–"
+        bott = (
+            f"{b['stage']} ({100 * b['measuredShare']:.0f} % vs {100 * b['predictedShare']:.0f} %)"
+            if b
+            else "–"
+        )
         c = it["cpu"]
         paper = f"{PAPER[k]:.1f}" if k < len(PAPER) else "–"
         out.append(
             f"| {it['iteration']} | {paper} | {it['measuredSeconds']:.2f} | {applied} | {bott} | "
-            f"{it['predictedSeconds']:.2f} | {100 * c['controlPlane']:.0f} / {100 * c['node']:.0f} / {100 * c['host']:.0f} % |"
+            f"{it['predictedSeconds']:.2f} | {100 * c['controlPlane']:.0f}"
+            f" / {100 * c['node']:.0f} / {100 * c['host']:.0f} % |"
         )
     kept = [it for it in its if not (it.get("reverted"))]
-    # the tuned configuration: the last run whose change was kept (a run that undid a change measured the undone one)
+    # the tuned configuration: the last run whose change was kept (a run that undid a change
+    # measured the undone one)
     tuned = min(its[1:] or its, key=lambda it: it["measuredSeconds"])
     first = its[0]["measuredSeconds"]
     best = min(it["predictedSeconds"] for it in kept or its)
     out.append(
-        f"\nDefault {first:.2f} s → tuned {tuned['measuredSeconds']:.2f} s (run {tuned['iteration']}): "
-        f"**{100 * (1 - tuned['measuredSeconds'] / first):.1f} % less**; the paper {PAPER[0]} s → {PAPER[-1]} s "
-        f"({100 * (1 - PAPER[-1] / PAPER[0]):.1f} % less). Model best case (lowest of the iterations) {best:.2f} s = "
-        f"{100 * (best / tuned['measuredSeconds'] - 1):+.0f} % of the tuned measurement; the paper's {PAPER_BEST} s = "
-        f"{100 * (PAPER_BEST / PAPER[-1] - 1):+.0f} % of its run 3. Loop outcome: {a.get('outcome') or a.get('error')}. "
+        f"\nDefault {first:.2f} s → tuned {tuned['measuredSeconds']:.2f} s"
+        f" (run {tuned['iteration']}):"
+        f" **{100 * (1 - tuned['measuredSeconds'] / first):.1f} % less**;"
+        f" the paper {PAPER[0]} s → {PAPER[-1]} s ({100 * (1 - PAPER[-1] / PAPER[0]):.1f} % less)."
+        f" Model best case (lowest of the iterations) {best:.2f} s ="
+        f" {100 * (best / tuned['measuredSeconds'] - 1):+.0f} % of the tuned measurement;"
+        f" the paper's {PAPER_BEST} s = {100 * (PAPER_BEST / PAPER[-1] - 1):+.0f} % of its run 3."
+        f" Loop outcome: {a.get('outcome') or a.get('error')}. "
         "Plots: [kwok-16x100.png](results/pipeline/kwok-16x100.png), "
         "[kwok-16x100-vs-paper.png](results/pipeline/kwok-16x100-vs-paper.png)."
     )

@@ -2,8 +2,8 @@
 Fig. 5/6 (time per stage of the deployment, measured beside the model's best case) and Fig. 8
 (each stage's share of the time, measured vs predicted, before and after tuning).
 
-    python controller/bench/pipeline_plot.py ANALYSIS.json [...]   # writes ANALYSIS.png beside each
-    python controller/bench/pipeline_plot.py --paper-fig8 ANALYSIS.json  # also ANALYSIS-vs-paper.png
+    python controller/bench/pipeline_plot.py ANALYSIS.json [...]  # ANALYSIS.png beside each
+    python controller/bench/pipeline_plot.py --paper-fig8 ANALYSIS.json  # + ANALYSIS-vs-paper.png
 
 --paper-fig8 sets the analysis's totals (iterations and the last best case) beside the paper's
 Fig. 8 runs (1600 containers on 16 nodes: 80.9 s → 31.1 s → 16.9 s, best case 11.9 s).
@@ -108,25 +108,52 @@ def versus_paper(path: Path) -> Path:
     a = json.loads(path.read_text())
     its = a["iterations"]
     # a run whose change did not pay was undone: the tuned configuration is the run before it
-    ours = [(f"run {it['iteration']}" + ("\n(undone)" if it.get("reverted") else ""), it["measuredSeconds"]) for it in its]
-    # each iteration's best case comes from single-pod runs, which load on the machine inflates: the lowest
+    ours = [
+        (
+            f"run {it['iteration']}" + ("\n(undone)" if it.get("reverted") else ""),
+            it["measuredSeconds"],
+        )
+        for it in its
+    ]
+    # each iteration's best case comes from single-pod runs, which load on the machine
+    # inflates: the lowest
     ours.append(("best case", min(it["predictedSeconds"] for it in its)))
     fig, ax = plt.subplots(figsize=(8, 3.6))
-    groups = [("Columbo paper, Fig. 8 (K8s 1.27, 16 real nodes)", PAPER_FIG8),
-              ("Isolato on localkube + KWOK (K8s 1.34, 16 fake nodes, 2 cores)", ours)]
+    groups = [
+        ("Columbo paper, Fig. 8 (K8s 1.27, 16 real nodes)", PAPER_FIG8),
+        ("Isolato on localkube + KWOK (K8s 1.34, 16 fake nodes, 2 cores)", ours),
+    ]
     x = 0
     ticks = []
     for g, (title, bars_) in enumerate(groups):
         for label, secs in bars_:
-            ax.bar(x, secs, color=COLORS[g], hatch="//" if label == "best case" else "", edgecolor="black", linewidth=0.3)
+            ax.bar(
+                x,
+                secs,
+                color=COLORS[g],
+                hatch="//" if label == "best case" else "",
+                edgecolor="black",
+                linewidth=0.3,
+            )
             ax.text(x, secs, f"{secs:.1f}", ha="center", va="bottom", fontsize=7)
             ticks.append((x, label))
             x += 1
-        ax.text(x - len(bars_) / 2 - 0.5, -0.22, title, ha="center", fontsize=7, transform=ax.get_xaxis_transform())
+        ax.text(
+            x - len(bars_) / 2 - 0.5,
+            -0.22,
+            title,
+            ha="center",
+            fontsize=7,
+            transform=ax.get_xaxis_transform(),
+        )
         x += 1
     ax.set_xticks([t for t, _ in ticks], [label for _, label in ticks], fontsize=7)
     ax.set_ylabel("seconds to 1600 pods Ready")
-    ax.set_title(f"1600 pods on 16 nodes, Kubernetes defaults then tuned: {a.get('outcome') or a.get('error')}", fontsize=8)
+    ax.set_title(
+        "1600 pods on 16 nodes, Kubernetes defaults then tuned: "
+        f"{a.get('outcome') or a.get('error')}",
+        fontsize=8,
+    )
     fig.tight_layout()
     out = path.with_name(path.stem + "-vs-paper.png")
     fig.savefig(out, dpi=110)
