@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 PAPER = [80.9, 31.1, 16.9]
 PAPER_BEST = 11.9
+NONE = "\u2013"  # an en dash: the table cell of a value that does not exist
 
 
 def report(a, machine, load0, load1):
@@ -41,17 +42,17 @@ def report(a, machine, load0, load1):
     for k, it in enumerate(its):
         applied = (it.get("applied") or "").split(" && ")[0].removeprefix(
             "localkube config set "
-        ) or "–"
+        ) or NONE
         if it.get("reverted"):
             applied = f"(its change undone: {it['reverted']}) {applied}"
         b = it.get("bottleneck")
         bott = (
             f"{b['stage']} ({100 * b['measuredShare']:.0f} % vs {100 * b['predictedShare']:.0f} %)"
             if b
-            else "–"
+            else NONE
         )
         c = it["cpu"]
-        paper = f"{PAPER[k]:.1f}" if k < len(PAPER) else "–"
+        paper = f"{PAPER[k]:.1f}" if k < len(PAPER) else NONE
         out.append(
             f"| {it['iteration']} | {paper} | {it['measuredSeconds']:.2f} | {applied} | {bott} | "
             f"{it['predictedSeconds']:.2f} | {100 * c['controlPlane']:.0f}"
