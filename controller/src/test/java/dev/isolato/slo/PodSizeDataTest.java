@@ -12,11 +12,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The size choice on runs measured on the dev machine (2026-11-22, one pod each, 150-unit CPU
- * requests, p95 <= 50 ms): docs/results/bronze-alone (100m), model-accuracy/replicas-1 (200m),
- * gold-alone (400m), taken before the measurement hygiene on a shared host. There the 100m pod's
- * p95 jumps to ~100 ms at 10 req/s (about half its quota) while the 400m pod holds the target up to
- * ~90% of its quota; per core: 100m 70 req/s, 200m 240, 400m 225. (A clean run on 2026-11-23 held
- * 100m to >= 11 req/s: docs/BENCHMARKS.md, "Pod size from measurements".)
+ * requests, p95 <= 50 ms): bronze-alone (100m), model-accuracy/replicas-1 (200m), gold-alone (400m)
+ * as stored then in docs/results (kept here: docs/results holds the latest runs), taken before the
+ * measurement hygiene on a shared host. There the 100m pod's p95 jumps to ~100 ms at 10 req/s
+ * (about half its quota) while the 400m pod holds the target up to ~90% of its quota; per core:
+ * 100m 70 req/s, 200m 240, 400m 225. (A clean run on 2026-11-23 held 100m to >= 11 req/s:
+ * docs/BENCHMARKS.md, "Pod size from measurements".)
  */
 class PodSizeDataTest {
   private static final ClassTarget P95_50MS = new ClassTarget("sized", 95, 50);
@@ -27,7 +28,8 @@ class PodSizeDataTest {
     CalibrationRun run =
         new ObjectMapper()
             .readValue(
-                Path.of("..", "docs", "results").resolve(file).toFile(), CalibrationRun.class);
+                Path.of("src", "test", "resources", "runs-2026-11-22").resolve(file).toFile(),
+                CalibrationRun.class);
     return engine
         .ingest(
             new CalibrationRun(
@@ -45,9 +47,9 @@ class PodSizeDataTest {
     return new PodSizing(
         400,
         List.of(
-            new SizeCutoff(100, perPodCutoff("bronze-alone/bronze.json")),
-            new SizeCutoff(200, perPodCutoff("model-accuracy/replicas-1/acc1.json")),
-            new SizeCutoff(400, perPodCutoff("gold-alone/gold.json"))),
+            new SizeCutoff(100, perPodCutoff("bronze.json")),
+            new SizeCutoff(200, perPodCutoff("acc1.json")),
+            new SizeCutoff(400, perPodCutoff("gold.json"))),
         null);
   }
 
