@@ -28,8 +28,7 @@ class PodSizeDataTest {
     CalibrationRun run =
         new ObjectMapper()
             .readValue(
-                Path.of("src", "test", "resources", "runs-2026-11-22").resolve(file).toFile(),
-                CalibrationRun.class);
+                Path.of("src", "test", "resources").resolve(file).toFile(), CalibrationRun.class);
     return engine
         .ingest(
             new CalibrationRun(
@@ -44,13 +43,53 @@ class PodSizeDataTest {
   }
 
   private PodSizing measured() throws IOException {
+    return measured("runs-2026-11-22/", ".json");
+  }
+
+  /** One pod per size: bronze-alone (100m), model-accuracy/replicas-1 (200m), gold-alone (400m). */
+  private PodSizing measured(String dir, String suffix) throws IOException {
     return new PodSizing(
         400,
         List.of(
-            new SizeCutoff(100, perPodCutoff("bronze.json")),
-            new SizeCutoff(200, perPodCutoff("acc1.json")),
-            new SizeCutoff(400, perPodCutoff("gold.json"))),
+            new SizeCutoff(100, perPodCutoff(dir + "bronze" + suffix)),
+            new SizeCutoff(200, perPodCutoff(dir + "acc1" + suffix)),
+            new SizeCutoff(400, perPodCutoff(dir + "gold" + suffix))),
         null);
+  }
+
+  /**
+   * The clean runs of 2026-11-23 (generator on its own CPU, Gatling's tenants staggered), by the
+   * open-loop referee: a 100m pod keeps 86 % of a 400m pod's rate per core, not the third the
+   * 2026-11-22 runs showed, and the choice still saves CPU where the declared size's granularity
+   * wastes it.
+   */
+  @Test
+  void theRefereeRunsShowASmallQuotaLosingLittleAndTheChoiceSavingCpuAtSmallLoads()
+      throws IOException {
+    PodSizing sizing = measured("runs-2026-11-23/", ".openloop.json");
+
+    assertThat(sizing.candidates())
+        .extracting(SizeCutoff::perPodCutoffRps)
+        .containsExactly(31.5, 66.0, 146.2);
+    assertThat((31.5 / 0.1) / (146.2 / 0.4)).isGreaterThan(0.8);
+    // committed → chosen size × pods; declared: 400m pods
+    assertThat(choice(sizing, 20, 10)).isEqualTo("100m×1"); // 100m vs 400m: -75%
+    assertThat(choice(sizing, 40, 10)).isEqualTo("200m×1"); // 200m vs 400m: -50%
+    assertThat(choice(sizing, 90, 10)).isEqualTo("400m×1"); // 400m vs 400m
+    assertThat(choice(sizing, 150, 10)).isEqualTo("200m×3"); // 600m vs 800m: -25%
+    assertThat(choice(sizing, 250, 10)).isEqualTo("400m×2"); // 800m vs 800m
+  }
+
+  /** Gatling's runs on the same pods: lower cut-offs at every size, so more (small) pods. */
+  @Test
+  void gatlingsRunsOfTheSamePodsPlanSmallerPodsAndMoreOfThem() throws IOException {
+    PodSizing sizing = measured("runs-2026-11-23/", ".json");
+
+    assertThat(sizing.candidates())
+        .extracting(SizeCutoff::perPodCutoffRps)
+        .containsExactly(26.2, 50.0, 97.5);
+    assertThat(choice(sizing, 90, 10)).isEqualTo("100m×4"); // 400m vs 800m: -50%
+    assertThat(choice(sizing, 150, 10)).isEqualTo("100m×7"); // 700m vs 800m: -12.5%
   }
 
   @Test
