@@ -61,3 +61,14 @@ def test_the_section_replaces_only_its_own():
     out = rt.replace_section(doc, "## Reaction time (issue 12)\nnew\n")
     assert out == "# B\n\n## A\nx\n## Reaction time (issue 12)\nnew\n## C\ny\n"
     assert rt.replace_section("# B\n", "## Reaction time\nn\n") == "# B\n\n## Reaction time\nn\n"
+
+
+def test_repeats_give_each_variant_its_runs_median_and_worst_and_leave_void_runs_out():
+    runs = [
+        [{"variant": "direct", "serving_s": 2.8}, {"variant": "keda-tuned", "serving_s": 3.5}],
+        [{"variant": "direct", "serving_s": 3.1}, {"variant": "keda-tuned", "serving_s": None}],
+        [{"variant": "direct", "serving_s": 2.9, "pods_at_step": 4}],
+    ]
+    t = rt.repeats_table(runs)
+    assert "| direct path (1 Hz pod scrapes) + KEDA | 2 | 2.8 s, 3.1 s | 3.1 s | 3.1 s | yes |" in t
+    assert "| 2 | 3.5 s, never | never | never | no |" in t
