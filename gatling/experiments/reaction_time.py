@@ -90,9 +90,11 @@ def analyse(variant: str, meta: dict, samples, events) -> Result:
     t0 = meta["stepUnixMs"] / 1000
     end = t0 + meta["holdSeconds"]
     series = windows(samples, t0, end)
-    before = [e for e in events if e[0] <= t0 + 0.5]
-    spec0 = before[-1][1] if before else (events[0][1] if events else 1)
-    ready0 = before[-1][2] if before else (events[0][2] if events else 1)
+    # the state at the step: the last event before it, else the watch's first event (its
+    # initial state, listed when the watch started just before the step, may arrive after it)
+    before = [e for e in events if e[0] <= t0]
+    initial = before[-1] if before else (events[0] if events else (t0, 1, 1))
+    spec0, ready0 = initial[1], initial[2]
     scaled = first_above(events, 1, spec0, t0)
     serving = first_above(events, 2, ready0, t0)
     hold = [lat for t, lat in samples if t0 <= t < end]

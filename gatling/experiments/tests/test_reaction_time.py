@@ -72,3 +72,12 @@ def test_repeats_give_each_variant_its_runs_median_and_worst_and_leave_void_runs
     t = rt.repeats_table(runs)
     assert "| direct path (1 Hz pod scrapes) + KEDA | 2 | 2.8 s, 3.1 s | 3.1 s | 3.1 s | yes |" in t
     assert "| 2 | 3.5 s, never | never | never | no |" in t
+
+
+def test_a_raise_right_after_the_step_counts_from_the_watchs_initial_state():
+    # the watch's initial event (1, 1) arrives 0.1 s after the step, the direct path's raise
+    # to 2 at 0.4 s, the new pod ready at 1.4 s
+    meta = {"stepUnixMs": 100_000, "holdSeconds": 5, "targetMs": 50}
+    events = [(100.1, 1, 1), (100.4, 2, 1), (101.4, 2, 2), (101.5, 4, 2)]
+    r = rt.analyse("direct", meta, [(100.5, 10.0)], events)
+    assert (r.scaled_s, r.serving_s, r.pods_at_step) == (0.4, 1.4, 1)
