@@ -156,6 +156,7 @@ lk_down() {
   [ -n "$quiet" ] || lk_step "unmounting and removing network state"
   lk_unmount_all "$netns"
   lk_network_down
+  lk_cgroup_remove
   [ -n "$quiet" ] || lk_step "cluster is down (state kept in $LK_HOME; 'localkube down --purge' removes it)"
 }
 

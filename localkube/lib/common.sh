@@ -48,6 +48,7 @@ lk_start_process() {
       fd=${fd##*/}
       [ "$fd" -gt 2 ] && exec {fd}>&-
     done
+    lk_cgroup_join "$name" "$BASHPID"
     exec setsid "$@"
   ) >>"$LK_LOGS/$name.log" 2>&1 < /dev/null &
   local pid=$! i

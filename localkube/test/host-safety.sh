@@ -2,7 +2,9 @@
 # localkube touches only what it created (issue 16): foreign CNI-x/KUBE-x chains and rules
 # (IPv4 and IPv6), a podman CNI network with a running container, and a portmap chain another
 # CNI user already had all survive `localkube up` + `down`; localkube's own rules and chains
-# (a pod with a hostPort exercises the portmap plugin too) are all gone after `down`.
+# (a pod with a hostPort exercises the portmap plugin too) are all gone after `down`. The same for
+# cgroups: localkube's CPU-accounting groups hold its processes and containerd's shims while it
+# runs and are gone after `down`; a foreign group beside them stays.
 # Takes the cluster down first: what exists before `up` is what localkube must leave alone.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,6 +16,8 @@ source "$LK_SRC/lib/build.sh"
 source "$LK_SRC/lib/common.sh"
 # shellcheck source=../lib/images.sh
 source "$LK_SRC/lib/images.sh"
+# shellcheck source=../lib/cgroup.sh
+source "$LK_SRC/lib/cgroup.sh"
 DIFF=$LK_SRC/test/iptables_diff.py
 NS=localkube-host-safety
 NET=lk-foreign-test                      # the podman network and container
@@ -74,6 +78,7 @@ setup() {
   podman network exists "$NET" || podman network create "$NET" >/dev/null
   podman image exists "$LK_PAUSE_IMAGE" || { lk_pause_context "$WORK"; podman build --quiet --runtime runc -t "$LK_PAUSE_IMAGE" "$WORK" >/dev/null; }
   podman run -d --rm --runtime runc --name "$NET" --network "$NET" "$LK_PAUSE_IMAGE" >/dev/null
+  [ -z "$CPUACCT" ] || mkdir -p "$CPUACCT/lkforeign"
 }
 
 # Removes exactly what setup created, whatever happened in between.
@@ -92,9 +97,18 @@ teardown() {
     for t in nat filter; do "$f" -w -t "$t" -X KUBE-lkforeign 2>/dev/null || true; done
     "$f" -w -t nat -X CNI-lkforeign 2>/dev/null || true
   done
+  [ -z "$CPUACCT" ] || rmdir "$CPUACCT/lkforeign" 2>/dev/null || true
   rm -rf "$WORK"
 }
 trap teardown EXIT
+CPUACCT=$(lk_cpuacct_root)
+# PID's cpuacct cgroup is localkube's GROUP
+in_group() { grep -qx "[0-9]*:\(.*,\)\?cpuacct\(,.*\)\?:/$LK_CGROUP/$2" "/proc/$1/cgroup"; }
+shims_in_node_group() {
+  local pid n=0
+  for pid in $(pgrep -f -- "containerd-shim.* -address $LK_CONTAINERD_SOCK"); do in_group "$pid" node || return 1; n=$((n + 1)); done
+  [ "$n" -gt 0 ]
+}
 
 step "taking the cluster down, then creating foreign chains, rules and podman network $NET"
 "$LK" down >/dev/null
@@ -124,6 +138,11 @@ check "the hostPort pod runs" kubectl -n "$NS" wait --for=condition=Ready pod/ho
 check "localkube's pod has a tagged masquerade rule" nat_rule_tagged POSTROUTING "$LK_CNI_NET"
 check "localkube's pod has a tagged hostPort rule" nat_rule_tagged CNI-HOSTPORT-DNAT "$LK_CNI_NET"
 check "kube-proxy's chains exist" bash -c "iptables-save -t nat | grep '^:KUBE-SERVICES' >/dev/null"
+if [ -n "$CPUACCT" ]; then
+  check "the API server runs in localkube's control-plane cgroup" in_group "$(cat "$LK_PIDS/kube-apiserver.pid")" control-plane
+  check "the kubelet runs in localkube's node cgroup" in_group "$(cat "$LK_PIDS/kubelet.pid")" node
+  check "containerd's shims (children it daemonised) run in the node cgroup too" shims_in_node_group
+fi
 
 step "localkube down"
 "$LK" down
@@ -132,6 +151,10 @@ check "foreign rules survive and nothing of localkube's is left (v4$([ ${#famili
   python3 "$DIFF" check "$WORK/before" "$WORK/after" --foreign "lkforeign|$NET|CNI-HOSTPORT-DNAT|${podman_ip//./\\.}/" --network "$LK_CNI_NET"
 check "podman network $NET still exists" podman network exists "$NET"
 check "podman's container on $NET still runs" bash -c "[ \"\$(podman inspect -f '{{.State.Running}}' $NET)\" = true ]"
+if [ -n "$CPUACCT" ]; then
+  check "localkube's cgroups are gone" test ! -e "$CPUACCT/$LK_CGROUP"
+  check "a foreign cgroup beside them stays" test -d "$CPUACCT/lkforeign"
+fi
 
 if [ "$fails" -gt 0 ]; then step "$fails check(s) failed"; exit 1; fi
 step "all checks passed"

@@ -78,6 +78,45 @@ class TuningStepTest {
     assertThat(s.recommendation()).isEmpty();
   }
 
+  /** The 100-pod shape on single-node localkube: S5+S6 (the node) is the bottleneck. */
+  static final Map<Stage, Double> NODE_BOUND =
+      Map.of(Stage.S1, 0.05, Stage.S2, 0.05, Stage.S3, 0.7, Stage.S4, 0.3, Stage.S6, 20.0);
+
+  private static TuningStep decide(Map<Stage, Double> measured, Cpu cpu) {
+    return TuningStep.decide(
+        1, measured, PREDICTED, cpu, HUNDRED_PODS, LOCALKUBE, Map.of(), Cluster.LOCALKUBE, RULES);
+  }
+
+  @Test
+  void cpuBoundIsTheBottleneckStagesOwnPlaneNotTheOtherOne() {
+    assertThat(decide(NODE_BOUND, new Cpu(0.1, 0.85)).decision())
+        .isEqualTo(Decision.STOP_CPU_BOUND);
+    // the control plane saturated while the node's stage is the bottleneck: not the node's CPU
+    assertThat(decide(NODE_BOUND, new Cpu(0.95, 0.3)).decision())
+        .isNotEqualTo(Decision.STOP_CPU_BOUND);
+    // S3 (control plane) is the bottleneck while the node is busy: the rule may still apply
+    assertThat(decide(MEASURED, new Cpu(0.2, 0.9)).decision()).isEqualTo(Decision.APPLY);
+  }
+
+  @Test
+  void withSharedCoresAPlaneHasOnlyWhatTheOtherLeft() {
+    // localkube, 13:14 UTC run's shape: the node used 70 %, the control plane 15 %: 70 ≥ 0.8 × 85
+    assertThat(new Cpu(0.15, 0.70, true).bound(Stage.Plane.WORKER)).isTrue();
+    assertThat(new Cpu(0.15, 0.70, false).bound(Stage.Plane.WORKER)).isFalse();
+    assertThat(new Cpu(0.15, 0.60, true).bound(Stage.Plane.WORKER)).isFalse();
+    // the control plane rate-limited (S3) while the node works: 15 % < 0.8 × 25 %
+    assertThat(new Cpu(0.15, 0.75, true).bound(Stage.Plane.CONTROL)).isFalse();
+    // nothing ran: never bound, even with nothing left
+    assertThat(new Cpu(0, 1.0, true).bound(Stage.Plane.CONTROL)).isFalse();
+  }
+
+  @Test
+  void otherWorkOnTheHostIsNotCpuBound() {
+    // KWOK run 1 (BENCHMARKS.md): host 100 % from other work, control plane 31 %, node 2 %;
+    // the bottleneck S3 is the controller manager's QPS, and raising it gained 57 %
+    assertThat(decide(MEASURED, new Cpu(0.31, 0.02, true)).decision()).isEqualTo(Decision.APPLY);
+  }
+
   @Test
   void stopsBelowFivePercentGain() {
     // Measured equals the prediction up to 1 %: nothing left to gain.

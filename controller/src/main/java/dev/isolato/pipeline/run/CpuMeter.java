@@ -3,18 +3,27 @@ package dev.isolato.pipeline.run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * CPU used between two marks by localkube's control plane (etcd, kube-apiserver,
- * kube-controller-manager, kube-scheduler) and by its node agents (kubelet, containerd, kube-proxy,
- * and kwok when it plays the kubelet of fake nodes), from {@code /proc/<pid>/stat} of the PIDs in
- * {@code $LOCALKUBE_HOME/pids}, and by the whole host ({@code /proc/stat}). Utilisation is a
- * fraction of all the host's cores. The node figure is a lower bound: containerd's shims and runc
- * are not children of the PIDs localkube records. On a shared cluster there is nothing to read:
+ * kube-controller-manager, kube-scheduler), by its node (kubelet, containerd, kube-proxy, kwok when
+ * it plays the kubelet of fake nodes, and everything they start) and by the whole host ({@code
+ * /proc/stat}). Utilisation is a fraction of all the host's cores.
+ *
+ * <p>localkube starts each plane's processes in a cpuacct cgroup of its own (cgroup v1,
+ * localkube/lib/cgroup.sh); a plane whose recorded PIDs ({@code $LOCALKUBE_HOME/pids}) all sit in
+ * one such cgroup is read from its {@code cpuacct.usage}, which counts every descendant, exited or
+ * re-parented: containerd's shims, runc, the CNI plugins. The node adds the kubelet's {@code
+ * kubepods} cgroup (the pods' own processes: runc init, the containers). Otherwise (an older
+ * localkube, no cpuacct hierarchy) the plane falls back to {@code /proc/<pid>/stat} of its PIDs, a
+ * lower bound, and {@link Usage#cgroups()} is false. On a shared cluster there is nothing to read:
  * {@link Usage#measured()} is false.
  */
 public final class CpuMeter {
@@ -22,6 +31,9 @@ public final class CpuMeter {
   static final List<String> CONTROL_PLANE =
       List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler");
   static final List<String> NODE = List.of("kubelet", "containerd", "kube-proxy", "kwok");
+
+  /** The kubelet's pod cgroups (cgroupfs driver, cgroupRoot "/", as localkube runs it). */
+  static final String KUBEPODS = "kubepods";
 
   /** USER_HZ: the unit of /proc's CPU times on Linux. */
   static final double TICKS_PER_SECOND = 100;
@@ -35,57 +47,160 @@ public final class CpuMeter {
 
   /** For localkube: {@code home} is its state directory ($LOCALKUBE_HOME). */
   public static CpuMeter localkube(Path home) {
-    return new CpuMeter(Optional.of(home.resolve("pids")));
+    return pidsIn(home.resolve("pids"));
+  }
+
+  /** Reads the components whose PIDs are in {@code <dir>/<component>.pid}. */
+  static CpuMeter pidsIn(Path dir) {
+    return new CpuMeter(Optional.of(dir));
   }
 
   public static CpuMeter unavailable() {
     return new CpuMeter(Optional.empty());
   }
 
-  /** Utilisation of the run: 0–1 of all cores; zeros when not measured. */
-  public record Usage(boolean measured, double controlPlane, double node, double host, int cores) {}
+  /**
+   * Utilisation of the run: 0–1 of all cores; zeros when not measured.
+   *
+   * @param cgroups both planes were read from their cgroups at both marks (children included);
+   *     false: from the PIDs, a lower bound
+   */
+  public record Usage(
+      boolean measured,
+      double controlPlane,
+      double node,
+      double host,
+      int cores,
+      boolean cgroups) {}
 
+  /** CPU nanoseconds of each plane and host jiffies at one moment. */
   public record Mark(
-      long nanos, long controlPlaneTicks, long nodeTicks, long hostBusy, long hostTotal) {}
+      long nanos,
+      long controlPlaneNanos,
+      long nodeNanos,
+      boolean cgroups,
+      long hostBusy,
+      long hostTotal) {}
 
   public Mark mark() {
     long[] host = hostTicks();
-    return new Mark(System.nanoTime(), ticks(CONTROL_PLANE), ticks(NODE), host[0], host[1]);
+    Optional<Path> cpuacct = cpuacctRoot();
+    Plane cp = plane(CONTROL_PLANE, cpuacct, List.of());
+    Plane node = plane(NODE, cpuacct, List.of(KUBEPODS));
+    return new Mark(
+        System.nanoTime(),
+        cp.nanos(),
+        node.nanos(),
+        cp.cgroup() && node.cgroup(),
+        host[0],
+        host[1]);
   }
 
   public Usage since(Mark start) {
     if (pids.isEmpty()) {
-      return new Usage(false, 0, 0, 0, cores);
+      return new Usage(false, 0, 0, 0, cores, false);
     }
     Mark end = mark();
-    double seconds = (end.nanos() - start.nanos()) / 1e9 * cores;
+    double coreNanos = (end.nanos() - start.nanos()) * (double) cores;
     long hostTotal = end.hostTotal() - start.hostTotal();
     return new Usage(
         true,
-        share(end.controlPlaneTicks() - start.controlPlaneTicks(), seconds),
-        share(end.nodeTicks() - start.nodeTicks(), seconds),
+        share(end.controlPlaneNanos() - start.controlPlaneNanos(), coreNanos),
+        share(end.nodeNanos() - start.nodeNanos(), coreNanos),
         hostTotal <= 0 ? 0 : (double) (end.hostBusy() - start.hostBusy()) / hostTotal,
-        cores);
+        cores,
+        start.cgroups() && end.cgroups());
   }
 
-  private static double share(long ticks, double coreSeconds) {
-    return coreSeconds <= 0 ? 0 : Math.max(0, ticks / TICKS_PER_SECOND / coreSeconds);
+  private static double share(long nanos, double coreNanos) {
+    return coreNanos <= 0 ? 0 : Math.max(0, nanos / coreNanos);
   }
 
-  private long ticks(List<String> components) {
+  /** A plane's CPU so far, and whether it came from its cgroup. */
+  private record Plane(long nanos, boolean cgroup) {}
+
+  /**
+   * The plane's cgroup (plus {@code extra} cgroups beside it, e.g. kubepods) when all its running
+   * components share one that is not the hierarchy's root; else the sum of its PIDs' own times.
+   */
+  private Plane plane(List<String> components, Optional<Path> cpuacct, List<String> extra) {
     if (pids.isEmpty()) {
-      return 0;
+      return new Plane(0, false);
     }
-    long sum = 0;
+    List<String> running = new ArrayList<>();
     for (String c : components) {
-      try {
-        String pid = Files.readString(pids.get().resolve(c + ".pid")).strip();
-        sum += processTicks(Files.readString(Path.of("/proc", pid, "stat")));
-      } catch (IOException | RuntimeException e) {
-        // not running (yet): counts as 0; a restarted component starts again from 0, see docs
+      read(pids.get().resolve(c + ".pid")).map(String::strip).ifPresent(running::add);
+    }
+    if (running.isEmpty()) {
+      return new Plane(0, true); // nothing runs, nothing is missed
+    }
+    Set<String> groups = new HashSet<>();
+    long ticks = 0;
+    for (String pid : running) {
+      Optional<String> stat = read(Path.of("/proc", pid, "stat"));
+      if (stat.isEmpty()) {
+        continue; // exited since its PID was written: counts as 0
+      }
+      ticks += processTicks(stat.get());
+      groups.add(read(Path.of("/proc", pid, "cgroup")).flatMap(CpuMeter::cpuacctPath).orElse("/"));
+    }
+    if (cpuacct.isPresent() && groups.size() == 1 && !groups.contains("/")) {
+      Optional<Long> own = usage(cpuacct.get().resolve(groups.iterator().next().substring(1)));
+      if (own.isPresent()) {
+        long sum = own.get();
+        for (String e : extra) {
+          sum += usage(cpuacct.get().resolve(e)).orElse(0L);
+        }
+        return new Plane(sum, true);
       }
     }
-    return sum;
+    return new Plane(Math.round(ticks / TICKS_PER_SECOND * 1e9), false);
+  }
+
+  private static Optional<Long> usage(Path cgroup) {
+    return read(cgroup.resolve("cpuacct.usage")).map(s -> Long.parseLong(s.strip()));
+  }
+
+  private static Optional<String> read(Path p) {
+    try {
+      return Optional.of(Files.readString(p));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<Path> cpuacctRoot() {
+    return read(Path.of("/proc/self/mounts")).flatMap(CpuMeter::cpuacctMount);
+  }
+
+  /**
+   * Where the cgroup v1 hierarchy with the cpuacct controller is mounted (alone or co-mounted, e.g.
+   * {@code cpu,cpuacct}), from /proc/self/mounts; empty on a cgroup v2-only host.
+   */
+  static Optional<Path> cpuacctMount(String mounts) {
+    for (String line : mounts.lines().toList()) {
+      String[] f = line.split(" ", -1);
+      if (f.length >= 4
+          && f[2].equals("cgroup")
+          && List.of(f[3].split(",", -1)).contains("cpuacct")) {
+        return Optional.of(Path.of(f[1]));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A process's cgroup in the cpuacct hierarchy, from its /proc/<pid>/cgroup ({@code
+   * 2:cpuacct:/localkube/node} or {@code 3:cpu,cpuacct:/x}); empty when it has no such line.
+   */
+  static Optional<String> cpuacctPath(String procCgroup) {
+    for (String line : procCgroup.lines().toList()) {
+      String[] f = line.split(":", 3);
+      if (f.length == 3 && List.of(f[1].split(",", -1)).contains("cpuacct")) {
+        return Optional.of(f[2].strip());
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -2,11 +2,9 @@ package dev.isolato.pipeline.run;
 
 import dev.isolato.pipeline.Breakdown;
 import dev.isolato.pipeline.Hardware;
-import dev.isolato.pipeline.PipelineModel;
 import dev.isolato.pipeline.Recommendation;
 import dev.isolato.pipeline.Rules;
-import dev.isolato.pipeline.Stage;
-import dev.isolato.pipeline.Timeline;
+import dev.isolato.pipeline.StageComparison;
 import dev.isolato.pipeline.TuningStep;
 import dev.isolato.pipeline.WorkloadShape;
 import java.util.ArrayList;
@@ -72,13 +70,8 @@ public final class TuningLoop {
       for (int i = 1; ; i++) {
         DeploymentBenchmark.Run single = single(id + "-" + i);
         DeploymentBenchmark.Run run = bench.run(shape, id + "-" + i);
-        Breakdown predicted =
-            PipelineModel.predict(Breakdown.atStageLevel(single.stages()), shape, h);
-        // the tracer saw S5 and S6 in one status update: compare and match rules as S6 (Timeline)
-        boolean merged = Timeline.s5AndS6Merged(run.stages());
-        Map<Stage, Double> measured = merged ? Timeline.foldS5IntoS6(run.stages()) : run.stages();
-        Breakdown compared =
-            merged ? Breakdown.atStageLevel(Timeline.foldS5IntoS6(predicted.byStage())) : predicted;
+        StageComparison cmp = StageComparison.of(run.stages(), single.stages(), shape, h);
+        Breakdown predicted = cmp.predicted();
         Double gain =
             its.isEmpty()
                 ? null
@@ -97,9 +90,11 @@ public final class TuningLoop {
         TuningStep step =
             TuningStep.decide(
                 i,
-                measured,
-                compared,
-                new TuningStep.Cpu(run.cpu().controlPlane(), run.cpu().node()),
+                cmp.measured(),
+                cmp.compared(),
+                // measured only on localkube, where both planes share this host's cores
+                new TuningStep.Cpu(
+                    run.cpu().controlPlane(), run.cpu().node(), run.cpu().measured()),
                 shape,
                 h,
                 current,
@@ -123,7 +118,7 @@ public final class TuningLoop {
                 predicted.total(),
                 predicted.byStage(),
                 single.stages(),
-                merged,
+                cmp.s5AndS6Merged(),
                 run.cpu(),
                 step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
                 step.recommendation().map(Analysis.Change::of).orElse(null),
@@ -187,13 +182,7 @@ public final class TuningLoop {
                         stage,
                         sec,
                         it.predicted().getOrDefault(stage, 0.0))));
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "; CPU control plane %.0f %%, node %.0f %%, host %.0f %%",
-            100 * it.cpu().controlPlane(),
-            100 * it.cpu().node(),
-            100 * it.cpu().host()));
+    s.append("; ").append(it.cpu());
     if (it.measuredGain() != null) {
       s.append(String.format(Locale.ROOT, "; gain %.1f %%", 100 * it.measuredGain()));
     }
