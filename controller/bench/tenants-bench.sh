@@ -6,6 +6,10 @@
 #           1 saas-bench pod, Service, table): from the first POST until every tenant is Serving;
 #   scale   then, the tenants deleted, the class pool scaled 1 → 10: from the PUT of minReplicas =
 #           maxReplicas = 10 until 10 pods are Ready.
+# Each path is also traced by the deploy-pipeline tracer (PathTraceMain, docs/pipeline.md "Isolato's
+# own paths"): per-stage breakdown with S1 split at the pool namespace's creation, CPU of the
+# control plane and node, and, from one dedicated tenant onboarded alone just before the N (the
+# model's single-pod input), the model's best case and bottleneck for the N tenants and the scale.
 # The two configurations alternate (ABBA…) in one run, REPEATS times each; between runs the
 # tenants and the class are deleted and their namespaces waited for. Appends the figures to
 # docs/BENCHMARKS.md.
@@ -36,13 +40,47 @@ controller_props() { # default|tuned → JAVA_TOOL_OPTIONS system properties for
   for kv in "${TUNED[@]}"; do case "$kv" in isolato.*) out+=" -D${kv%%=*}=${kv#*:}" ;; esac; done
   echo "$out"
 }
-cleanup() { stop_controller; reset; "$LOCALKUBE" down >/dev/null 2>&1 || true; }
+cleanup() { stop_tracer; stop_controller; reset; "$LOCALKUBE" down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 "$LOCALKUBE" up >&2
 KUBECONFIG=$("$LOCALKUBE" kubeconfig)
 export KUBECONFIG
 ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-bench-image)}
 "$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
+# A copy of the jar for the tracer: a rebuild while the bench runs must not pull classes from under it.
+TRACE_JAR=$WORK/trace.jar
+cp "$JAR" "$TRACE_JAR"
+TRACES=$WORK/traces
+mkdir -p "$TRACES"
+
+start_tracer() { # OUT.json [--set KEY=VALUE]...: the tracer in the background, talked to on fds TR_IN / TR_OUT
+  local out=$1; shift
+  rm -f "$WORK/trace.in" "$WORK/trace.out"
+  mkfifo "$WORK/trace.in" "$WORK/trace.out"
+  java -Dloader.main=dev.isolato.pipeline.run.PathTraceMain -cp "$TRACE_JAR" \
+    org.springframework.boot.loader.launch.PropertiesLauncher --localkube "$LOCALKUBE" --out "$out" "$@" \
+    < "$WORK/trace.in" > "$WORK/trace.out" 2>>"$WORK/tracer.log" &
+  TR_PID=$!
+  exec {TR_IN}>"$WORK/trace.in" {TR_OUT}<"$WORK/trace.out"
+}
+stop_tracer() { # closes its stdin: it writes its JSON and exits
+  [ -n "${TR_IN:-}" ] || return 0
+  exec {TR_IN}>&- {TR_OUT}<&-
+  TR_IN=
+  wait "$TR_PID" 2>/dev/null || log "the tracer failed: $(tail -3 "$WORK/tracer.log")"
+}
+trace() { # COMMAND...: one command to the tracer; its answer on stdout, anything else to stderr
+  local line
+  echo "$*" >&"$TR_IN"
+  while IFS= read -r line <&"$TR_OUT"; do
+    case "$line" in
+      "ready "*|"[trace] "*) echo "$line"; return 0 ;;
+      "error "*) die "tracer: $line" ;;
+      *) echo "$line" >&2 ;;
+    esac
+  done
+  die "the tracer exited (log: $WORK/tracer.log)"
+}
 
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
 until_true() { # T0 LIMIT WHAT CMD...: polls CMD every 0.2 s; prints seconds since T0
@@ -56,23 +94,31 @@ until_true() { # T0 LIMIT WHAT CMD...: polls CMD every 0.2 s; prints seconds sin
 pool_ready() { # N: the class pool has at least N Ready pods
   [ "$(kubectl -n "isolato-c-$CLS" get deploy saas-bench -o jsonpath='{.status.readyReplicas}' 2>/dev/null || true)" -ge "$1" ] 2>/dev/null
 }
-all_serving() {
-  [ "$(kubectl -n isolato-system get tenants -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}' | grep -c '^Serving$')" -ge "$N" ]
+serving() { # at least N tenants Serving
+  [ "$(kubectl -n isolato-system get tenants -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}' | grep -c '^Serving$')" -ge "$1" ]
 }
 class_body() { # MIN MAX
   class_json "$CLS" 10m 32Mi "$2" 1000 | sed "s/\"priority\":500,/\"priority\":500,\"allowDedicated\":true,/; s/\"minReplicas\":1,/\"minReplicas\":$1,/"
 }
-new_class() { # prints seconds from the POST until the pool has a Ready pod
-  local t0; t0=$(date +%s.%N)
+new_class() { # NAME: prints seconds from the POST until the pool has a Ready pod
+  local t0 s
+  trace start "$1" >/dev/null
+  t0=$(date +%s.%N)
   api POST /api/v1/slo-classes "$(class_body 1 10)" >/dev/null
   [ "$(status)" = 201 ] || die "class: $(status) $(cat "$WORK/body")"
-  until_true "$t0" 300 "the class pool Ready" pool_ready 1
+  s=$(until_true "$t0" 300 "the class pool Ready" pool_ready 1)
+  log "$(trace stop "$1" 1 1)"
+  echo "$s"
 }
-scale_pool() { # prints seconds from the PUT until 10 pool pods are Ready
-  local t0; t0=$(date +%s.%N)
+scale_pool() { # NAME INPUT: prints seconds from the PUT until 10 pool pods are Ready
+  local t0 s
+  trace start "$1" >/dev/null
+  t0=$(date +%s.%N)
   api PUT "/api/v1/slo-classes/$CLS" "$(class_body 10 10)" >/dev/null
   [ "$(status)" = 200 ] || die "class scale: $(status) $(cat "$WORK/body")"
-  until_true "$t0" 300 "10 pool pods Ready" pool_ready 10
+  s=$(until_true "$t0" 300 "10 pool pods Ready" pool_ready 10)
+  log "$(trace stop "$1" 1 9 "$2")"
+  echo "$s"
 }
 delete_class() {
   api DELETE "/api/v1/slo-classes/$CLS" >/dev/null
@@ -83,14 +129,28 @@ delete_class() {
     sleep 0.5
   done
 }
-onboard_all() { # prints seconds from the first POST to all Serving
-  local t0 i
+tenant_body() { # ID
+  printf '{"tenantId":"%s","sloClass":"%s","committedRps":1,"profile":{"cpu":1,"memory":4,"io":0},"isolation":"dedicated"}\n' "$1" "$CLS"
+}
+onboard_one() { # NAME: one dedicated tenant alone (tb-single), the model's input for the paths after it
+  local t0
+  trace start "$1" >/dev/null
   t0=$(date +%s.%N)
-  for i in $(seq -w 1 "$N"); do
-    printf '{"tenantId":"tb-%s","sloClass":"%s","committedRps":1,"profile":{"cpu":1,"memory":4,"io":0},"isolation":"dedicated"}\n' "$i" "$CLS"
-  done | xargs -P 10 -d '\n' -I{} curl -s -o /dev/null -w '%{http_code}\n' -X POST -H "Authorization: Bearer $TOKEN" \
+  api POST /api/v1/tenants "$(tenant_body tb-single)" >/dev/null
+  [ "$(status)" = 201 ] || die "tenant: $(status) $(cat "$WORK/body")"
+  until_true "$t0" 300 "the single tenant Serving" serving 1 >/dev/null
+  log "$(trace stop "$1" 1 1)"
+}
+onboard_all() { # NAME INPUT: prints seconds from the first POST to all Serving (besides the single one)
+  local t0 i s
+  trace start "$1" >/dev/null
+  t0=$(date +%s.%N)
+  for i in $(seq -w 1 "$N"); do tenant_body "tb-$i"; done \
+    | xargs -P 10 -d '\n' -I{} curl -s -o /dev/null -w '%{http_code}\n' -X POST -H "Authorization: Bearer $TOKEN" \
     -H 'Content-Type: application/json' --data '{}' "$API/api/v1/tenants" | sort | uniq -c | grep -v ' 201$' >&2 || true
-  until_true "$t0" 400 "all $N tenants Serving" all_serving
+  s=$(until_true "$t0" 400 "all $N tenants Serving" serving $((N + 1)))
+  log "$(trace stop "$1" "$N" 1 "$2")"
+  echo "$s"
 }
 offboard_all() {
   kubectl -n isolato-system delete tenants --all --wait=true --timeout=300s >/dev/null
@@ -108,12 +168,16 @@ for r in $(seq 1 "$REPEATS"); do
   for v in "${order[@]}"; do
     configure "$v"
     JAVA_TOOL_OPTIONS="$(controller_props "$v")" start_controller
-    cls[$v-$r]=$(new_class)
-    secs[$v-$r]=$(onboard_all)
+    # shellcheck disable=SC2046 # one --set per isolato.* key
+    start_tracer "$TRACES/$v-$r.json" $(controller_props "$v" | sed 's/ -D/ --set /g')
+    cls[$v-$r]=$(new_class class)
+    onboard_one single
+    secs[$v-$r]=$(onboard_all tenants single)
     offboard_all
     # after the tenants: a dedicated pool takes the class's replica bounds, so at minReplicas 10
     # each tenant would get 10 pods
-    scl[$v-$r]=$(scale_pool)
+    scl[$v-$r]=$(scale_pool scale single)
+    stop_tracer
     log "repeat $r $v: class pool Ready in ${cls[$v-$r]} s, $N dedicated tenants Serving in ${secs[$v-$r]} s, pool scaled 1 → 10 in ${scl[$v-$r]} s"
     delete_class
     stop_controller
@@ -148,5 +212,40 @@ machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exi
   median_line "new class (pool Ready)" cls
   median_line "pool scaled 1 → 10" scl
   median_line "$N dedicated tenants Serving" secs
+  echo
+  python3 - "$TRACES" "$REPEATS" "$N" <<'PY'
+import json, statistics, sys
+from pathlib import Path
+d, R, N = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+runs = {(v, r): {p["name"]: p for p in json.loads((d / f"{v}-{r}.json").read_text())}
+        for v in ("default", "tuned") for r in range(1, R + 1) if (d / f"{v}-{r}.json").exists()}
+titles = {"class": "new class", "single": "1 dedicated tenant alone (model input)",
+          "tenants": f"{N} dedicated tenants", "scale": "pool scaled 1 → 10 (9 new pods)"}
+print("Traced (controller/bench's PathTraceMain: the pools' Deployments, ReplicaSets and pods watched from the API call "
+      "until every new pod is Ready; S1 = call → pool namespace + namespace → Deployment, i.e. Isolato's reconcile and "
+      "its writes; medians over the repeats; where the kubelet reported sandbox and containers in one status update, S5 holds both and S6 reads 0):")
+print()
+print("| path | config | traced (s) | S1 (call → ns + ns → Deployment) | S2 | S3 | S4 | S5 | S6 | S7 | best case (s) | bottleneck, measured vs predicted share | decision | CPU control plane / node / host |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+med = statistics.median
+for name, title in titles.items():
+    for v in ("default", "tuned"):
+        ps = [runs[(v, r)][name] for r in range(1, R + 1) if (v, r) in runs and name in runs[(v, r)]]
+        if not ps:
+            continue
+        st = lambda s: med([p["stages"].get(s, 0.0) for p in ps])
+        split = [p["s1Split"] for p in ps if p.get("s1Split")]
+        s1 = f"{st('S1'):.2f}" + (f" ({med([x['toNamespace'] for x in split]):.2f} + {med([x['toWorkload'] for x in split]):.2f})" if split else "")
+        best = [p["predictedSeconds"] for p in ps if p.get("predictedSeconds") is not None]
+        b = [p["bottleneck"] for p in ps if p.get("bottleneck")]
+        bn = ", ".join(f"{x['stage']} {100 * x['measuredShare']:.0f} vs {100 * x['predictedShare']:.0f} %" for x in b) or "–"
+        dec = ", ".join(p["decision"] + (f" ({p['recommendation']['parameter']} → {p['recommendation']['to']:g})" if p.get("recommendation") else "")
+                        for p in ps if p.get("decision")) or "–"
+        cpu = lambda k: med([p["cpu"][k] for p in ps])
+        stages = " | ".join(f"{st(s):.2f}" for s in ("S2", "S3", "S4", "S5", "S6", "S7"))
+        best_s = f"{med(best):.2f}" if best else "–"
+        print(f"| {title} | {v} | {med([p['tracedSeconds'] for p in ps]):.2f} | {s1} | {stages} | {best_s} | {bn} | {dec} | "
+              f"{100 * cpu('controlPlane'):.0f} / {100 * cpu('node'):.0f} / {100 * cpu('host'):.0f} % |")
+PY
 } >> "$ROOT/docs/BENCHMARKS.md"
 log "appended to docs/BENCHMARKS.md"

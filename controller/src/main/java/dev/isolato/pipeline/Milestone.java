@@ -2,11 +2,16 @@ package dev.isolato.pipeline;
 
 /**
  * A transition the tracer sees on the watch, in pipeline order; each one ends a stage. The first
- * three are about the workload object, the rest about each pod.
+ * four are about the workload object (and its namespace), the rest about each pod.
  */
 public enum Milestone {
   /** The client sent the create (the tracer's start mark); not seen on a watch. */
   SUBMITTED(null, false),
+  /**
+   * The workload's namespace arrives, when a client such as Isolato creates it first: splits S1
+   * into the client's own work before it and the rest (Isolato's reconcile, docs/pipeline.md).
+   */
+  NAMESPACE_CREATED(Stage.S1, false),
   /** The Deployment arrives on the watch: written to etcd (end of S1). */
   WORKLOAD_CREATED(Stage.S1, false),
   /** Its ReplicaSet arrives: the controller manager unpacked the workload (end of S2). */

@@ -82,10 +82,7 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
    * Empty when no pod got there.
    */
   public static Map<Stage, Double> criticalPath(List<Timeline> timelines, Milestone last) {
-    Optional<Timeline> slowest =
-        timelines.stream()
-            .filter(t -> t.lastPod(last).isPresent() && t.workload.containsKey(Milestone.SUBMITTED))
-            .max(Comparator.comparingLong(t -> t.end(last)));
+    Optional<Timeline> slowest = slowest(timelines, last);
     OptionalLong first =
         timelines.stream()
             .map(t -> t.workload.get(Milestone.SUBMITTED))
@@ -100,6 +97,32 @@ public record Timeline(Map<Milestone, Long> workload, Map<String, Map<Milestone,
     out.merge(Stage.S1, wait, Double::sum);
     return out;
   }
+
+  /** The submitted workload whose last pod reached {@code last} latest: the critical path's. */
+  public static Optional<Timeline> slowest(List<Timeline> timelines, Milestone last) {
+    return timelines.stream()
+        .filter(t -> t.lastPod(last).isPresent() && t.workload.containsKey(Milestone.SUBMITTED))
+        .max(Comparator.comparingLong(t -> t.end(last)));
+  }
+
+  /**
+   * S1 split where the client created the namespace first (Isolato's paths): seconds from the
+   * submission to the namespace, and from the namespace to the workload object; empty when either
+   * was not seen.
+   */
+  public Optional<NamespaceSplit> namespaceSplit() {
+    Long s = workload.get(Milestone.SUBMITTED);
+    Long n = workload.get(Milestone.NAMESPACE_CREATED);
+    Long w = workload.get(Milestone.WORKLOAD_CREATED);
+    if (s == null || n == null || w == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new NamespaceSplit(Math.max(0, n - s) / 1000.0, Math.max(0, w - n) / 1000.0));
+  }
+
+  /** S1 of a client that creates the namespace first, in seconds. */
+  public record NamespaceSplit(double toNamespace, double toWorkload) {}
 
   /**
    * Whether S5 and S6 were seen as one: the kubelet reported the sandbox and the running containers

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.isolato.it.RealApiServer;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -198,6 +200,157 @@ class DeploymentTracerIT {
           .containsEntry(Stage.S7, 0.6);
       assertThat(t.totalSeconds(Milestone.POD_READY)).contains(2.2);
     }
+  }
+
+  /**
+   * Isolato's paths: pools in namespaces of their own, created by one API call, and a pool that
+   * existed before the tracer started and is scaled. Only labelled objects of the traced name
+   * count; of the scaled pool, only what changed: its Deployment's spec, its ReplicaSet's replicas,
+   * new pods.
+   */
+  @Test
+  void tracesLabelledPoolsInAnyNamespaceWithTheirNamespaceAndAScaleOutFromItsBaseline() {
+    Map<String, String> pool = Map.of("tracer-it", "pool");
+    // before the tracer: a pool of one pod, to be scaled
+    labelledNamespace("pool-old", pool);
+    Deployment old = deployment("pool-old", pool, 1);
+    ReplicaSet oldRs = replicaSet("pool-old", "web-old", owner(old), pool, 1);
+    kube.resource(podIn("pool-old", "web-old-1", owner(oldRs), pool)).create();
+
+    try (DeploymentTracer tracer =
+        DeploymentTracer.inAnyNamespace(kube, "web", pool, clock::get).start()) {
+      at(1000, tracer::submitted);
+      at(1010, () -> labelledNamespace("pool-a", pool));
+      at(1020, () -> labelledNamespace("stranger", Map.of()));
+      awaitNamespaces(tracer, t -> t.containsKey("pool-a"));
+      Deployment a = at(1050, () -> deployment("pool-a", pool, 1));
+      awaitNamespaces(
+          tracer, t -> t.get("pool-a").workload().containsKey(Milestone.WORKLOAD_CREATED));
+      at(1060, () -> deployment("stranger", Map.of(), 1));
+      ReplicaSet aRs = at(1100, () -> replicaSet("pool-a", "web-a", owner(a), pool, 1));
+      awaitNamespaces(
+          tracer, t -> t.get("pool-a").workload().containsKey(Milestone.WORKLOAD_UNPACKED));
+      at(1200, () -> kube.resource(podIn("pool-a", "web-a-1", owner(aRs), pool)).create());
+      awaitNamespaces(tracer, t -> t.get("pool-a").pods().containsKey("web-a-1"));
+
+      // the scale-out: spec.replicas 1 → 2, its ReplicaSet follows, one new pod
+      at(
+          1300,
+          () ->
+              kube.apps()
+                  .deployments()
+                  .inNamespace("pool-old")
+                  .withName("web")
+                  .edit(
+                      d -> new DeploymentBuilder(d).editSpec().withReplicas(2).endSpec().build()));
+      awaitNamespaces(tracer, t -> t.containsKey("pool-old"));
+      at(
+          1350,
+          () ->
+              kube.apps()
+                  .replicaSets()
+                  .inNamespace("pool-old")
+                  .withName("web-old")
+                  .edit(
+                      r -> new ReplicaSetBuilder(r).editSpec().withReplicas(2).endSpec().build()));
+      awaitNamespaces(
+          tracer, t -> t.get("pool-old").workload().containsKey(Milestone.WORKLOAD_UNPACKED));
+      at(1400, () -> kube.resource(podIn("pool-old", "web-old-2", owner(oldRs), pool)).create());
+      awaitNamespaces(tracer, t -> t.get("pool-old").pods().containsKey("web-old-2"));
+
+      Map<String, Timeline> t = tracer.timelines();
+      assertThat(t).containsOnlyKeys("pool-a", "pool-old");
+      assertThat(t.get("pool-a").workload())
+          .containsEntry(Milestone.SUBMITTED, 1000L)
+          .containsEntry(Milestone.NAMESPACE_CREATED, 1010L)
+          .containsEntry(Milestone.WORKLOAD_CREATED, 1050L)
+          .containsEntry(Milestone.WORKLOAD_UNPACKED, 1100L);
+      assertThat(t.get("pool-a").namespaceSplit())
+          .contains(new Timeline.NamespaceSplit(0.01, 0.04));
+      assertThat(t.get("pool-a").pods().get("web-a-1")).containsEntry(Milestone.POD_CREATED, 1200L);
+      assertThat(t.get("pool-old").workload())
+          .doesNotContainKey(Milestone.NAMESPACE_CREATED)
+          .containsEntry(Milestone.WORKLOAD_CREATED, 1300L)
+          .containsEntry(Milestone.WORKLOAD_UNPACKED, 1350L);
+      assertThat(t.get("pool-old").pods()).containsOnlyKeys("web-old-2");
+      assertThat(t.get("pool-old").pods().get("web-old-2"))
+          .containsEntry(Milestone.POD_CREATED, 1400L);
+    }
+  }
+
+  private static Namespace labelledNamespace(String name, Map<String, String> labels) {
+    Namespace n =
+        kube.resource(
+                new NamespaceBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .withLabels(labels)
+                    .endMetadata()
+                    .build())
+            .create();
+    RealApiServer.namespace(kube, name); // its default ServiceAccount, which pods need
+    return n;
+  }
+
+  private static Deployment deployment(String ns, Map<String, String> labels, int replicas) {
+    return kube.resource(
+            new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("web")
+                .withNamespace(ns)
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withNewSelector()
+                .withMatchLabels(LABELS)
+                .endSelector()
+                .withTemplate(template())
+                .endSpec()
+                .build())
+        .create();
+  }
+
+  private static ReplicaSet replicaSet(
+      String ns, String name, OwnerReference owner, Map<String, String> labels, int replicas) {
+    return kube.resource(
+            new ReplicaSetBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .withLabels(labels)
+                .withOwnerReferences(owner)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withNewSelector()
+                .withMatchLabels(LABELS)
+                .endSelector()
+                .withTemplate(template())
+                .endSpec()
+                .build())
+        .create();
+  }
+
+  private static Pod podIn(
+      String ns, String name, OwnerReference owner, Map<String, String> labels) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(ns)
+        .withLabels(labels)
+        .withOwnerReferences(owner)
+        .endMetadata()
+        .withSpec(template().getSpec())
+        .build();
+  }
+
+  private static void awaitNamespaces(
+      DeploymentTracer tracer, Predicate<Map<String, Timeline>> until) {
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> until.test(tracer.timelines()));
   }
 
   private <T> T at(long ms, java.util.function.Supplier<T> write) {

@@ -169,4 +169,24 @@ class TimelineTest {
         .containsOnly(Map.entry(Stage.S4, 0.1), Map.entry(Stage.S6, 8.0));
     assertThat(Timeline.s5AndS6Merged(Map.of(Stage.S5, 1.0, Stage.S6, 0.2))).isFalse();
   }
+
+  @Test
+  void aNamespaceCreatedFirstSplitsS1AndTheStagesStillAddUp() {
+    Map<Milestone, Long> isolato = new java.util.EnumMap<>(WORKLOAD);
+    isolato.put(Milestone.SUBMITTED, 900L); // the API call
+    isolato.put(Milestone.NAMESPACE_CREATED, 1010L); // Isolato's reconcile wrote the namespace
+    Timeline t =
+        new Timeline(
+            isolato, Map.of("p", Map.of(Milestone.POD_CREATED, 1200L, Milestone.POD_READY, 1500L)));
+    assertThat(t.namespaceSplit()).contains(new Timeline.NamespaceSplit(0.11, 0.03));
+    Map<Stage, Double> s = t.stageSeconds(Milestone.POD_READY);
+    assertThat(s.get(Stage.S1)).isCloseTo(0.14, within(1e-9));
+    assertThat(s.values().stream().mapToDouble(Double::doubleValue).sum())
+        .isCloseTo(t.totalSeconds(Milestone.POD_READY).orElseThrow(), within(1e-9));
+    assertThat(new Timeline(WORKLOAD, Map.of()).namespaceSplit()).isEmpty();
+    assertThat(
+            Timeline.slowest(
+                java.util.List.of(t, new Timeline(WORKLOAD, Map.of())), Milestone.POD_READY))
+        .contains(t);
+  }
 }

@@ -1,0 +1,340 @@
+package dev.isolato.pipeline.run;
+
+import ch.qos.logback.classic.Level;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.isolato.pipeline.DeploymentTracer;
+import dev.isolato.pipeline.Hardware;
+import dev.isolato.pipeline.Milestone;
+import dev.isolato.pipeline.Parameter;
+import dev.isolato.pipeline.Rules;
+import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.StageComparison;
+import dev.isolato.pipeline.Timeline;
+import dev.isolato.pipeline.TuningStep;
+import dev.isolato.pipeline.WorkloadShape;
+import dev.isolato.tenancy.PoolObjects;
+import dev.isolato.tenancy.Workload;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Traces Isolato's own deployment paths (a new class, dedicated tenants onboarded, a pool scaled)
+ * for {@code controller/bench/tenants-bench.sh}, which drives them through Isolato's API and tells
+ * this process when each begins and ends, one command per line on stdin:
+ *
+ * <pre>
+ * start NAME               trace from now (what exists is the baseline); answers "ready NAME"
+ * stop NAME J P [INPUT]    J pools × P new pods expected Ready; answers one "[trace] NAME: …" line
+ * </pre>
+ *
+ * Every saas-bench Deployment Isolato creates or changes after {@code start} is traced with its
+ * namespace ({@link DeploymentTracer#inAnyNamespace}); the path's stages are the critical path's
+ * ({@link Timeline#criticalPath}), S1 counted from {@code start}, i.e. the API call, and split at
+ * the namespace's arrival (Isolato's reconcile before its first write, then up to the Deployment).
+ * With INPUT (an earlier path of one pool × one pod) the model's best case for J × P, the
+ * bottleneck and the loop's decision are added. At the end of stdin the paths are written as JSON
+ * to {@code --out}.
+ *
+ * <pre>
+ * PathTraceMain --localkube PATH --out FILE [--timeout SECONDS] [--set isolato.KEY=VALUE]...
+ * </pre>
+ */
+public final class PathTraceMain {
+
+  /** One traced path. */
+  public record TracedPath(
+      String name,
+      int workloads,
+      int pods,
+      long readyPods,
+      double tracedSeconds,
+      Map<Stage, Double> stages,
+      Timeline.NamespaceSplit s1Split,
+      String input,
+      Double predictedSeconds,
+      Map<Stage, Double> predicted,
+      boolean s5AndS6Merged,
+      CpuMeter.Usage cpu,
+      Analysis.BottleneckView bottleneck,
+      TuningStep.Decision decision,
+      Analysis.Change recommendation) {}
+
+  private final KubernetesClient client;
+  private final CpuMeter meter;
+  private final Hardware hardware;
+  private final Map<String, Double> current;
+  private final Duration timeout;
+  private final Map<String, TracedPath> done = new LinkedHashMap<>();
+  private DeploymentTracer tracer;
+  private CpuMeter.Mark mark;
+
+  PathTraceMain(
+      KubernetesClient client,
+      CpuMeter meter,
+      Hardware hardware,
+      Map<String, Double> current,
+      Duration timeout) {
+    this.client = client;
+    this.meter = meter;
+    this.hardware = hardware;
+    this.current = current;
+    this.timeout = timeout;
+  }
+
+  public static void main(String[] args) throws Exception {
+    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+        .setLevel(Level.ERROR);
+    String localkube = null;
+    String out = null;
+    int timeout = 120;
+    Map<String, Double> set = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      switch (args[i]) {
+        case "--localkube" -> localkube = args[i + 1];
+        case "--out" -> out = args[i + 1];
+        case "--timeout" -> timeout = Integer.parseInt(args[i + 1]);
+        case "--set" -> {
+          String[] kv = args[i + 1].split("=", 2);
+          if (kv.length != 2) {
+            usage("--set needs KEY=VALUE, was '" + args[i + 1] + "'");
+          }
+          set.put(kv[0], Double.parseDouble(kv[1]));
+        }
+        default -> usage("unexpected argument '" + args[i] + "'");
+      }
+    }
+    if (localkube == null || out == null || args.length % 2 != 0) {
+      usage("--localkube PATH and --out FILE are required");
+    }
+    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+      CpuMeter meter = CpuMeter.localkube(PipelineAnalyses.localkubeHome());
+      Hardware h = new DeploymentBenchmark(client, PipelineProperties.defaults(), meter).hardware();
+      Map<String, Double> current =
+          new HashMap<>(new LocalkubeSettings(Path.of(localkube)).current());
+      current.putAll(set);
+      PathTraceMain m = new PathTraceMain(client, meter, h, current, Duration.ofSeconds(timeout));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        System.out.println(m.command(line.strip().split("\\s+", -1)));
+        System.out.flush();
+      }
+      m.close();
+      Path file = Path.of(out);
+      if (file.getParent() != null) {
+        Files.createDirectories(file.getParent());
+      }
+      Files.writeString(
+          file,
+          JsonMapper.builder()
+                  .findAndAddModules()
+                  .build()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .writeValueAsString(m.done.values())
+              + "\n");
+    }
+  }
+
+  String command(String[] c) throws InterruptedException {
+    try {
+      return switch (c[0]) {
+        case "start" -> start(c[1]);
+        case "stop" ->
+            line(
+                stop(
+                    c[1],
+                    Integer.parseInt(c[2]),
+                    Integer.parseInt(c[3]),
+                    c.length > 4 ? c[4] : null));
+        default -> "error unknown command '" + c[0] + "' (start NAME | stop NAME J P [INPUT])";
+      };
+    } catch (RuntimeException e) {
+      return "error " + String.join(" ", c) + ": " + e.getMessage();
+    }
+  }
+
+  String start(String name) {
+    close();
+    tracer =
+        DeploymentTracer.inAnyNamespace(
+                client,
+                Workload.NAME,
+                Map.of(PoolObjects.MANAGED_BY, PoolObjects.MANAGER),
+                DeploymentTracer.monotonicMs())
+            .start();
+    mark = meter.mark();
+    tracer.submitted();
+    return "ready " + name;
+  }
+
+  TracedPath stop(String name, int workloads, int pods, String input) throws InterruptedException {
+    if (tracer == null) {
+      throw new IllegalStateException("stop before start");
+    }
+    WorkloadShape shape = new WorkloadShape(workloads, pods, 1);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<Timeline> timelines = new ArrayList<>(tracer.timelines().values());
+    // the bench saw them Ready; the tracer's watch may be a few ms behind
+    while (ready(timelines) < shape.pods() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      timelines = new ArrayList<>(tracer.timelines().values());
+    }
+    CpuMeter.Usage cpu = meter.since(mark);
+    close();
+    Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
+    double traced = stages.values().stream().mapToDouble(Double::doubleValue).sum();
+    Timeline.NamespaceSplit split =
+        Timeline.slowest(timelines, Milestone.POD_READY)
+            .flatMap(Timeline::namespaceSplit)
+            .orElse(null);
+    TracedPath p;
+    TracedPath in = input == null ? null : done.get(input);
+    if (in == null || stages.isEmpty()) {
+      p =
+          new TracedPath(
+              name,
+              workloads,
+              pods,
+              ready(timelines),
+              traced,
+              stages,
+              split,
+              null,
+              null,
+              null,
+              false,
+              cpu,
+              null,
+              null,
+              null);
+    } else {
+      StageComparison cmp = StageComparison.of(stages, in.stages(), shape, hardware);
+      TuningStep step =
+          TuningStep.decide(
+              1,
+              cmp.measured(),
+              cmp.compared(),
+              new TuningStep.Cpu(cpu.controlPlane(), cpu.node(), cpu.measured()),
+              shape,
+              hardware,
+              current,
+              Parameter.Cluster.LOCALKUBE,
+              Rules.kubernetes134());
+      p =
+          new TracedPath(
+              name,
+              workloads,
+              pods,
+              ready(timelines),
+              traced,
+              stages,
+              split,
+              input,
+              cmp.predicted().total(),
+              cmp.predicted().byStage(),
+              cmp.s5AndS6Merged(),
+              cpu,
+              step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
+              step.decision(),
+              step.recommendation().map(Analysis.Change::of).orElse(null));
+    }
+    done.put(name, p);
+    return p;
+  }
+
+  private static long ready(List<Timeline> timelines) {
+    return timelines.stream().mapToLong(t -> t.podsAt(Milestone.POD_READY)).sum();
+  }
+
+  void close() {
+    if (tracer != null) {
+      tracer.close();
+      tracer = null;
+    }
+  }
+
+  static String line(TracedPath p) {
+    StringBuilder s =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "[trace] %s: %d × %d pods, %d Ready, %.2f s traced;",
+                p.name(),
+                p.workloads(),
+                p.pods(),
+                p.readyPods(),
+                p.tracedSeconds()));
+    p.stages()
+        .forEach(
+            (st, sec) ->
+                s.append(
+                    String.format(
+                        Locale.ROOT,
+                        " %s %.2f%s",
+                        st,
+                        sec,
+                        p.predicted() == null
+                            ? ""
+                            : String.format(
+                                Locale.ROOT, "/%.2f", p.predicted().getOrDefault(st, 0.0)))));
+    if (p.s1Split() != null) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "; S1 = call → namespace %.2f + namespace → Deployment %.2f",
+              p.s1Split().toNamespace(),
+              p.s1Split().toWorkload()));
+    }
+    if (p.predictedSeconds() != null) {
+      s.append(
+          String.format(
+              Locale.ROOT, "; best case %.2f s (input: %s)", p.predictedSeconds(), p.input()));
+    }
+    s.append("; ").append(p.cpu());
+    if (p.bottleneck() != null) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "; bottleneck %s (%.0f %% measured vs %.0f %% predicted)",
+              p.bottleneck().stage(),
+              100 * p.bottleneck().measuredShare(),
+              100 * p.bottleneck().predictedShare()));
+    }
+    if (p.decision() != null) {
+      s.append("; ").append(p.decision());
+    }
+    if (p.recommendation() != null) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              ": %s %s → %s",
+              p.recommendation().parameter(),
+              LocalkubeSettings.format(p.recommendation().from()),
+              LocalkubeSettings.format(p.recommendation().to())));
+    }
+    return s.toString();
+  }
+
+  private static void usage(String why) {
+    System.err.println(
+        "trace: "
+            + why
+            + "\nusage: PathTraceMain --localkube PATH --out FILE [--timeout SECONDS]"
+            + " [--set isolato.KEY=VALUE]...");
+    System.exit(2);
+  }
+}
