@@ -57,48 +57,11 @@ class DeploymentTracerIT {
     try (DeploymentTracer tracer =
         new DeploymentTracer(kube, NS, "web", "web", clock::get).start()) {
       at(1000, tracer::submitted);
-      Deployment d =
-          at(
-              1040,
-              () ->
-                  kube.resource(
-                          new DeploymentBuilder()
-                              .withNewMetadata()
-                              .withName("web")
-                              .withNamespace(NS)
-                              .endMetadata()
-                              .withNewSpec()
-                              .withReplicas(2)
-                              .withNewSelector()
-                              .withMatchLabels(LABELS)
-                              .endSelector()
-                              .withTemplate(template())
-                              .endSpec()
-                              .build())
-                      .create());
+      Deployment d = at(1040, () -> deployment(NS, Map.of(), 2));
       awaitWorkload(tracer, Milestone.WORKLOAD_CREATED);
 
       // As the Deployment controller would: a ReplicaSet owned by the Deployment.
-      ReplicaSet rs =
-          at(
-              1100,
-              () ->
-                  kube.resource(
-                          new ReplicaSetBuilder()
-                              .withNewMetadata()
-                              .withName("web-abc")
-                              .withNamespace(NS)
-                              .withOwnerReferences(owner(d))
-                              .endMetadata()
-                              .withNewSpec()
-                              .withReplicas(2)
-                              .withNewSelector()
-                              .withMatchLabels(LABELS)
-                              .endSelector()
-                              .withTemplate(template())
-                              .endSpec()
-                              .build())
-                      .create());
+      ReplicaSet rs = at(1100, () -> replicaSet(d, "web-abc", Map.of(), 2));
       awaitWorkload(tracer, Milestone.WORKLOAD_UNPACKED);
 
       // As the ReplicaSet controller would; plus a pod nobody owns, which the tracer must ignore.
@@ -214,7 +177,7 @@ class DeploymentTracerIT {
     // before the tracer: a pool of one pod, to be scaled
     labelledNamespace("pool-old", pool);
     Deployment old = deployment("pool-old", pool, 1);
-    ReplicaSet oldRs = replicaSet("pool-old", "web-old", owner(old), pool, 1);
+    ReplicaSet oldRs = replicaSet(old, "web-old", pool, 1);
     kube.resource(podIn("pool-old", "web-old-1", owner(oldRs), pool)).create();
 
     try (DeploymentTracer tracer =
@@ -227,7 +190,7 @@ class DeploymentTracerIT {
       awaitNamespaces(
           tracer, t -> t.get("pool-a").workload().containsKey(Milestone.WORKLOAD_CREATED));
       at(1060, () -> deployment("stranger", Map.of(), 1));
-      ReplicaSet aRs = at(1100, () -> replicaSet("pool-a", "web-a", owner(a), pool, 1));
+      ReplicaSet aRs = at(1100, () -> replicaSet(a, "web-a", pool, 1));
       awaitNamespaces(
           tracer, t -> t.get("pool-a").workload().containsKey(Milestone.WORKLOAD_UNPACKED));
       at(1200, () -> kube.resource(podIn("pool-a", "web-a-1", owner(aRs), pool)).create());
@@ -311,22 +274,21 @@ class DeploymentTracerIT {
         .create();
   }
 
+  /** As the Deployment controller would: owned by {@code d}, with its selector and template. */
   private static ReplicaSet replicaSet(
-      String ns, String name, OwnerReference owner, Map<String, String> labels, int replicas) {
+      Deployment d, String name, Map<String, String> labels, int replicas) {
     return kube.resource(
             new ReplicaSetBuilder()
                 .withNewMetadata()
                 .withName(name)
-                .withNamespace(ns)
+                .withNamespace(d.getMetadata().getNamespace())
                 .withLabels(labels)
-                .withOwnerReferences(owner)
+                .withOwnerReferences(owner(d))
                 .endMetadata()
                 .withNewSpec()
                 .withReplicas(replicas)
-                .withNewSelector()
-                .withMatchLabels(LABELS)
-                .endSelector()
-                .withTemplate(template())
+                .withSelector(d.getSpec().getSelector())
+                .withTemplate(d.getSpec().getTemplate())
                 .endSpec()
                 .build())
         .create();

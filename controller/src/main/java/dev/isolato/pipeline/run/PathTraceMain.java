@@ -201,29 +201,12 @@ public final class PathTraceMain {
         Timeline.slowest(timelines, Milestone.POD_READY)
             .flatMap(Timeline::namespaceSplit)
             .orElse(null);
-    TracedPath p;
     TracedPath in = input == null ? null : done.get(input);
-    if (in == null || stages.isEmpty()) {
-      p =
-          new TracedPath(
-              name,
-              workloads,
-              pods,
-              ready(timelines),
-              traced,
-              stages,
-              split,
-              null,
-              null,
-              null,
-              false,
-              cpu,
-              null,
-              null,
-              null);
-    } else {
-      StageComparison cmp = StageComparison.of(stages, in.stages(), shape, hardware);
-      TuningStep step =
+    StageComparison cmp = null;
+    TuningStep step = null;
+    if (in != null && !stages.isEmpty()) {
+      cmp = StageComparison.of(stages, in.stages(), shape, hardware);
+      step =
           TuningStep.decide(
               1,
               cmp.measured(),
@@ -234,24 +217,24 @@ public final class PathTraceMain {
               current,
               Parameter.Cluster.LOCALKUBE,
               Rules.kubernetes134());
-      p =
-          new TracedPath(
-              name,
-              workloads,
-              pods,
-              ready(timelines),
-              traced,
-              stages,
-              split,
-              input,
-              cmp.predicted().total(),
-              cmp.predicted().byStage(),
-              cmp.s5AndS6Merged(),
-              cpu,
-              step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
-              step.decision(),
-              step.recommendation().map(Analysis.Change::of).orElse(null));
     }
+    TracedPath p =
+        new TracedPath(
+            name,
+            workloads,
+            pods,
+            ready(timelines),
+            traced,
+            stages,
+            split,
+            cmp == null ? null : input,
+            cmp == null ? null : cmp.predicted().total(),
+            cmp == null ? null : cmp.predicted().byStage(),
+            cmp != null && cmp.s5AndS6Merged(),
+            cpu,
+            step == null ? null : step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
+            step == null ? null : step.decision(),
+            step == null ? null : step.recommendation().map(Analysis.Change::of).orElse(null));
     done.put(name, p);
     return p;
   }
@@ -278,19 +261,7 @@ public final class PathTraceMain {
                 p.pods(),
                 p.readyPods(),
                 p.tracedSeconds()));
-    p.stages()
-        .forEach(
-            (st, sec) ->
-                s.append(
-                    String.format(
-                        Locale.ROOT,
-                        " %s %.2f%s",
-                        st,
-                        sec,
-                        p.predicted() == null
-                            ? ""
-                            : String.format(
-                                Locale.ROOT, "/%.2f", p.predicted().getOrDefault(st, 0.0)))));
+    s.append(TuningLoop.stages(p.stages(), p.predicted()));
     if (p.s1Split() != null) {
       s.append(
           String.format(
@@ -306,25 +277,13 @@ public final class PathTraceMain {
     }
     s.append("; ").append(p.cpu());
     if (p.bottleneck() != null) {
-      s.append(
-          String.format(
-              Locale.ROOT,
-              "; bottleneck %s (%.0f %% measured vs %.0f %% predicted)",
-              p.bottleneck().stage(),
-              100 * p.bottleneck().measuredShare(),
-              100 * p.bottleneck().predictedShare()));
+      s.append("; bottleneck ").append(p.bottleneck());
     }
     if (p.decision() != null) {
       s.append("; ").append(p.decision());
     }
     if (p.recommendation() != null) {
-      s.append(
-          String.format(
-              Locale.ROOT,
-              ": %s %s → %s",
-              p.recommendation().parameter(),
-              LocalkubeSettings.format(p.recommendation().from()),
-              LocalkubeSettings.format(p.recommendation().to())));
+      s.append(": ").append(p.recommendation());
     }
     return s.toString();
   }

@@ -4,6 +4,7 @@ import dev.isolato.pipeline.Breakdown;
 import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.Recommendation;
 import dev.isolato.pipeline.Rules;
+import dev.isolato.pipeline.Stage;
 import dev.isolato.pipeline.StageComparison;
 import dev.isolato.pipeline.TuningStep;
 import dev.isolato.pipeline.WorkloadShape;
@@ -172,16 +173,7 @@ public final class TuningLoop {
                 it.iteration(),
                 it.measuredSeconds(),
                 it.predictedSeconds()));
-    it.measured()
-        .forEach(
-            (stage, sec) ->
-                s.append(
-                    String.format(
-                        Locale.ROOT,
-                        " %s %.2f/%.2f",
-                        stage,
-                        sec,
-                        it.predicted().getOrDefault(stage, 0.0))));
+    s.append(stages(it.measured(), it.predicted()));
     s.append("; ").append(it.cpu());
     if (it.measuredGain() != null) {
       s.append(String.format(Locale.ROOT, "; gain %.1f %%", 100 * it.measuredGain()));
@@ -190,29 +182,31 @@ public final class TuningLoop {
       s.append("; reverted ").append(it.reverted());
     }
     if (it.bottleneck() != null) {
-      s.append(
-          String.format(
-              Locale.ROOT,
-              "; bottleneck %s (%.0f %% measured vs %.0f %% predicted)",
-              it.bottleneck().stage(),
-              100 * it.bottleneck().measuredShare(),
-              100 * it.bottleneck().predictedShare()));
+      s.append("; bottleneck ").append(it.bottleneck());
     }
     s.append("; ").append(it.decision());
     if (it.recommendation() != null) {
-      s.append(
-          String.format(
-              Locale.ROOT,
-              ": %s %s → %s (predicted gain %.0f %%)",
-              it.recommendation().parameter(),
-              LocalkubeSettings.format(it.recommendation().from()),
-              LocalkubeSettings.format(it.recommendation().to()),
-              100 * it.recommendation().predictedGain()));
+      s.append(": ").append(it.recommendation());
     }
     if (!it.reported().isEmpty()) {
       s.append("; reported for the admin: ")
           .append(it.reported().stream().map(Analysis.Change::parameter).toList());
     }
+    return s.toString();
+  }
+
+  /**
+   * " S1 0.04/0.02 S3 3.60/0.50 …": measured/predicted seconds per stage (predicted may be null).
+   */
+  static String stages(Map<Stage, Double> measured, Map<Stage, Double> predicted) {
+    StringBuilder s = new StringBuilder();
+    measured.forEach(
+        (stage, sec) ->
+            s.append(String.format(Locale.ROOT, " %s %.2f", stage, sec))
+                .append(
+                    predicted == null
+                        ? ""
+                        : String.format(Locale.ROOT, "/%.2f", predicted.getOrDefault(stage, 0.0))));
     return s.toString();
   }
 
