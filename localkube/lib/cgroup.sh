@@ -35,8 +35,9 @@ lk_cgroup_remove() {
   local root dir
   root=$(lk_cpuacct_root)
   [ -n "$root" ] && [ -d "$root/$LK_CGROUP" ] || return 0
-  for dir in "$root/$LK_CGROUP"/control-plane "$root/$LK_CGROUP"/node "$root/$LK_CGROUP"; do
+  for dir in "$root/$LK_CGROUP"/control-plane "$root/$LK_CGROUP"/node; do
     [ -d "$dir" ] || continue
     rmdir "$dir" 2>/dev/null || lk_step "warning: cgroup $dir still has processes ($(tr '\n' ' ' < "$dir/cgroup.procs")); left in place"
   done
+  rmdir "$root/$LK_CGROUP" 2>/dev/null || true # fails only while a group above was left
 }
