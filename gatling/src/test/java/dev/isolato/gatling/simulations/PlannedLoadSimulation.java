@@ -1,6 +1,7 @@
 package dev.isolato.gatling.simulations;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -8,6 +9,7 @@ import static io.gatling.javaapi.http.HttpDsl.http;
 
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationStep;
+import dev.isolato.gatling.plan.Arrivals;
 import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.Settings;
@@ -117,14 +119,31 @@ public abstract class PlannedLoadSimulation extends Simulation {
                     .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
                     .body(StringBody(body)))
             .exec(session -> record(session, cls, index, tenant));
-    List<OpenInjectionStep> injection = new ArrayList<>();
-    injection.add(nothingFor(millis(warmupSeconds + step.offsetSeconds() + step.phaseSeconds(i))));
-    // rampUsers(n) spreads n arrivals evenly over the step: a constant arrival rate with an
-    // exact count (constantUsersPerSec truncates the duration to whole seconds).
     long users = Math.max(1, Math.round(load.rps() * step.durationSeconds()));
     recorder.expect(cls, index, users);
-    injection.add(rampUsers((int) users).during(millis(step.durationSeconds())));
-    return scenario.injectOpen(injection);
+    return scenario.injectOpen(
+        evenly(
+            warmupSeconds + step.offsetSeconds() + step.phaseSeconds(i),
+            users,
+            step.durationSeconds()));
+  }
+
+  /** {@code users} arrivals spread evenly over {@code seconds}, after {@code delaySeconds}. */
+  private static List<OpenInjectionStep> evenly(double delaySeconds, long users, double seconds) {
+    Arrivals arrivals = Arrivals.evenly(users, seconds);
+    List<OpenInjectionStep> injection = new ArrayList<>();
+    injection.add(nothingFor(millis(delaySeconds)));
+    if (arrivals.rampUsers() > 0) {
+      injection.add(
+          rampUsers((int) arrivals.rampUsers()).during(Duration.ofSeconds(arrivals.rampSeconds())));
+    }
+    for (Arrivals.Group g : arrivals.rest()) {
+      if (g.pauseMillis() > 0) {
+        injection.add(nothingFor(Duration.ofMillis(g.pauseMillis())));
+      }
+      injection.add(atOnceUsers(g.users()));
+    }
+    return injection;
   }
 
   /**
@@ -141,7 +160,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
             http(name)
                 .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
                 .body(StringBody(body)))
-        .injectOpen(rampUsers((int) users).during(millis(warmupSeconds)));
+        .injectOpen(evenly(0, users, warmupSeconds));
   }
 
   private Session record(Session session, String cls, int step, String tenant) {
