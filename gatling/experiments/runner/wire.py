@@ -30,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 SERVICE_PORT = 8080
+# The load's request line; the kubelet's probes and the controller's 1 Hz metrics scrapes reach
+# the same port with GETs and are not load.
+LOAD_REQUEST = b"POST /v1/tenants/"
 SENT_RATE_TOLERANCE = 0.05
 SO_TIMESTAMPNS = 35
 ETH_P_ALL = 0x0003
@@ -44,7 +47,7 @@ class Segment:
     t_ns: int
     inbound: bool  # to the service
     peer: str  # the client's address:port, the connection's key
-    request_start: bool  # inbound, its payload starts an HTTP request line
+    request_start: bool  # inbound, its payload starts a load request (LOAD_REQUEST)
 
 
 def parse_frame(t_ns: int, frame: bytes, port: int = SERVICE_PORT) -> Segment | None:
@@ -68,8 +71,8 @@ def parse_frame(t_ns: int, frame: bytes, port: int = SERVICE_PORT) -> Segment | 
     inbound = dport == port
     addr = socket.inet_ntoa(ip[12:16] if inbound else ip[16:20])
     peer = f"{addr}:{sport if inbound else dport}"
-    head = tcp[offset : offset + 8]
-    return Segment(t_ns, inbound, peer, inbound and head.startswith((b"POST ", b"GET ")))
+    head = tcp[offset : offset + len(LOAD_REQUEST)]
+    return Segment(t_ns, inbound, peer, inbound and head == LOAD_REQUEST)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,9 @@ def test_frames_are_parsed_and_others_skipped():
     assert wire.parse_frame(4, frame(CLIENT, 40000, POD, 8080)) is None  # a bare ACK
     assert wire.parse_frame(5, frame(CLIENT, 40000, POD, 9090, b"POST /")) is None
     assert wire.parse_frame(6, b"\0" * 12 + b"\x86\xdd" + b"\0" * 60) is None  # IPv6
+    # the kubelet's probes and the controller's scrapes are not load
+    probe = wire.parse_frame(7, frame(CLIENT, 40001, POD, 8080, b"GET /metrics HTTP/1.1"))
+    assert probe == wire.Segment(7, True, f"{CLIENT}:40001", False)
 
 
 def test_requests_pair_with_the_answer_on_their_connection():
@@ -110,6 +113,11 @@ def test_a_real_capture_on_loopback(tmp_path):
             self.send_header("Content-Length", "0")
             self.end_headers()
 
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
         def log_message(self, *_):
             pass
 
@@ -127,8 +135,11 @@ def test_a_real_capture_on_loopback(tmp_path):
     try:
         assert p.stdout.readline().strip() == "capturing"
         for _ in range(5):
-            req = urllib.request.Request(f"http://127.0.0.1:{port}/x", data=b"{}", method="POST")
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{port}/v1/tenants/t/requests", data=b"{}", method="POST"
+            )
             urllib.request.urlopen(req, timeout=5).read()
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
     finally:
         p.terminate()
         p.wait(timeout=30)
