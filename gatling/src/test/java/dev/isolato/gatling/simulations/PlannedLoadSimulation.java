@@ -56,6 +56,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
   private final String runId;
   private final Path outputDir;
   private final double warmupSeconds;
+  private final double jitSeconds;
+  private final LoopbackTarget loopback;
   private final StepRecorder recorder = new StepRecorder();
   private volatile boolean started;
   private boolean written;
@@ -82,10 +84,16 @@ public abstract class PlannedLoadSimulation extends Simulation {
     String body = settings.string("body", "{}");
     warmupSeconds =
         settings.bool("warmup", true) ? settings.positiveDouble("warmupSeconds", 5.0) : 0;
+    int jitRequests = warmupSeconds > 0 ? settings.positiveInt("jitWarmupRequests", 3000) : 0;
+    jitSeconds = jitRequests > 0 ? settings.positiveDouble("jitWarmupSeconds", 10.0) : 0;
+    loopback = jitRequests > 0 ? new LoopbackTarget() : null;
     List<PopulationBuilder> populations = new ArrayList<>();
     double endSeconds = 0;
+    if (loopback != null) {
+      populations.add(jitWarmup(loopback.url(), jitRequests, body));
+    }
     for (ClassPlan plan : plans) {
-      endSeconds = Math.max(endSeconds, warmupSeconds + plan.endSeconds());
+      endSeconds = Math.max(endSeconds, jitSeconds + warmupSeconds + plan.endSeconds());
       if (warmupSeconds > 0) {
         populations.add(warmup(plan, body));
       }
@@ -123,7 +131,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
     recorder.expect(cls, index, users);
     return scenario.injectOpen(
         evenly(
-            warmupSeconds + step.offsetSeconds() + step.phaseSeconds(i),
+            jitSeconds + warmupSeconds + step.offsetSeconds() + step.phaseSeconds(i),
             users,
             step.durationSeconds()));
   }
@@ -147,6 +155,16 @@ public abstract class PlannedLoadSimulation extends Simulation {
   }
 
   /**
+   * Unrecorded requests to a loopback target in this JVM before anything reaches the pods: the JIT
+   * compiles the request path on them ({@link LoopbackTarget}).
+   */
+  private PopulationBuilder jitWarmup(String url, int requests, String body) {
+    return scenario("jit warm-up")
+        .exec(http("jit warm-up").post(url + "/v1/tenants/warm-up/requests").body(StringBody(body)))
+        .injectOpen(evenly(0, requests, jitSeconds));
+  }
+
+  /**
    * Unrecorded requests at the first step's rate before step 0: the first requests of a fresh JVM
    * pay for class loading and JIT compilation in the load generator, not in the service.
    */
@@ -160,7 +178,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
             http(name)
                 .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
                 .body(StringBody(body)))
-        .injectOpen(evenly(0, users, warmupSeconds));
+        .injectOpen(evenly(jitSeconds, users, warmupSeconds));
   }
 
   private Session record(Session session, String cls, int step, String tenant) {
@@ -189,6 +207,9 @@ public abstract class PlannedLoadSimulation extends Simulation {
   @Override
   public void after() {
     writeResults(false);
+    if (loopback != null) {
+      loopback.close();
+    }
   }
 
   /** Fails the run before any load when a target does not accept TCP connections. */
@@ -231,13 +252,15 @@ public abstract class PlannedLoadSimulation extends Simulation {
   private void printPlan() {
     for (ClassPlan plan : plans) {
       System.out.printf(
-          "[isolato] run %s class %s -> %s, %d steps, %.0f s planned " + "(+%.0f s warm-up)%n",
+          "[isolato] run %s class %s -> %s, %d steps, %.0f s planned "
+              + "(+%.0f s warm-up, after %.0f s of JIT warm-up on loopback)%n",
           runId,
           plan.sloClass(),
           plan.baseUrl(),
           plan.steps().size(),
           plan.endSeconds(),
-          warmupSeconds);
+          warmupSeconds,
+          jitSeconds);
       for (ClassStep step : plan.steps()) {
         System.out.printf(
             "[isolato]   step %2d: %8.2f req/s for %6.1f s, %d tenants%n",
