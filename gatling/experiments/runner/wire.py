@@ -178,21 +178,30 @@ def _capture(interface: str, port: int, out: Path) -> None:
     sock.bind((interface, 0))
     sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     sock.settimeout(0.2)
-    segments = []
+    segments: list[Segment] = []
     print("capturing", flush=True)  # the parent waits for this line
     while not stop:
-        try:
-            frame, ancillary, _flags, addr = sock.recvmsg(256, 64)
-        except (TimeoutError, InterruptedError):
-            continue
-        if interface == "lo" and addr[2] == socket.PACKET_OUTGOING:
-            continue  # loopback shows each packet leaving and arriving: keep one (tests use lo)
-        for level, kind, data in ancillary:
-            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
-                sec, nsec = struct.unpack("qq", data[:16])
-                if s := parse_frame(sec * 1_000_000_000 + nsec, frame, port):
-                    segments.append(s)
+        _receive(sock, interface, port, segments)
+    sock.setblocking(False)  # what is still queued arrived before the stop: drain it
+    while _receive(sock, interface, port, segments):
+        pass
     write_segments(segments, out)
+
+
+def _receive(sock: socket.socket, interface: str, port: int, into: list[Segment]) -> bool:
+    """Reads one frame into `into` if it is a segment of `port`; False when none was waiting."""
+    try:
+        frame, ancillary, _flags, addr = sock.recvmsg(256, 64)
+    except (TimeoutError, InterruptedError, BlockingIOError):
+        return False
+    if interface == "lo" and addr[2] == socket.PACKET_OUTGOING:
+        return True  # loopback shows each packet leaving and arriving: keep one (tests use lo)
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            sec, nsec = struct.unpack("qq", data[:16])
+            if s := parse_frame(sec * 1_000_000_000 + nsec, frame, port):
+                into.append(s)
+    return True
 
 
 class Capture:

@@ -93,9 +93,10 @@ def test_options_from_the_environment():
         True,
     )
     assert o.openloop == Path("/repo/build/openloop")
+    assert o.wire
     env = {"INSTRUMENT": "both", "HYGIENE": "off", "REFINE": "0", "ARRIVALS": "poisson"}
-    both = Options.from_env(env, Path("/r"))
-    assert both.arrivals == "poisson"
+    both = Options.from_env({**env, "WIRE": "off"}, Path("/r"))
+    assert both.arrivals == "poisson" and not both.wire
     assert both.instruments == ("openloop", "gatling")  # the referee first
     assert (both.pin, both.refine) == (False, False)
     with pytest.raises(InstrumentError, match="INSTRUMENT must be gatling or openloop or both"):
