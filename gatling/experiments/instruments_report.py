@@ -2,9 +2,9 @@
 """The two instruments side by side, with what the pods saw (issue 13): one row per stored
 calibration that was measured with INSTRUMENT=both.
 
-usage: instruments_report.py [--write BENCHMARKS.md]
+usage: instruments_report.py [--write FILE.md ...]
 Reads docs/results/<dir>/<class>.comparison.json and both runs (their hygiene carries the
-capture at the pods, `wire`), prints a Markdown table and, with --write, puts it into the file
+capture at the pods, `wire`), prints a Markdown table and, with --write, puts it into each file
 between the markers <!-- instruments:begin --> and <!-- instruments:end --> with the date and
 the machine.
 """
@@ -83,8 +83,14 @@ HEADER = (
 )
 
 
-def table(entries: Sequence[tuple[str, str, Mapping, Mapping, Mapping]]) -> str:
-    return "\n".join([HEADER, *(row(*e) for e in entries)])
+def table(entries: Sequence[tuple[str, str, Mapping, Mapping, Mapping]], base: Path) -> str:
+    """The table, each class linked to its results directory relative to `base` (the folder of
+    the file it goes into)."""
+    rows = []
+    for directory, pods, c, g, o in entries:
+        link = os.path.relpath(RESULTS / directory, base)
+        rows.append(row(f"[{c['sloClass']}]({link}/)", pods, c, g, o))
+    return "\n".join([HEADER, *rows])
 
 
 def load(results: Path = RESULTS) -> list[tuple[str, str, Mapping, Mapping, Mapping]]:
@@ -94,7 +100,7 @@ def load(results: Path = RESULTS) -> list[tuple[str, str, Mapping, Mapping, Mapp
         files = [d / f"{cls}.comparison.json", d / f"{cls}.json", d / f"{cls}.openloop.json"]
         if all(f.is_file() for f in files):
             c, g, o = (json.loads(f.read_text()) for f in files)
-            out.append((f"[{cls}](results/{directory}/)", pods, c, g, o))
+            out.append((directory, pods, c, g, o))
     return out
 
 
@@ -108,7 +114,9 @@ def replace_section(text: str, section: str) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--write", type=Path, help="the Markdown file to put the table into")
+    ap.add_argument(
+        "--write", type=Path, action="append", default=[], help="a Markdown file to put it into"
+    )
     args = ap.parse_args()
     entries = load()
     if not entries:
@@ -119,10 +127,10 @@ def main() -> int:
         f"{os.cpu_count()} CPUs, by `gatling/experiments/instruments_report.py` from the "
         "stored runs."
     )
-    section = f"{stamp}\n\n{table(entries)}"
-    print(section)
-    if args.write:
-        args.write.write_text(replace_section(args.write.read_text(), section))
+    print(f"{stamp}\n\n{table(entries, RESULTS.parent)}")
+    for f in args.write:
+        section = f"{stamp}\n\n{table(entries, f.resolve().parent)}"
+        f.write_text(replace_section(f.read_text(), section))
     return 0
 
 
