@@ -34,6 +34,9 @@ SERVICE_PORT = 8080
 # the same port with GETs and are not load.
 LOAD_REQUEST = b"POST /v1/tenants/"
 SENT_RATE_TOLERANCE = 0.05
+# An evenly spaced plan's gaps vary by a coefficient of variation of about 0.01-0.1 at the pod
+# (the referee), Poisson arrivals by 1; above half way the stream is not what was planned.
+MAX_GAP_CV = 0.5
 SO_TIMESTAMPNS = 35
 ETH_P_ALL = 0x0003
 _TCP, _IPV4 = 6, b"\x08\x00"
@@ -133,16 +136,24 @@ def steps(
 
 
 def off_rate(i: int, s: Mapping[str, Any]) -> str | None:
-    """Why step i is contaminated, if it is: it arrived at the pods more than
-    SENT_RATE_TOLERANCE off its offered rate (judged for evenly spaced plans only: a Poisson
-    step's rate varies by about 1/sqrt(n) by design), or too few of its requests arrived."""
+    """Why step i is contaminated, if it is: too few of its requests arrived, or (evenly spaced
+    plans only: a Poisson step's rate varies by about 1/sqrt(n) by design) it arrived at the
+    pods more than SENT_RATE_TOLERANCE off its offered rate or with gaps varying by more than
+    MAX_GAP_CV."""
     sent, offered = s["sentRps"], s["offeredRps"]
     if sent is None:
         return f"step {i}: {s['arrivals']} requests arrived at the pods"
-    if s.get("evenArrivals", True) and abs(sent - offered) > SENT_RATE_TOLERANCE * offered:
+    if not s.get("evenArrivals", True):
+        return None
+    if abs(sent - offered) > SENT_RATE_TOLERANCE * offered:
         return (
             f"step {i}: arrived at the pods at {sent} req/s, not the offered {offered} "
             f"(tolerance {100 * SENT_RATE_TOLERANCE:.0f} %): the generator did not send the plan"
+        )
+    if (s.get("gapCv") or 0) > MAX_GAP_CV:
+        return (
+            f"step {i}: arrived at the pods unevenly (gaps' CV {s['gapCv']} > {MAX_GAP_CV}): "
+            "the generator did not send an evenly spaced stream"
         )
     return None
 

@@ -77,6 +77,9 @@ def test_steps_cut_the_warm_up_and_measure_the_sent_rate():
     assert wire.off_rate(0, s[0]) is None
     assert "at 30.0 req/s, not the offered 13.33" in wire.off_rate(1, s[1])
     assert wire.off_rate(1, {**s[1], "evenArrivals": False}) is None
+    bursty = {**s[0], "gapCv": 0.78}  # Gatling's old per-tenant streams at 3 req/s
+    assert "unevenly (gaps' CV 0.78 > 0.5)" in wire.off_rate(0, bursty)
+    assert wire.off_rate(0, {**bursty, "evenArrivals": False}) is None
     assert "0 requests arrived" in wire.off_rate(2, wire.summary([], 10))
 
 

@@ -14,6 +14,7 @@ import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.Settings;
 import dev.isolato.gatling.plan.TenantLoad;
+import dev.isolato.gatling.plan.TenantOrder;
 import dev.isolato.gatling.stats.CalibrationReport;
 import dev.isolato.gatling.stats.StepRecorder;
 import io.gatling.javaapi.core.OpenInjectionStep;
@@ -34,12 +35,13 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs a step plan as an open model: one Gatling scenario per (class, step, tenant) that injects
- * users at the tenant's constant rate during the step, each user sending one {@code POST
- * {base}/v1/tenants/{tenant}/requests}. Request names are {@code <class> s<step> <tenant>}, so
- * Gatling's HTML report shows the same cells.
+ * Runs a step plan as an open model: one Gatling scenario per (class, step) that injects users
+ * evenly spaced at the class's rate during the step, each user sending one {@code POST
+ * {base}/v1/tenants/{tenant}/requests} for the tenant {@link TenantOrder} gives its place. Request
+ * names are {@code <class> s<step> <tenant>}, so Gatling's HTML report shows the same cells.
  *
  * <p>Latency is timed in-process around each request with {@link System#nanoTime()} (Gatling's own
  * times are whole milliseconds, too coarse for a 5 ms service) and recorded per cell, failures
@@ -50,6 +52,8 @@ import java.util.List;
 public abstract class PlannedLoadSimulation extends Simulation {
   private static final String T0_NANOS = "isolatoT0Nanos";
   private static final String T0_MILLIS = "isolatoT0Millis";
+  private static final String TENANT = "isolatoTenant";
+  private static final String REQUEST = "isolatoRequest";
   private static final Duration GRACE = Duration.ofSeconds(15);
 
   private final List<ClassPlan> plans;
@@ -98,9 +102,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
         populations.add(warmup(plan, body));
       }
       for (ClassStep step : plan.steps()) {
-        for (int i = 0; i < step.tenants().size(); i++) {
-          populations.add(population(plan, step, i, body));
-        }
+        populations.add(population(plan, step, body));
       }
     }
     printPlan();
@@ -109,30 +111,44 @@ public abstract class PlannedLoadSimulation extends Simulation {
         .maxDuration(Duration.ofMillis((long) (endSeconds * 1000)).plus(GRACE));
   }
 
-  private PopulationBuilder population(ClassPlan plan, ClassStep step, int i, String body) {
-    TenantLoad load = step.tenants().get(i);
+  /**
+   * One class's step as one evenly spaced stream; each request goes to the tenant {@link
+   * TenantOrder} picks for its place in the stream, so every tenant sends its exact count at its
+   * rate, interleaved with the others.
+   */
+  private PopulationBuilder population(ClassPlan plan, ClassStep step, String body) {
     String cls = plan.sloClass();
     int index = step.index();
-    String tenant = load.tenantId();
-    String name = String.format("%s s%02d %s", cls, index, tenant);
+    List<TenantLoad> loads = step.tenants();
+    long[] counts = new long[loads.size()];
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] = Math.max(1, Math.round(loads.get(i).rps() * step.durationSeconds()));
+    }
+    int[] order = TenantOrder.interleave(counts);
+    AtomicInteger next = new AtomicInteger();
+    String name = String.format("%s s%02d", cls, index);
     ScenarioBuilder scenario =
         scenario(name)
             .exec(
-                session ->
-                    session
-                        .set(T0_NANOS, System.nanoTime())
-                        .set(T0_MILLIS, System.currentTimeMillis()))
+                session -> {
+                  String tenant =
+                      loads.get(order[next.getAndIncrement() % order.length]).tenantId();
+                  return session
+                      .set(TENANT, tenant)
+                      .set(REQUEST, name + " " + tenant)
+                      .set(T0_NANOS, System.nanoTime())
+                      .set(T0_MILLIS, System.currentTimeMillis());
+                })
             .exec(
-                http(name)
-                    .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
+                http("#{" + REQUEST + "}")
+                    .post(plan.baseUrl() + "/v1/tenants/#{" + TENANT + "}/requests")
                     .body(StringBody(body)))
-            .exec(session -> record(session, cls, index, tenant));
-    long users = Math.max(1, Math.round(load.rps() * step.durationSeconds()));
-    recorder.expect(cls, index, users);
+            .exec(session -> record(session, cls, index, session.getString(TENANT)));
+    recorder.expect(cls, index, order.length);
     return scenario.injectOpen(
         evenly(
-            jitSeconds + warmupSeconds + step.offsetSeconds() + step.phaseSeconds(i),
-            users,
+            jitSeconds + warmupSeconds + step.offsetSeconds(),
+            order.length,
             step.durationSeconds()));
   }
 
