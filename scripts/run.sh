@@ -137,7 +137,7 @@ echo "$API" > "$RUN_DIR/api-url" # read with the token by `make experiment` (gat
 # Created when missing; a class that exists (perhaps changed through the API) is kept as is.
 log "ensuring the gold and bronze classes"
 out=$(kubectl create -f "$ROOT/controller/config/default-classes.yaml" 2>&1) \
-  || ! grep -v 'AlreadyExists' <<< "$out" | grep -q . || die "creating the default classes failed: $out"
+  || ! grep -v -e 'AlreadyExists' -e ' created$' <<< "$out" | grep -q . || die "creating the default classes failed: $out"
 
 if [ "$MODE" = host ]; then
   WHERE="Isolato is running on localkube (the controller on this host)."

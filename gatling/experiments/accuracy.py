@@ -2,10 +2,11 @@
 """Model accuracy: the cut-off at 3 replicas predicted by the fit over the 1- and 2-replica
 runs, against the cut-off measured at 3 replicas.
 
-usage: accuracy.py RESULT_DIR
-RESULT_DIR holds replicas-N/acc.response.json (POST /api/v1/calibrations answers) for N = 1, 2,
-3 in that order of posting: the answer to the 2-replica run carries the joint fit made before
-the 3-replica run was measured. Prints a Markdown summary and writes accuracy.json.
+usage: accuracy.py RESULT_DIR [gatling|openloop]
+RESULT_DIR holds replicas-N/acc.response.json (POST /api/v1/calibrations answers to Gatling's
+runs; acc.openloop.response.json for the open-loop referee's) for N = 1, 2, 3 in that order of
+posting: the answer to the 2-replica run carries the joint fit made before the 3-replica run
+was measured. Prints the result and writes accuracy.json (accuracy.openloop.json).
 """
 
 import json
@@ -26,11 +27,13 @@ def predicted_cutoff(model, replicas, target_ms, hi):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3) or sys.argv[2:] not in ([], ["gatling"], ["openloop"]):
         sys.exit(__doc__)
     root = Path(sys.argv[1])
+    suffix = "" if sys.argv[2:] in ([], ["gatling"]) else ".openloop"
     answers = {
-        n: json.loads((root / f"replicas-{n}" / "acc.response.json").read_text()) for n in (1, 2, 3)
+        n: json.loads((root / f"replicas-{n}" / f"acc{suffix}.response.json").read_text())
+        for n in (1, 2, 3)
     }
     fit = answers[2]["fit"]
     if not fit.get("model"):
@@ -72,7 +75,7 @@ def main():
         result["linearErrorPct"] = round(
             100 * (linear - measured["cutoffRps"]) / measured["cutoffRps"], 1
         )
-    (root / "accuracy.json").write_text(json.dumps(result, indent=2) + "\n")
+    (root / f"accuracy{suffix}.json").write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
 
 

@@ -129,7 +129,13 @@ def plot_latency(classes, out):
 
 
 def plot_model(classes, out):
-    fitted = [(r, s) for r, s in classes if (s.get("status") or {}).get("model")]
+    # a run that does not know its replica count (a planner verification: context replicas 0)
+    # has no load per replica to draw the model at
+    fitted = [
+        (r, s)
+        for r, s in classes
+        if (s.get("status") or {}).get("model") and (r["context"].get("replicas") or 0) >= 1
+    ]
     if not fitted:
         return False
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -137,7 +143,7 @@ def plot_model(classes, out):
         model = status["status"]["model"]
         percentile, _ = target_of(status)
         key = key_of(percentile)
-        replicas = run["context"].get("replicas", 1)
+        replicas = run["context"]["replicas"]
         rates = [s["offeredRps"] for s in run["steps"]]
         (line,) = ax.plot(
             rates,

@@ -9,12 +9,15 @@ source "$(dirname "$0")/lib.sh"
 
 OUT=$(mktemp -d)
 STUB_PID=
+RAMP_STUB_PID=
 SIM_PID=
 BG_PIDS=()
 cleanup() {
   stop_group "$SIM_PID"
   for p in "${BG_PIDS[@]}"; do stop_group "$p"; done
-  if [ -n "$STUB_PID" ]; then { kill "$STUB_PID" && wait "$STUB_PID"; } 2>/dev/null || true; fi
+  for p in "$STUB_PID" "$RAMP_STUB_PID"; do
+    if [ -n "$p" ]; then { kill "$p" && wait "$p"; } 2>/dev/null || true; fi
+  done
   if [ -n "${KEEP_OUT:-}" ]; then log "kept $OUT"; else rm -rf "$OUT"; fi
 }
 trap cleanup EXIT
@@ -24,6 +27,9 @@ check() { # check JQ-EXPR FILE MESSAGE
   log "ok: $3"
 }
 
+# The ramp gets a stub of its own that records arrival times (the others share one).
+start_stub --delay-ms 2 --arrivals "$OUT/ramp-arrivals.txt"
+RAMP_STUB_PID=$STUB_PID RAMP_URL=$STUB_URL
 start_stub --delay-ms 2 --reject t3
 log "stub service at $STUB_URL (pid $STUB_PID)"
 
@@ -40,7 +46,7 @@ bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
 }
 BG_NAMES=()
 log "starting 5 runs: LinearRampCalibration, AggressiveTenant, TenantMix, CoLocatedRamp, unreachable target"
-bg ramp LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
+bg ramp LinearRampCalibration -Disolato.baseUrl="$RAMP_URL" -Disolato.sloClass=gold \
   -Disolato.tenants=t1,t2 -Disolato.startRate=20 -Disolato.rateStep=20 -Disolato.steps=3 \
   -Disolato.requestsPerStep=60 -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/ramp" \
   -Disolato.runId=ramp-test -Disolato.context=replicas=1
@@ -77,6 +83,11 @@ check 'all(.steps[]; .tenants.t1.count == 30 and .tenants.t2.count == 30)' "$R" 
 check 'all(.steps[]; .total.p50 >= 2 and .total.p50 <= .total.p95 and .total.p95 <= .total.max)' \
   "$R" "percentiles ordered and above the stub's 2 ms"
 check 'all(.steps[]; .achievedRps > 0.8 * .offeredRps)' "$R" "achieved rate near offered"
+# 20 warm-up + 3 x 60 requests, 50..17 ms apart; the 1.5 s step (60 at 40 req/s) must not be
+# squeezed into 1 s, leaving a 0.5 s hole (Gatling's rampUsers truncates to whole seconds)
+"$GATLING_DIR/test/arrival_gaps.py" "$OUT/ramp-arrivals.txt" --count 200 --max-gap-ms 300 \
+  || die "the ramp's arrivals were not evenly spaced over each step"
+log "ok: each step's arrivals spread over its whole planned duration"
 
 A="$OUT/aggr/bronze.json"
 check '.steps[1].tenants.t3.count == 30 and .steps[1].tenants.t3.errors == 30' "$A" \

@@ -10,10 +10,11 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
   openloop|both (the open-loop referee drives LinearRampCalibration ramps; both: side by side
   and compared), HYGIENE=on|off (generator and pods on disjoint CPUs), CONTAMINATED=refuse|post,
   REFINE=1|0 (bisect near the knee), ARRIVALS=even|poisson (open-loop), OPENLOOP (default
-  build/openloop).
+  build/openloop), WIRE=on|off (capture the requests at the pods).
 list: the definitions with their parameters and a line each.
 model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to
-  one class and compares the predicted cut-off with the measured one.
+  one class and compares the predicted cut-off with the measured one; INSTRUMENT=openloop
+  fits and checks on the open-loop referee's runs instead of Gatling's.
 pod-size-plan [DIR]: posts the pod-size runs of DIR (default docs/results/pod-size) to a class
   with candidate sizes and asks the planner which size it runs for a range of committed loads.
 Exit status: 0 done, 1 failed, 2 usage or definition error, 130 interrupted.
@@ -135,8 +136,13 @@ def main(argv: list[str]) -> int:
             directory = (
                 Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/model-accuracy"
             )
+            instrument = environ.get("INSTRUMENT") or "gatling"
+            if instrument not in ("gatling", "openloop"):
+                problem = f"INSTRUMENT must be gatling or openloop, not '{instrument}'"
+                print(problem, file=sys.stderr)
+                return 2
             settings = api_settings(environ)
-            model_accuracy(IsolatoApi(settings.url, settings.token), directory)
+            model_accuracy(IsolatoApi(settings.url, settings.token), directory, instrument)
             return 0
         if argv[:1] == ["pod-size-plan"] and len(argv) <= 2:
             directory = Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/pod-size"

@@ -421,6 +421,8 @@ def _experiment(d: Definition, body: dict[str, Any], env: dict[str, Any]) -> Exp
         top.fail("tenants", f"tenant ids repeat: {ids}")
     simulation = _simulation(top.child("simulation", top.get("simulation", dict)), names)
     calibrate = top.get("calibrate", bool)
+    if calibrate:
+        _require_admission_off(top, classes)
     results = _relative(top, "results", top.get("results", str))
     hooks = {
         h: tuple(_step(top, f"{h}[{i}]", s, names) for i, s in enumerate(top.get(h, list)))
@@ -428,6 +430,19 @@ def _experiment(d: Definition, body: dict[str, Any], env: dict[str, Any]) -> Exp
     }
     top.done()
     return Experiment(d.name, classes, tuple(tenants), simulation, calibrate, results, hooks, env)
+
+
+def _require_admission_off(f: _Fields, classes: tuple[SloClass, ...]) -> None:
+    """A calibration measures the pods, so no request may be answered by admission instead: a 429
+    returns in a millisecond and hides the knee (and each posted cut-off lowers the next run's
+    admitted rates)."""
+    enforced = [c.name for c in classes if c.admission != "off"]
+    if enforced:
+        f.fail(
+            "classes",
+            f"a calibrating experiment (calibrate: true) needs admission: off on every class; "
+            f"{', '.join(enforced)} would answer 429 past the admitted rate and hide the knee",
+        )
 
 
 def _relative(f: _Fields, key: str, value: str) -> PurePosixPath:

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .wire import off_rate
+
 MAX_GENERATOR_CPU_PCT = 70.0
 MAX_STEAL_PCT = 5.0
 CPUSET_ROOT = Path("/sys/fs/cgroup/cpuset")
@@ -171,6 +173,8 @@ def assess(
             reasons.append(
                 f"step {i}: steal {w['stealPct']} % on the pods' CPUs (> {max_steal_pct} %)"
             )
+        if "wire" in w and (why := off_rate(i, w["wire"])):
+            reasons.append(why)
     return {
         "status": "contaminated" if reasons else "clean",
         "reasons": reasons,

@@ -48,6 +48,16 @@ class Ramp:
         return [self.requests_per_step / r for r in (rates or self.rates)]
 
 
+def warmup_requests(instrument: str, ramp: Ramp, rate: float) -> int:
+    """How many unrecorded requests an instrument sends before a ramp (or probe) starting at
+    `rate`: Gatling rounds half up, at least 1 (PlannedLoadSimulation), the referee truncates."""
+    if ramp.warmup_s <= 0:
+        return 0
+    if instrument == "gatling":
+        return max(1, math.floor(rate * ramp.warmup_s + 0.5))
+    return int(rate * ramp.warmup_s)
+
+
 def ramp_of(sim: Simulation) -> Ramp:
     """The ramp of a LinearRampCalibration (InstrumentError for any other simulation)."""
     if sim.name != RAMP:
@@ -119,7 +129,7 @@ def merge_probe(run: dict[str, Any], probe: Mapping[str, Any]) -> dict[str, Any]
 class Options:
     """How a run measures: INSTRUMENT, HYGIENE (pin the CPUs), CONTAMINATED (refuse or post a
     contaminated run), REFINE (bisect near the knee), ARRIVALS (the open-loop generator's:
-    even or poisson), OPENLOOP (its binary)."""
+    even or poisson), OPENLOOP (its binary), WIRE (capture the arrivals at the pods)."""
 
     instrument: str = "gatling"
     pin: bool = True
@@ -127,6 +137,7 @@ class Options:
     refine: bool = True
     arrivals: str = "even"
     openloop: Path = Path("build/openloop")
+    wire: bool = True
 
     @property
     def instruments(self) -> tuple[str, ...]:
@@ -148,4 +159,5 @@ class Options:
             refine=choice("REFINE", ("1", "0"), "1") == "1",
             arrivals=choice("ARRIVALS", ("even", "poisson"), "even"),
             openloop=Path(environ.get("OPENLOOP") or repo_root / "build" / "openloop"),
+            wire=choice("WIRE", ("on", "off"), "on") == "on",
         )

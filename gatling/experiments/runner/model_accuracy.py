@@ -14,13 +14,20 @@ from pathlib import Path
 
 from .api import IsolatoApi
 from .definition import SloClass
-from .run import EXPERIMENTS_DIR, RunError, log
+from .run import EXPERIMENTS_DIR, RunError, log, run_file
 
 ACCFIT = SloClass("accfit", "200m", "128Mi", None, 1, 3, 90)
 
 
-def model_accuracy(api: IsolatoApi, directory: Path) -> None:
-    runs = {r: directory / f"replicas-{r}" / f"acc{r}.json" for r in (1, 2, 3)}
+def response_file(instrument: str) -> str:
+    """The API's answer to one replica count's run: acc.response.json for Gatling's runs,
+    acc.openloop.response.json for the referee's."""
+    return run_file("acc", instrument).removesuffix(".json") + ".response.json"
+
+
+def model_accuracy(api: IsolatoApi, directory: Path, instrument: str = "gatling") -> None:
+    """Fits on `instrument`'s runs (INSTRUMENT=gatling or openloop: the referee's)."""
+    runs = {r: directory / f"replicas-{r}" / run_file(f"acc{r}", instrument) for r in (1, 2, 3)}
     missing = [str(p) for p in runs.values() if not p.exists()]
     if missing:
         raise RunError(f"missing accuracy runs: {', '.join(missing)}")
@@ -33,12 +40,14 @@ def model_accuracy(api: IsolatoApi, directory: Path) -> None:
             log(f"posting the {r}-replica run to accfit")
             run = {**json.loads(path.read_text()), "sloClass": "accfit"}
             answer = api.call("POST", "/api/v1/calibrations", run)
-            (directory / f"replicas-{r}" / "acc.response.json").write_bytes(answer)
+            (directory / f"replicas-{r}" / response_file(instrument)).write_bytes(answer)
         (directory / "accfit.status.json").write_bytes(
             api.call("GET", "/api/v1/slo-classes/accfit")
         )
     finally:
         api.delete_quietly("/api/v1/slo-classes/accfit")
-    done = subprocess.run([sys.executable, "accuracy.py", str(directory)], cwd=EXPERIMENTS_DIR)
+    done = subprocess.run(
+        [sys.executable, "accuracy.py", str(directory), instrument], cwd=EXPERIMENTS_DIR
+    )
     if done.returncode != 0:
         raise RunError("accuracy.py failed")

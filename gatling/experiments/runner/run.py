@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import simulation as sim
+from . import wire
 from .api import ApiError, IsolatoApi
 from .cluster import ClusterError, Kubectl, pool_selector
 from .collision import differences
@@ -41,6 +42,7 @@ from .instruments import (
     openloop_command,
     probe_simulation,
     ramp_of,
+    warmup_requests,
 )
 from .knee import RESOLUTION, bracket, next_probe, p95_ci
 from .verdict import holds, verdict
@@ -325,11 +327,13 @@ class Run:
         if pin["pinned"]:
             cmd = [*taskset_prefix(pin["generatorCpus"]), *cmd]
         sampler = Sampler(lambda: cgroups)
+        capture = self.capture(work, pin, cgroups) if ramp else None
         log(f"running {instrument}: {' '.join(cmd[:6])} ...")
         try:
             status = sim.run(cmd, on_start=sampler.start)
         finally:
             end = sampler.stop()
+            arrived = capture.stop() if capture else None
         if status != 0:
             raise RunError(f"{instrument} failed with exit status {status} (its output is above)")
         runs = {}
@@ -338,9 +342,28 @@ class Run:
             runs[run["sloClass"]] = run
         if ramp and rates:
             windows = step_windows(sampler.samples, end, ramp.durations(rates))
+            if arrived is not None:
+                warmup = warmup_requests(instrument, ramp, rates[0])
+                even = instrument == "gatling" or o.arrivals == "even"
+                for w, s in zip(
+                    windows, wire.steps(arrived, warmup, ramp.requests_per_step, rates), strict=True
+                ):
+                    w["wire"] = {**s, "evenArrivals": even}
         else:
             windows = [window(sampler.samples[0], sampler.samples[-1])]
         return runs, windows
+
+    def capture(self, work: Path, pin: dict[str, Any], cgroups: list[Path]) -> wire.Capture | None:
+        """The arrivals at the class's pods during one generator run (WIRE=on); None when off
+        or when it cannot start (not root, no pod process): the run is then judged without it."""
+        if not self.options.wire:
+            return None
+        prefix = taskset_prefix(pin["generatorCpus"]) if pin["pinned"] else []
+        try:
+            return wire.Capture(wire.pod_pids(cgroups), work, prefix)
+        except OSError as e:
+            log(f"wire: no capture at the pods ({e}); the run is judged without it")
+            return None
 
     def save_partial(self) -> None:
         """After an interrupt: the complete steps each generator wrote ("partial": true)."""

@@ -42,3 +42,16 @@ def test_a_missing_token_says_where_make_run_writes_it(capsys, monkeypatch, tmp_
 def test_an_unknown_command_prints_the_usage(capsys):
     assert main(["frobnicate"]) == 2
     assert "usage: runner.sh run NAME" in capsys.readouterr().err
+
+
+def test_model_accuracy_takes_one_instrument(capsys, monkeypatch):
+    monkeypatch.setenv("INSTRUMENT", "both")
+    assert main(["model-accuracy"]) == 2
+    assert "INSTRUMENT must be gatling or openloop, not 'both'" in capsys.readouterr().err
+
+
+def test_model_accuracy_names_each_instruments_files():
+    from runner.model_accuracy import response_file
+
+    assert response_file("gatling") == "acc.response.json"
+    assert response_file("openloop") == "acc.openloop.response.json"

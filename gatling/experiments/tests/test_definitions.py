@@ -19,7 +19,10 @@ from runner.definition import (
 
 # Each bash definition (before the runner was Python), sourced with these parameters: its class
 # and tenant bodies, simulation, -D properties, URL properties, results directory. Deliberate
-# changes since: bronze-alone ramps 3..33 req/s with 150 requests per step (was 4..31 x 100).
+# changes since: bronze-alone ramps 3..33 req/s with 150 requests per step (was 4..31 x 100);
+# every class of a calibrating definition has admission off (test_calibrations_turn_admission_off);
+# gold-alone ramps to 180, bronze-alone to 39, and they and accuracy warm up for 20 s; colocated's
+# bronze ramps 4..40 (committed 10 per tenant).
 BASH_ERA = json.loads((Path(__file__).parent / "bash-definitions.json").read_text())
 DEFS = catalogue()
 
@@ -131,7 +134,7 @@ MINIMAL = """
 description: d
 classes:
   - {name: c, cpu: 100m, memory: 64Mi, priority: 1, minReplicas: 1, maxReplicas: 1,
-     perPodCutoffRps: 10}
+     perPodCutoffRps: 10, admission: "off"}
 tenants:
   - {class: c, count: 2, committedRps: 5, profile: 3}
 simulation:
@@ -217,3 +220,18 @@ def test_steps_and_parameters_are_checked_on_load(tmp_path, extra, where):
 def test_invalid_yaml_names_the_file(tmp_path):
     with pytest.raises(DefinitionError, match=r"x\.yaml: is not valid YAML"):
         load(write(tmp_path, "description: a: b\n"))
+
+
+@pytest.mark.parametrize("admission", ["", ', admission: "enforce"'])
+def test_a_calibration_with_admission_is_refused(tmp_path, admission):
+    text = MINIMAL.replace(', admission: "off"', admission)
+    with pytest.raises(DefinitionError, match=r"x\.yaml: classes: .*needs admission: off.*c would"):
+        load(write(tmp_path, text))
+    assert not load(write(tmp_path, text + "calibrate: false\n")).resolve({}).calibrate
+
+
+def test_calibrations_turn_admission_off():
+    for name, d in DEFS.items():
+        e = d.resolve({})
+        if e.calibrate:
+            assert {c.admission for c in e.classes} == {"off"}, name

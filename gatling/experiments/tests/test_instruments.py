@@ -20,9 +20,9 @@ def test_the_gold_alone_ramp_as_gatling_reads_it():
     r = ramp_of(DEFS["gold-alone"].resolve({}).simulation)
     assert r.slo_class == "gold"
     assert r.tenants == ("gold-t1", "gold-t2", "gold-t3", "gold-t4")
-    assert r.rates == tuple(float(x) for x in range(15, 151, 15))  # startRate..maxRate
+    assert r.rates == tuple(float(x) for x in range(15, 181, 15))  # startRate..maxRate
     assert r.step == 15
-    assert (r.requests_per_step, r.warmup_s, r.label) == (300, 5.0, "alone")
+    assert (r.requests_per_step, r.warmup_s, r.label) == (300, 20.0, "alone")
     assert r.durations()[0] == 20.0
 
 
@@ -62,7 +62,7 @@ def test_the_openloop_command_drives_the_same_steps():
     assert cmd[0] == "/b/openloop"
     assert args["-rates"] == "97.5" and args["-first-index"] == "10"
     assert args["-tenants"] == "gold-t1,gold-t2,gold-t3,gold-t4"
-    assert args["-requests"] == "300" and args["-warmup"] == "5.0s"
+    assert args["-requests"] == "300" and args["-warmup"] == "20.0s"
     assert args["-context"] == "podCpu=400m,podMemory=256Mi,replicas=1"
     assert args["-arrivals"] == "even"
 
@@ -93,9 +93,10 @@ def test_options_from_the_environment():
         True,
     )
     assert o.openloop == Path("/repo/build/openloop")
+    assert o.wire
     env = {"INSTRUMENT": "both", "HYGIENE": "off", "REFINE": "0", "ARRIVALS": "poisson"}
-    both = Options.from_env(env, Path("/r"))
-    assert both.arrivals == "poisson"
+    both = Options.from_env({**env, "WIRE": "off"}, Path("/r"))
+    assert both.arrivals == "poisson" and not both.wire
     assert both.instruments == ("openloop", "gatling")  # the referee first
     assert (both.pin, both.refine) == (False, False)
     with pytest.raises(InstrumentError, match="INSTRUMENT must be gatling or openloop or both"):

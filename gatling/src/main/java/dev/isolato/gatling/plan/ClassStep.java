@@ -31,20 +31,6 @@ public record ClassStep(
     return tenants.stream().mapToDouble(TenantLoad::rps).sum();
   }
 
-  /**
-   * When tenant {@code i}'s first arrival of this step comes, in seconds after the step starts:
-   * tenants are staggered by one gap of the class's rate, so that their evenly spaced streams
-   * interleave into one evenly spaced stream (unstaggered, every tenant's k-th request left at the
-   * same instant: bursts of as many requests as tenants, which a one-core pod serves one after the
-   * other, inflating the p95 and CFS throttling well below the pod's capacity).
-   */
-  public double phaseSeconds(int i) {
-    if (i < 0 || i >= tenants.size()) {
-      throw new IllegalArgumentException("step " + index + " has no tenant " + i);
-    }
-    return i / offeredRps();
-  }
-
   /** When this step's injection ends, in seconds after the run starts. */
   public double endSeconds() {
     return offsetSeconds + durationSeconds;

@@ -19,29 +19,6 @@ class LoadPlansTest {
   }
 
   @Test
-  void tenantsAreStaggeredIntoOneEvenlySpacedStream() {
-    ClassStep step =
-        new ClassStep(
-            0,
-            0,
-            10,
-            List.of(
-                new TenantLoad("a", 20),
-                new TenantLoad("b", 20),
-                new TenantLoad("c", 20),
-                new TenantLoad("d", 20)));
-    // each tenant every 50 ms; staggered by 12.5 ms, the class gets one request every 12.5 ms
-    assertEquals(
-        List.of(0.0, 0.0125, 0.025, 0.0375),
-        List.of(
-            step.phaseSeconds(0),
-            step.phaseSeconds(1),
-            step.phaseSeconds(2),
-            step.phaseSeconds(3)));
-    assertThrows(IllegalArgumentException.class, () -> step.phaseSeconds(4));
-  }
-
-  @Test
   void linearRampSplitsEachStepEvenlyAndKeepsRequestsPerStep() {
     ClassPlan plan =
         LoadPlans.linearRamp(

@@ -1,6 +1,7 @@
 package dev.isolato.gatling.simulations;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -8,10 +9,12 @@ import static io.gatling.javaapi.http.HttpDsl.http;
 
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationStep;
+import dev.isolato.gatling.plan.Arrivals;
 import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.Settings;
 import dev.isolato.gatling.plan.TenantLoad;
+import dev.isolato.gatling.plan.TenantOrder;
 import dev.isolato.gatling.stats.CalibrationReport;
 import dev.isolato.gatling.stats.StepRecorder;
 import io.gatling.javaapi.core.OpenInjectionStep;
@@ -32,12 +35,13 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs a step plan as an open model: one Gatling scenario per (class, step, tenant) that injects
- * users at the tenant's constant rate during the step, each user sending one {@code POST
- * {base}/v1/tenants/{tenant}/requests}. Request names are {@code <class> s<step> <tenant>}, so
- * Gatling's HTML report shows the same cells.
+ * Runs a step plan as an open model: one Gatling scenario per (class, step) that injects users
+ * evenly spaced at the class's rate during the step, each user sending one {@code POST
+ * {base}/v1/tenants/{tenant}/requests} for the tenant {@link TenantOrder} gives its place. Request
+ * names are {@code <class> s<step> <tenant>}, so Gatling's HTML report shows the same cells.
  *
  * <p>Latency is timed in-process around each request with {@link System#nanoTime()} (Gatling's own
  * times are whole milliseconds, too coarse for a 5 ms service) and recorded per cell, failures
@@ -48,12 +52,16 @@ import java.util.List;
 public abstract class PlannedLoadSimulation extends Simulation {
   private static final String T0_NANOS = "isolatoT0Nanos";
   private static final String T0_MILLIS = "isolatoT0Millis";
+  private static final String TENANT = "isolatoTenant";
+  private static final String REQUEST = "isolatoRequest";
   private static final Duration GRACE = Duration.ofSeconds(15);
 
   private final List<ClassPlan> plans;
   private final String runId;
   private final Path outputDir;
   private final double warmupSeconds;
+  private final double jitSeconds;
+  private final LoopbackTarget loopback;
   private final StepRecorder recorder = new StepRecorder();
   private volatile boolean started;
   private boolean written;
@@ -80,17 +88,21 @@ public abstract class PlannedLoadSimulation extends Simulation {
     String body = settings.string("body", "{}");
     warmupSeconds =
         settings.bool("warmup", true) ? settings.positiveDouble("warmupSeconds", 5.0) : 0;
+    int jitRequests = warmupSeconds > 0 ? settings.positiveInt("jitWarmupRequests", 3000) : 0;
+    jitSeconds = jitRequests > 0 ? settings.positiveDouble("jitWarmupSeconds", 10.0) : 0;
+    loopback = jitRequests > 0 ? new LoopbackTarget() : null;
     List<PopulationBuilder> populations = new ArrayList<>();
     double endSeconds = 0;
+    if (loopback != null) {
+      populations.add(jitWarmup(loopback.url(), jitRequests, body));
+    }
     for (ClassPlan plan : plans) {
-      endSeconds = Math.max(endSeconds, warmupSeconds + plan.endSeconds());
+      endSeconds = Math.max(endSeconds, jitSeconds + warmupSeconds + plan.endSeconds());
       if (warmupSeconds > 0) {
         populations.add(warmup(plan, body));
       }
       for (ClassStep step : plan.steps()) {
-        for (int i = 0; i < step.tenants().size(); i++) {
-          populations.add(population(plan, step, i, body));
-        }
+        populations.add(population(plan, step, body));
       }
     }
     printPlan();
@@ -99,32 +111,73 @@ public abstract class PlannedLoadSimulation extends Simulation {
         .maxDuration(Duration.ofMillis((long) (endSeconds * 1000)).plus(GRACE));
   }
 
-  private PopulationBuilder population(ClassPlan plan, ClassStep step, int i, String body) {
-    TenantLoad load = step.tenants().get(i);
+  /**
+   * One class's step as one evenly spaced stream; each request goes to the tenant {@link
+   * TenantOrder} picks for its place in the stream, so every tenant sends its exact count at its
+   * rate, interleaved with the others.
+   */
+  private PopulationBuilder population(ClassPlan plan, ClassStep step, String body) {
     String cls = plan.sloClass();
     int index = step.index();
-    String tenant = load.tenantId();
-    String name = String.format("%s s%02d %s", cls, index, tenant);
+    List<TenantLoad> loads = step.tenants();
+    long[] counts = new long[loads.size()];
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] = Math.max(1, Math.round(loads.get(i).rps() * step.durationSeconds()));
+    }
+    int[] order = TenantOrder.interleave(counts);
+    AtomicInteger next = new AtomicInteger();
+    String name = String.format("%s s%02d", cls, index);
     ScenarioBuilder scenario =
         scenario(name)
             .exec(
-                session ->
-                    session
-                        .set(T0_NANOS, System.nanoTime())
-                        .set(T0_MILLIS, System.currentTimeMillis()))
+                session -> {
+                  String tenant =
+                      loads.get(order[next.getAndIncrement() % order.length]).tenantId();
+                  return session
+                      .set(TENANT, tenant)
+                      .set(REQUEST, name + " " + tenant)
+                      .set(T0_NANOS, System.nanoTime())
+                      .set(T0_MILLIS, System.currentTimeMillis());
+                })
             .exec(
-                http(name)
-                    .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
+                http("#{" + REQUEST + "}")
+                    .post(plan.baseUrl() + "/v1/tenants/#{" + TENANT + "}/requests")
                     .body(StringBody(body)))
-            .exec(session -> record(session, cls, index, tenant));
+            .exec(session -> record(session, cls, index, session.getString(TENANT)));
+    recorder.expect(cls, index, order.length);
+    return scenario.injectOpen(
+        evenly(
+            jitSeconds + warmupSeconds + step.offsetSeconds(),
+            order.length,
+            step.durationSeconds()));
+  }
+
+  /** {@code users} arrivals spread evenly over {@code seconds}, after {@code delaySeconds}. */
+  private static List<OpenInjectionStep> evenly(double delaySeconds, long users, double seconds) {
+    Arrivals arrivals = Arrivals.evenly(users, seconds);
     List<OpenInjectionStep> injection = new ArrayList<>();
-    injection.add(nothingFor(millis(warmupSeconds + step.offsetSeconds() + step.phaseSeconds(i))));
-    // rampUsers(n) spreads n arrivals evenly over the step: a constant arrival rate with an
-    // exact count (constantUsersPerSec truncates the duration to whole seconds).
-    long users = Math.max(1, Math.round(load.rps() * step.durationSeconds()));
-    recorder.expect(cls, index, users);
-    injection.add(rampUsers((int) users).during(millis(step.durationSeconds())));
-    return scenario.injectOpen(injection);
+    injection.add(nothingFor(millis(delaySeconds)));
+    if (arrivals.rampUsers() > 0) {
+      injection.add(
+          rampUsers((int) arrivals.rampUsers()).during(Duration.ofSeconds(arrivals.rampSeconds())));
+    }
+    for (Arrivals.Group g : arrivals.rest()) {
+      if (g.pauseMillis() > 0) {
+        injection.add(nothingFor(Duration.ofMillis(g.pauseMillis())));
+      }
+      injection.add(atOnceUsers(g.users()));
+    }
+    return injection;
+  }
+
+  /**
+   * Unrecorded requests to a loopback target in this JVM before anything reaches the pods: the JIT
+   * compiles the request path on them ({@link LoopbackTarget}).
+   */
+  private PopulationBuilder jitWarmup(String url, int requests, String body) {
+    return scenario("jit warm-up")
+        .exec(http("jit warm-up").post(url + "/v1/tenants/warm-up/requests").body(StringBody(body)))
+        .injectOpen(evenly(0, requests, jitSeconds));
   }
 
   /**
@@ -141,7 +194,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
             http(name)
                 .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
                 .body(StringBody(body)))
-        .injectOpen(rampUsers((int) users).during(millis(warmupSeconds)));
+        .injectOpen(evenly(jitSeconds, users, warmupSeconds));
   }
 
   private Session record(Session session, String cls, int step, String tenant) {
@@ -170,6 +223,9 @@ public abstract class PlannedLoadSimulation extends Simulation {
   @Override
   public void after() {
     writeResults(false);
+    if (loopback != null) {
+      loopback.close();
+    }
   }
 
   /** Fails the run before any load when a target does not accept TCP connections. */
@@ -212,13 +268,15 @@ public abstract class PlannedLoadSimulation extends Simulation {
   private void printPlan() {
     for (ClassPlan plan : plans) {
       System.out.printf(
-          "[isolato] run %s class %s -> %s, %d steps, %.0f s planned " + "(+%.0f s warm-up)%n",
+          "[isolato] run %s class %s -> %s, %d steps, %.0f s planned "
+              + "(+%.0f s warm-up, after %.0f s of JIT warm-up on loopback)%n",
           runId,
           plan.sloClass(),
           plan.baseUrl(),
           plan.steps().size(),
           plan.endSeconds(),
-          warmupSeconds);
+          warmupSeconds,
+          jitSeconds);
       for (ClassStep step : plan.steps()) {
         System.out.printf(
             "[isolato]   step %2d: %8.2f req/s for %6.1f s, %d tenants%n",

@@ -1,0 +1,35 @@
+"""instruments_report.py: the side-by-side table and its section in BENCHMARKS.md."""
+
+import instruments_report as r
+
+
+def run(p95s, rates, wire_rates=None, knee=None):
+    steps = [{"offeredRps": x, "total": {"p95": p}} for x, p in zip(rates, p95s, strict=True)]
+    hygiene = [
+        {"wire": {"sentRps": s, "offeredRps": x, "serviceP95Ms": 3.0}} if s else {}
+        for x, s in zip(rates, wire_rates or [None] * len(rates), strict=True)
+    ]
+    return {"steps": steps, "hygiene": {"steps": hygiene, **({"knee": knee} if knee else {})}}
+
+
+def test_a_row_shows_both_cut_offs_and_both_views_of_low_load():
+    comparison = {
+        "gatling": {"cutoffRps": 68.0},
+        "openloop": {"cutoffRps": 72.0},
+        "cutoff": {"diffPct": -5.6, "toleranceRps": 8.0},
+        "verdict": "agrees",
+    }
+    g = run([6.4, 7.6], [16, 8], wire_rates=[16.4, 8.0], knee={"resolutionPct": 2.9})
+    o = run([4.3, 4.4], [16, 8], wire_rates=[16.0, 8.0])
+    line = r.row("acc1", "1 × 200m", comparison, g, o)
+    assert line == (
+        "| acc1 | 1 × 200m | 72.0 | 68.0 | -5.6 % (±8) | 2.9 % | 8 req/s: 4.4 / 7.6 | "
+        "3.0 / 3.0 | 0.0 / 2.5 | agrees |"
+    )
+    assert r.off_rate_pct(run([1], [10])) is None
+
+
+def test_the_section_is_replaced_between_its_markers():
+    text = f"# B\n\n{r.BEGIN}\nold\n{r.END}\n\n## next\n"
+    assert r.replace_section(text, "new") == f"# B\n\n{r.BEGIN}\nnew\n{r.END}\n\n## next\n"
+    assert r.replace_section("# B\n", "new") == f"# B\n\n{r.BEGIN}\nnew\n{r.END}\n"

@@ -1,0 +1,22 @@
+"""plot.py: the model-fit plot needs a replica count to draw the model at."""
+
+from plot import plot_model
+
+MODEL = {"form": "queue", "scaleMs": 4.0, "queueMs": 1.0, "capacityRps": 70.0, "sigma": 0.0}
+
+
+def classes(replicas):
+    run = {
+        "sloClass": "c",
+        "context": {"replicas": replicas},
+        "steps": [{"offeredRps": r, "total": {"p95": 5.0}} for r in (10, 20, 30)],
+    }
+    status = {"status": {"model": MODEL}, "spec": {"latency": {"percentile": 95, "targetMs": 50}}}
+    return [(run, status)]
+
+
+def test_a_run_without_a_replica_count_gets_no_model_plot(tmp_path):
+    assert not plot_model(classes(0), tmp_path / "fit.png")  # a planner verification
+    assert not (tmp_path / "fit.png").exists()
+    assert plot_model(classes(2), tmp_path / "fit.png")
+    assert (tmp_path / "fit.png").stat().st_size > 0

@@ -1,0 +1,152 @@
+"""The arrivals at the pods (runner/wire.py): parsing, pairing, step summaries, the verdict, and
+a real capture on the loopback interface."""
+
+import dataclasses
+import http.server
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+from runner import wire
+from runner.hygiene import assess
+from runner.instruments import Ramp, warmup_requests
+
+POD, CLIENT = "10.244.0.2", "10.244.0.1"
+
+
+def frame(src, sport, dst, dport, payload=b"", flags=0x18):
+    tcp = struct.pack("!HHIIBBHHH", sport, dport, 0, 0, 5 << 4, flags, 0, 0, 0)
+    total = 20 + len(tcp) + len(payload)
+    addresses = socket.inet_aton(src), socket.inet_aton(dst)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, total, 0, 0, 64, 6, 0, *addresses)
+    return b"\0" * 12 + b"\x08\x00" + ip + tcp + payload
+
+
+def test_frames_are_parsed_and_others_skipped():
+    req = wire.parse_frame(1, frame(CLIENT, 40000, POD, 8080, b"POST /v1/tenants/t/requests"))
+    assert req == wire.Segment(1, True, f"{CLIENT}:40000", True)
+    body = wire.parse_frame(2, frame(CLIENT, 40000, POD, 8080, b"{}"))
+    assert body == wire.Segment(2, True, f"{CLIENT}:40000", False)
+    answer = wire.parse_frame(3, frame(POD, 8080, CLIENT, 40000, b"HTTP/1.1 200 OK"))
+    assert answer == wire.Segment(3, False, f"{CLIENT}:40000", False)
+    assert wire.parse_frame(4, frame(CLIENT, 40000, POD, 8080)) is None  # a bare ACK
+    assert wire.parse_frame(5, frame(CLIENT, 40000, POD, 9090, b"POST /")) is None
+    assert wire.parse_frame(6, b"\0" * 12 + b"\x86\xdd" + b"\0" * 60) is None  # IPv6
+    # the kubelet's probes and the controller's scrapes are not load
+    probe = wire.parse_frame(7, frame(CLIENT, 40001, POD, 8080, b"GET /metrics HTTP/1.1"))
+    assert probe == wire.Segment(7, True, f"{CLIENT}:40001", False)
+
+
+def test_requests_pair_with_the_answer_on_their_connection():
+    a, b = "c:1", "c:2"
+    segs = [
+        wire.Segment(0, True, a, True),
+        wire.Segment(1_000_000, True, b, True),
+        wire.Segment(1_500_000, True, a, False),  # body of a's request
+        wire.Segment(4_000_000, False, b, False),
+        wire.Segment(5_000_000, False, a, False),
+        wire.Segment(6_000_000, True, a, True),  # no answer captured
+    ]
+    assert wire.requests(reversed(segs)) == [
+        wire.Request(0, 5_000_000),
+        wire.Request(1_000_000, 3_000_000),
+        wire.Request(6_000_000, None),
+    ]
+
+
+def evenly(n, rate, start_ns=0, service_ns=2_000_000):
+    return [wire.Request(start_ns + round(i * 1e9 / rate), service_ns) for i in range(n)]
+
+
+def test_steps_cut_the_warm_up_and_measure_the_sent_rate():
+    warm = evenly(10, 10)
+    step0 = evenly(20, 20, start_ns=1_000_000_000)
+    # Gatling's old bug: 30 requests planned over 1.5 s sent in 1 s
+    step1 = evenly(30, 30, start_ns=2_000_000_000, service_ns=4_000_000)
+    s = wire.steps(warm + step0 + step1, 10, 20, [20, 13.33])
+    assert [x["arrivals"] for x in s] == [20, 20]
+    assert s[0]["sentRps"] == 20 and s[0]["largestGapMs"] == 50 and s[0]["gapCv"] == 0
+    assert s[0]["serviceP95Ms"] == 2.0
+    assert s[1]["sentRps"] == 30
+    assert wire.off_rate(0, s[0]) is None
+    assert "at 30.0 req/s, not the offered 13.33" in wire.off_rate(1, s[1])
+    assert wire.off_rate(1, {**s[1], "evenArrivals": False}) is None
+    bursty = {**s[0], "gapCv": 0.78}  # Gatling's old per-tenant streams at 3 req/s
+    assert "unevenly (gaps' CV 0.78 > 0.5)" in wire.off_rate(0, bursty)
+    assert wire.off_rate(0, {**bursty, "evenArrivals": False}) is None
+    assert "0 requests arrived" in wire.off_rate(2, wire.summary([], 10))
+
+
+def test_a_step_off_its_rate_contaminates_the_run():
+    w = {"seconds": 1, "generatorCpuPct": 1, "stealPct": 0, "sharedCpus": ""}
+    ok = {"arrivals": 20, "sentRps": 20.5, "offeredRps": 20}
+    off = {**ok, "sentRps": 23}
+    pin = {"pinned": True}
+    assert assess([{**w, "wire": ok}], pin)["status"] == "clean"
+    verdict = assess([{**w, "wire": ok}, {**w, "wire": off}], pin)
+    assert verdict["status"] == "contaminated"
+    assert verdict["reasons"] == [
+        "step 1: arrived at the pods at 23 req/s, not the offered 20 (tolerance 5 %): "
+        "the generator did not send the plan"
+    ]
+
+
+def test_warm_up_counts_follow_each_instrument():
+    ramp = Ramp("c", "baseUrl", ("t1",), (15.0,), 300, 2.5, "alone", "", "{}")
+    assert warmup_requests("gatling", ramp, 15.0) == 38  # 37.5 rounded half up
+    assert warmup_requests("openloop", ramp, 15.0) == 37
+    assert warmup_requests("gatling", dataclasses.replace(ramp, warmup_s=0.0), 15.0) == 0
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a packet socket needs root")
+def test_a_real_capture_on_loopback(tmp_path):
+    class Slow(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            threading.Event().wait(0.02)  # 20 ms of service
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *_):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    out = tmp_path / "wire.csv"
+    here = Path(wire.__file__).resolve().parent.parent
+    p = subprocess.Popen(
+        [sys.executable, "-m", "runner.wire", "lo", str(port), str(out)],
+        cwd=here,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert p.stdout.readline().strip() == "capturing"
+        for _ in range(5):
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{port}/v1/tenants/t/requests", data=b"{}", method="POST"
+            )
+            urllib.request.urlopen(req, timeout=5).read()
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
+    finally:
+        p.terminate()
+        p.wait(timeout=30)
+        server.shutdown()
+    reqs = wire.requests(wire.read_segments(out))
+    assert len(reqs) == 5
+    assert all(20e6 <= r.service_ns < 1e9 for r in reqs)
