@@ -28,6 +28,9 @@ CALIBRATIONS = (
     ("model-accuracy/replicas-1", "acc1", "1 × 200m"),
     ("model-accuracy/replicas-2", "acc2", "2 × 200m"),
     ("model-accuracy/replicas-3", "acc3", "3 × 200m"),
+    ("model-accuracy-100m/replicas-1", "acc1", "1 × 100m"),
+    ("model-accuracy-100m/replicas-2", "acc2", "2 × 100m"),
+    ("model-accuracy-100m/replicas-3", "acc3", "3 × 100m"),
 )
 BEGIN, END = "<!-- instruments:begin -->", "<!-- instruments:end -->"
 

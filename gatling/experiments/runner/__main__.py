@@ -134,7 +134,9 @@ def main(argv: list[str]) -> int:
             return run(argv[1] if len(argv) == 2 else "", environ)
         if argv[:1] == ["model-accuracy"] and len(argv) <= 2:
             directory = (
-                Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/model-accuracy"
+                Path(argv[1]).resolve()
+                if len(argv) == 2
+                else REPO_ROOT / "docs/results/model-accuracy"
             )
             instrument = environ.get("INSTRUMENT") or "gatling"
             if instrument not in ("gatling", "openloop"):

@@ -8,10 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The measured knee of a 200m pod (CFS quota) on the dev machine:
- * docs/results/model-accuracy/replicas-{1,2,3}/acc{1,2,3}.json, p95 per step. p95 is flat, then
- * jumps 30× past about 50 rps per replica. Measured cut-offs (p95 <= 50 ms): 48 / 96 / 144 rps at 1
- * / 2 / 3 replicas.
+ * A measured knee of a 200m pod (CFS quota) on the dev machine, as stored on 2026-11-22 in
+ * docs/results/model-accuracy/replicas-{1,2,3}/acc{1,2,3}.json (git history; taken with the load
+ * generator's faults of docs/results/README.md, which shift the knee but not its shape), p95 per
+ * step. p95 is flat, then jumps 30× past about 50 rps per replica. Measured cut-offs (p95 <= 50
+ * ms): 48 / 96 / 144 rps at 1 / 2 / 3 replicas.
  */
 class KneeDataTest {
   private static final double TARGET_MS = 50;

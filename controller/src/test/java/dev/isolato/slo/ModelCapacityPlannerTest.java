@@ -171,7 +171,7 @@ class ModelCapacityPlannerTest {
   @Test
   void aKneeShapedModelIsNotPlannedPastItsUtilisationCap() {
     // The fit of the measured 200m runs: flat 9.2 ms up to μ = 50 rps per replica
-    // (docs/results/verify).
+    // (the 2026-11-22 verification, in the git history of docs/results/verify).
     QueueModel knee = new QueueModel(9.2, 0, 50, 0);
     List<TenantDemand> mixed =
         List.of(
