@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from runner.compare import low_load_step
+
 RESULTS = Path(__file__).resolve().parent.parent.parent / "docs" / "results"
 CALIBRATIONS = (
     ("gold-alone", "gold", "1 × 400m"),
@@ -36,9 +38,9 @@ BEGIN, END = "<!-- instruments:begin -->", "<!-- instruments:end -->"
 
 
 def _low(run: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
-    """The lowest-rate step and its hygiene record."""
-    i = min(range(len(run["steps"])), key=lambda k: run["steps"][k]["offeredRps"])
-    return run["steps"][i], run["hygiene"]["steps"][i]
+    """The comparison's low-load step and its hygiene record."""
+    step = low_load_step(run)
+    return step, run["hygiene"]["steps"][run["steps"].index(step)]
 
 
 NONE = "n/a"

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .wire import off_rate
+from .wire import contamination
 
 MAX_GENERATOR_CPU_PCT = 70.0
 MAX_STEAL_PCT = 5.0
@@ -173,7 +173,7 @@ def assess(
             reasons.append(
                 f"step {i}: steal {w['stealPct']} % on the pods' CPUs (> {max_steal_pct} %)"
             )
-        if "wire" in w and (why := off_rate(i, w["wire"])):
+        if "wire" in w and (why := contamination(i, w["wire"])):
             reasons.append(why)
     return {
         "status": "contaminated" if reasons else "clean",

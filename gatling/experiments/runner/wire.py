@@ -135,7 +135,7 @@ def steps(
     ]
 
 
-def off_rate(i: int, s: Mapping[str, Any]) -> str | None:
+def contamination(i: int, s: Mapping[str, Any]) -> str | None:
     """Why step i is contaminated, if it is: too few of its requests arrived, or (evenly spaced
     plans only: a Poisson step's rate varies by about 1/sqrt(n) by design) it arrived at the
     pods more than SENT_RATE_TOLERANCE off its offered rate or with gaps varying by more than

@@ -74,13 +74,13 @@ def test_steps_cut_the_warm_up_and_measure_the_sent_rate():
     assert s[0]["sentRps"] == 20 and s[0]["largestGapMs"] == 50 and s[0]["gapCv"] == 0
     assert s[0]["serviceP95Ms"] == 2.0
     assert s[1]["sentRps"] == 30
-    assert wire.off_rate(0, s[0]) is None
-    assert "at 30.0 req/s, not the offered 13.33" in wire.off_rate(1, s[1])
-    assert wire.off_rate(1, {**s[1], "evenArrivals": False}) is None
+    assert wire.contamination(0, s[0]) is None
+    assert "at 30.0 req/s, not the offered 13.33" in wire.contamination(1, s[1])
+    assert wire.contamination(1, {**s[1], "evenArrivals": False}) is None
     bursty = {**s[0], "gapCv": 0.78}  # Gatling's old per-tenant streams at 3 req/s
-    assert "unevenly (gaps' CV 0.78 > 0.5)" in wire.off_rate(0, bursty)
-    assert wire.off_rate(0, {**bursty, "evenArrivals": False}) is None
-    assert "0 requests arrived" in wire.off_rate(2, wire.summary([], 10))
+    assert "unevenly (gaps' CV 0.78 > 0.5)" in wire.contamination(0, bursty)
+    assert wire.contamination(0, {**bursty, "evenArrivals": False}) is None
+    assert "0 requests arrived" in wire.contamination(2, wire.summary([], 10))
 
 
 def test_a_step_off_its_rate_contaminates_the_run():
