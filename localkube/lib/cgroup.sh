@@ -30,6 +30,18 @@ lk_cgroup_join() { # component pid
     || echo "[localkube] warning: could not put $1 into cgroup $root/$LK_CGROUP/$group; CPU is then counted by PID only" >&2
 }
 
+# rmdir of an empty group, retried for up to 5 s: the kernel lets go of a group a moment after its
+# last task is reaped, and rmdir fails with EBUSY meanwhile (runc retries for the same reason).
+lk_rmdir_when_empty() { # dir
+  local _
+  for _ in $(seq 50); do
+    rmdir "$1" 2>/dev/null && return 0
+    [ -z "$(cat "$1/cgroup.procs" 2>/dev/null)" ] || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
 # Removes the groups localkube created, once every process in them has gone (`down`).
 lk_cgroup_remove() {
   local root dir
@@ -37,7 +49,7 @@ lk_cgroup_remove() {
   [ -n "$root" ] && [ -d "$root/$LK_CGROUP" ] || return 0
   for dir in "$root/$LK_CGROUP"/control-plane "$root/$LK_CGROUP"/node; do
     [ -d "$dir" ] || continue
-    rmdir "$dir" 2>/dev/null || lk_step "warning: cgroup $dir still has processes ($(tr '\n' ' ' < "$dir/cgroup.procs")); left in place"
+    lk_rmdir_when_empty "$dir" || lk_step "warning: cgroup $dir still has processes ($(tr '\n' ' ' < "$dir/cgroup.procs")); left in place"
   done
   rmdir "$root/$LK_CGROUP" 2>/dev/null || true # fails only while a group above was left
 }

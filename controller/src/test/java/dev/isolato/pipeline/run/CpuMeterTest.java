@@ -1,6 +1,7 @@
 package dev.isolato.pipeline.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
@@ -8,8 +9,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -59,11 +62,28 @@ class CpuMeterTest {
   @AfterEach
   void removeWhatTheTestCreated() throws Exception {
     for (Process p : started) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly); // a burning child, if one is left
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
     for (int i = groups.size() - 1; i >= 0; i--) {
-      Files.deleteIfExists(groups.get(i)); // rmdir: empty once its processes have exited
+      Path group = groups.get(i);
+      // The kernel lets go of a group a moment after its last task is reaped: rmdir meanwhile
+      // fails with EBUSY (runc retries for the same reason). A group with tasks left still fails.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(20))
+          .ignoreExceptionsInstanceOf(FileSystemException.class)
+          .until(() -> removedOnceEmpty(group));
     }
+  }
+
+  private static boolean removedOnceEmpty(Path group) throws IOException {
+    if (Files.exists(group.resolve("cgroup.procs"))
+        && !Files.readString(group.resolve("cgroup.procs")).isBlank()) {
+      return false;
+    }
+    Files.deleteIfExists(group);
+    return true;
   }
 
   /**
