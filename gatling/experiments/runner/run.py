@@ -346,7 +346,15 @@ class Run:
                 warmup = warmup_requests(instrument, ramp, rates[0])
                 even = instrument == "gatling" or o.arrivals == "even"
                 for w, s in zip(
-                    windows, wire.steps(arrived, warmup, ramp.requests_per_step, rates), strict=True
+                    windows,
+                    wire.steps(
+                        arrived,
+                        warmup,
+                        ramp.requests_per_step,
+                        rates,
+                        len(capture.files) if capture else 1,
+                    ),
+                    strict=True,
                 ):
                     w["wire"] = {**s, "evenArrivals": even}
         else:

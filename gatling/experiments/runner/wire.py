@@ -82,20 +82,21 @@ def parse_frame(t_ns: int, frame: bytes, port: int = SERVICE_PORT) -> Segment | 
 class Request:
     arrival_ns: int
     service_ns: int | None  # to the first segment of the answer; None if none was seen
+    pod: int = 0  # which of the captured pods received it
 
 
-def requests(segments: Iterable[Segment]) -> list[Request]:
-    """Each request by its arrival, with the time until the pod's answer on its connection
-    began (HTTP/1.1 without pipelining: one request in flight per connection)."""
+def requests(segments: Iterable[Segment], pod: int = 0) -> list[Request]:
+    """Each request one pod received, by its arrival, with the time until the pod's answer on
+    its connection began (HTTP/1.1 without pipelining: one request in flight per connection)."""
     out: list[Request] = []
     pending: dict[str, int] = {}  # peer -> index in out
     for s in sorted(segments, key=lambda s: s.t_ns):
         if s.request_start:
             pending[s.peer] = len(out)
-            out.append(Request(s.t_ns, None))
+            out.append(Request(s.t_ns, None, pod))
         elif not s.inbound and s.peer in pending:
             i = pending.pop(s.peer)
-            out[i] = Request(out[i].arrival_ns, s.t_ns - out[i].arrival_ns)
+            out[i] = Request(out[i].arrival_ns, s.t_ns - out[i].arrival_ns, pod)
     return out
 
 
@@ -105,9 +106,10 @@ def _pct(sorted_ms: Sequence[float], q: float) -> float | None:
     return round(sorted_ms[min(len(sorted_ms) - 1, math.ceil(q * len(sorted_ms)) - 1)], 3)
 
 
-def summary(reqs: Sequence[Request], offered_rps: float) -> dict[str, Any]:
+def summary(reqs: Sequence[Request], offered_rps: float, pods: int = 1) -> dict[str, Any]:
     """One step's arrivals: the rate they were sent at (first to last arrival), the spacing,
-    and the service time at the pod (request in -> answer out), in ms."""
+    the service time at the pod (request in -> answer out), in ms, and how the class Service
+    split them over its `pods` (kube-proxy picks a pod per connection, not per request)."""
     times = [r.arrival_ns for r in reqs]
     gaps = [(b - a) / 1e6 for a, b in itertools.pairwise(times)]
     span = (times[-1] - times[0]) / 1e9 if len(times) > 1 else 0.0
@@ -121,17 +123,19 @@ def summary(reqs: Sequence[Request], offered_rps: float) -> dict[str, Any]:
         "serviceP50Ms": _pct(service, 0.50),
         "serviceP95Ms": _pct(service, 0.95),
         "serviceP99Ms": _pct(service, 0.99),
+        "podArrivals": [sum(1 for r in reqs if r.pod == i) for i in range(pods)],
     }
 
 
 def steps(
-    reqs: Sequence[Request], warmup: int, per_step: int, rates: Sequence[float]
+    reqs: Sequence[Request], warmup: int, per_step: int, rates: Sequence[float], pods: int = 1
 ) -> list[dict[str, Any]]:
     """The run's requests in send order, less the warm-up, cut into its steps (the generators
     send each step's requests after the previous step's, evenly spaced)."""
     ordered = sorted(reqs, key=lambda r: r.arrival_ns)[warmup:]
     return [
-        summary(ordered[i * per_step : (i + 1) * per_step], rate) for i, rate in enumerate(rates)
+        summary(ordered[i * per_step : (i + 1) * per_step], rate, pods)
+        for i, rate in enumerate(rates)
     ]
 
 
@@ -243,8 +247,12 @@ class Capture:
         for p in self.procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=30)
-        segments = [s for f in self.files if f.is_file() for s in read_segments(f)]
-        return requests(segments)
+        return [
+            r
+            for pod, f in enumerate(self.files)
+            if f.is_file()
+            for r in requests(read_segments(f), pod)
+        ]
 
 
 def pod_pids(pod_dirs: Iterable[Path]) -> list[int]:

@@ -60,6 +60,24 @@ def test_requests_pair_with_the_answer_on_their_connection():
     ]
 
 
+def test_each_pod_pairs_its_own_connections_and_the_split_is_counted():
+    # the same client address:port may reach two pods (different pod IPs): pairing is per pod
+    pod0 = wire.requests(
+        [wire.Segment(0, True, "c:1", True), wire.Segment(3, False, "c:1", False)], 0
+    )
+    pod1 = wire.requests(
+        [
+            wire.Segment(1, True, "c:1", True),
+            wire.Segment(2, True, "c:2", True),
+            wire.Segment(9, False, "c:1", False),
+        ],
+        1,
+    )
+    assert pod0 == [wire.Request(0, 3, 0)]
+    assert pod1 == [wire.Request(1, 8, 1), wire.Request(2, None, 1)]
+    assert wire.summary(pod0 + pod1, 10, pods=3)["podArrivals"] == [1, 2, 0]
+
+
 def evenly(n, rate, start_ns=0, service_ns=2_000_000):
     return [wire.Request(start_ns + round(i * 1e9 / rate), service_ns) for i in range(n)]
 
