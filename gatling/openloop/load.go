@@ -27,6 +27,10 @@ type Plan struct {
 	Timeout         time.Duration // per request; a timeout counts as an error
 	MaxInFlight     int           // cap on concurrent requests; a request waiting for a slot still counts from its schedule
 	MaxDuration     time.Duration // the whole run's bound; steps not finished by then are dropped
+	// ConnectionPerRequest opens a connection for each request. kube-proxy picks a Service's pod
+	// per connection, so each request then goes to a pod drawn anew; reused connections keep
+	// going to the pods they were opened to (Go reuses the most recently idle one first).
+	ConnectionPerRequest bool
 }
 
 // sample is one request: its latency from its INTENDED send time, so a request the generator
@@ -64,7 +68,8 @@ type generator struct {
 }
 
 func newGenerator(p Plan) *generator {
-	transport := &http.Transport{MaxIdleConns: 0, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 90 * time.Second}
+	transport := &http.Transport{MaxIdleConns: 0, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 90 * time.Second,
+		DisableKeepAlives: p.ConnectionPerRequest}
 	var slots chan struct{}
 	if p.MaxInFlight > 0 {
 		slots = make(chan struct{}, p.MaxInFlight)

@@ -97,6 +97,7 @@ def openloop_command(
     run_id: str,
     out: Path,
     arrivals: str = "even",
+    connections: str = "reuse",
 ) -> list[str]:
     """The open-loop generator driving `rates` (the same requests per step, tenants and
     warm-up as the Gatling ramp; even or Poisson arrivals)."""
@@ -105,7 +106,7 @@ def openloop_command(
         "-rates", ",".join(text(r) for r in rates), "-first-index", str(first_index),
         "-requests", str(ramp.requests_per_step), "-warmup", f"{ramp.warmup_s}s",
         "-label", ramp.label, "-context", ramp.context, "-body", ramp.body,
-        "-run-id", run_id, "-out", str(out), "-arrivals", arrivals,
+        "-run-id", run_id, "-out", str(out), "-arrivals", arrivals, "-connections", connections,
     ]  # fmt: skip
 
 
@@ -129,13 +130,15 @@ def merge_probe(run: dict[str, Any], probe: Mapping[str, Any]) -> dict[str, Any]
 class Options:
     """How a run measures: INSTRUMENT, HYGIENE (pin the CPUs), CONTAMINATED (refuse or post a
     contaminated run), REFINE (bisect near the knee), ARRIVALS (the open-loop generator's:
-    even or poisson), OPENLOOP (its binary), WIRE (capture the arrivals at the pods)."""
+    even or poisson), CONNECTIONS (the open-loop generator's: reuse or per-request), OPENLOOP
+    (its binary), WIRE (capture the arrivals at the pods)."""
 
     instrument: str = "gatling"
     pin: bool = True
     post_contaminated: bool = False
     refine: bool = True
     arrivals: str = "even"
+    connections: str = "reuse"
     openloop: Path = Path("build/openloop")
     wire: bool = True
 
@@ -158,6 +161,7 @@ class Options:
             post_contaminated=choice("CONTAMINATED", ("refuse", "post"), "refuse") == "post",
             refine=choice("REFINE", ("1", "0"), "1") == "1",
             arrivals=choice("ARRIVALS", ("even", "poisson"), "even"),
+            connections=choice("CONNECTIONS", ("reuse", "per-request"), "reuse"),
             openloop=Path(environ.get("OPENLOOP") or repo_root / "build" / "openloop"),
             wire=choice("WIRE", ("on", "off"), "on") == "on",
         )

@@ -322,7 +322,7 @@ class Run:
             out = work / f"{ramp.slo_class}.json"
             run_id = f"{self.run_id}-openloop"
             cmd = openloop_command(
-                o.openloop, ramp, url, rates, first_index, run_id, out, o.arrivals
+                o.openloop, ramp, url, rates, first_index, run_id, out, o.arrivals, o.connections
             )
         if pin["pinned"]:
             cmd = [*taskset_prefix(pin["generatorCpus"]), *cmd]

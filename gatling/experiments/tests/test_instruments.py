@@ -64,7 +64,7 @@ def test_the_openloop_command_drives_the_same_steps():
     assert args["-tenants"] == "gold-t1,gold-t2,gold-t3,gold-t4"
     assert args["-requests"] == "300" and args["-warmup"] == "20.0s"
     assert args["-context"] == "podCpu=400m,podMemory=256Mi,replicas=1"
-    assert args["-arrivals"] == "even"
+    assert args["-arrivals"] == "even" and args["-connections"] == "reuse"
 
 
 def test_a_gatling_probe_is_the_ramp_reduced_to_one_step():
@@ -94,10 +94,13 @@ def test_options_from_the_environment():
     )
     assert o.openloop == Path("/repo/build/openloop")
     assert o.wire
+    assert o.connections == "reuse"
     env = {"INSTRUMENT": "both", "HYGIENE": "off", "REFINE": "0", "ARRIVALS": "poisson"}
-    both = Options.from_env({**env, "WIRE": "off"}, Path("/r"))
-    assert both.arrivals == "poisson" and not both.wire
+    both = Options.from_env({**env, "WIRE": "off", "CONNECTIONS": "per-request"}, Path("/r"))
+    assert both.arrivals == "poisson" and not both.wire and both.connections == "per-request"
     assert both.instruments == ("openloop", "gatling")  # the referee first
     assert (both.pin, both.refine) == (False, False)
+    with pytest.raises(InstrumentError, match="CONNECTIONS must be reuse or per-request"):
+        Options.from_env({"CONNECTIONS": "pool"}, Path("/r"))
     with pytest.raises(InstrumentError, match="INSTRUMENT must be gatling or openloop or both"):
         Options.from_env({"INSTRUMENT": "wrk"}, Path("/r"))
