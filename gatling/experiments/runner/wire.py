@@ -37,6 +37,12 @@ SENT_RATE_TOLERANCE = 0.05
 # An evenly spaced plan's gaps vary by a coefficient of variation of about 0.01-0.1 at the pod
 # (the referee), Poisson arrivals by 1; above half way the stream is not what was planned.
 MAX_GAP_CV = 0.5
+# A Service spreads connections, not requests, over its pods: a generator that sends a step
+# over few connections loads some pods and leaves others idle (measured: 199 of 200 requests on
+# one of 2 pods, 285 of 300 on one of 3), and the step then measures fewer pods than the class
+# has. Above a quarter over its fair share the busiest pod no longer stands for 1/n of the
+# load; a random per-request split of 100 requests per pod stays within about 10 %.
+MAX_POD_SHARE_EXCESS = 0.25
 SO_TIMESTAMPNS = 35
 ETH_P_ALL = 0x0003
 _TCP, _IPV4 = 6, b"\x08\x00"
@@ -143,10 +149,13 @@ def contamination(i: int, s: Mapping[str, Any]) -> str | None:
     """Why step i is contaminated, if it is: too few of its requests arrived, or (evenly spaced
     plans only: a Poisson step's rate varies by about 1/sqrt(n) by design) it arrived at the
     pods more than SENT_RATE_TOLERANCE off its offered rate or with gaps varying by more than
-    MAX_GAP_CV."""
+    MAX_GAP_CV; or the class's pods shared it unevenly (any plan): the busiest pod received more
+    than MAX_POD_SHARE_EXCESS over its fair share."""
     sent, offered = s["sentRps"], s["offeredRps"]
     if sent is None:
         return f"step {i}: {s['arrivals']} requests arrived at the pods"
+    if split := _uneven_split(i, s.get("podArrivals") or []):
+        return split
     if not s.get("evenArrivals", True):
         return None
     if abs(sent - offered) > SENT_RATE_TOLERANCE * offered:
@@ -160,6 +169,20 @@ def contamination(i: int, s: Mapping[str, Any]) -> str | None:
             "the generator did not send an evenly spaced stream"
         )
     return None
+
+
+def _uneven_split(i: int, per_pod: Sequence[int]) -> str | None:
+    total = sum(per_pod)
+    if len(per_pod) < 2 or total == 0:
+        return None
+    fair = total / len(per_pod)
+    if max(per_pod) <= fair * (1 + MAX_POD_SHARE_EXCESS):
+        return None
+    return (
+        f"step {i}: its {len(per_pod)} pods received {'/'.join(map(str, per_pod))} of "
+        f"{total} requests (busiest over {100 * MAX_POD_SHARE_EXCESS:.0f} % above its fair share "
+        f"{fair:.0f}): the generator's connections did not spread the load over the class's pods"
+    )
 
 
 # ---------------------------------------------------------------------------- capture (adapter)
