@@ -282,6 +282,9 @@ class Run:
                 for i, s in enumerate(run["steps"])
             ]
             run["hygiene"] = {"instrument": instrument, **verdict, "pinning": pin, "steps": steps}
+            if instrument == "openloop":  # how it sent: the pods' split depends on it
+                o = self.options
+                run["hygiene"] |= {"arrivals": o.arrivals, "connections": o.connections}
             if not ramp:
                 run["hygiene"]["run"] = windows[0]
             if knee and run["sloClass"] == ramp.slo_class:  # type: ignore[union-attr]

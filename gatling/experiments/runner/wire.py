@@ -154,7 +154,7 @@ def contamination(i: int, s: Mapping[str, Any]) -> str | None:
     sent, offered = s["sentRps"], s["offeredRps"]
     if sent is None:
         return f"step {i}: {s['arrivals']} requests arrived at the pods"
-    if split := _uneven_split(i, s.get("podArrivals") or []):
+    if split := uneven_split(i, s.get("podArrivals") or []):
         return split
     if not s.get("evenArrivals", True):
         return None
@@ -171,7 +171,7 @@ def contamination(i: int, s: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _uneven_split(i: int, per_pod: Sequence[int]) -> str | None:
+def uneven_split(i: int, per_pod: Sequence[int]) -> str | None:
     total = sum(per_pod)
     if len(per_pod) < 2 or total == 0:
         return None
