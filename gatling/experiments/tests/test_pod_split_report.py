@@ -1,32 +1,48 @@
-"""pod_split_report.py: the pods' split of each step, from stored runs."""
+"""pod_split_report.py: how the pods shared each run's steps, from stored runs."""
 
 import json
 
 import pod_split_report as r
 
 
-def stored(tmp_path, name, instrument, splits, extra=None):
+def stored(tmp_path, name, instrument, splits, cutoff=None, extra=None):
     steps = [{"index": i, "total": {"p95": 5.0 + i}} for i in range(len(splits))]
     hygiene = [
         {"index": i, "offeredRps": 16.0 * (i + 1), "wire": {"serviceP95Ms": 3.0, "podArrivals": p}}
         for i, p in enumerate(splits)
     ]
     run = {"steps": steps, "hygiene": {"instrument": instrument, "steps": hygiene, **(extra or {})}}
-    (tmp_path / name).write_text(json.dumps(run))
+    (tmp_path / f"{name}.json").write_text(json.dumps(run))
+    if cutoff:
+        answer = {
+            "cutoff": {"status": "found", "cutoffRps": cutoff} if cutoff > 0 else {"status": "none"}
+        }
+        (tmp_path / f"{name}.response.json").write_text(json.dumps(answer))
 
 
-def test_each_captured_step_is_a_row_judged_by_the_runners_rule(tmp_path, capsys):
-    extra = {"arrivals": "poisson", "connections": "reuse"}
-    stored(tmp_path, "acc2.openloop.json", "openloop", [[199, 1], [112, 88]], extra)
-    stored(tmp_path, "acc2.json", "gatling", [[100, 100]])
+def test_a_row_per_run_counts_the_steps_the_runners_rule_calls_uneven(tmp_path):
+    extra = {"arrivals": "poisson", "connections": "reuse", "knee": {"bracket": [32, 33]}}
+    stored(tmp_path, "acc2.openloop", "openloop", [[199, 1], [112, 88], [90, 110]], 32, extra)
+    stored(tmp_path, "acc3.openloop", "openloop", [[285, 8, 7]], -1, extra)
+    stored(tmp_path, "acc2", "gatling", [[100, 100], [101, 99]], 32)
+    stored(tmp_path, "acc1", "gatling", [[100]])
     (tmp_path / "acc2.comparison.json").write_text("{}")  # not a run: skipped
     out = tmp_path / "README.md"
     out.write_text("# splits\n")
     assert r.main([str(tmp_path), "--write", str(out)]) == 0
     text = out.read_text()
-    assert "| referee (poisson, reuse) | 0 | 16 | 5.0 | 3.0 | 199 / 1 | uneven |" in text
-    assert "| referee (poisson, reuse) | 1 | 32 | 6.0 | 3.0 | 112 / 88 | even |" in text
-    assert "| Gatling (even, shared pool) | 0 | 16 | 5.0 | 3.0 | 100 / 100 | even |" in text
+    assert (
+        "| referee (poisson, reuse) | 2 | 32.0 | 32 to 33 | 1 / 3 | 16: 199 / 1 | 32: 112 / 88 |"
+        in text
+    )
+    assert (
+        "| referee (poisson, reuse) | 3 | none | 32 to 33 | 1 / 1 | 16: 285 / 8 / 7 | n/a |" in text
+    )
+    assert (
+        "| Gatling (even, shared pool) | 2 | 32.0 | n/a | 0 / 2 | 32: 101 / 99 | 32: 101 / 99 |"
+        in text
+    )
+    assert "| Gatling (even, shared pool) | 1 | n/a | n/a | 0 / 1 | n/a | n/a |" in text
     assert "(acc2.openloop.json)" in text and text.startswith("# splits\n")
     assert r.main([str(tmp_path), "--write", str(out)]) == 0
     assert out.read_text().count(r.BEGIN) == 1  # rewritten in place
