@@ -3,6 +3,7 @@ package dev.isolato.gatling.plan;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.isolato.calibration.CalibrationContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,13 +56,21 @@ public final class PlanExport {
       Map<String, Object> c = new LinkedHashMap<>();
       c.put("sloClass", plan.sloClass());
       c.put("baseUrl", plan.baseUrl());
-      c.put("context", plan.context());
+      c.put("context", recorded(plan.context()));
       c.put("warmupRequests", plan.warmupRequests(warmup));
       c.put("steps", plan.steps().stream().map(PlanExport::step).toList());
       classes.add(c);
     }
     out.put("classes", classes);
     return JSON.writeValueAsString(out);
+  }
+
+  /**
+   * The context as the simulation records it in its calibration JSON (through the format's
+   * CalibrationContext: replicas always present), so the referee writes the same fields.
+   */
+  static Map<?, ?> recorded(Map<String, Object> context) {
+    return JSON.convertValue(JSON.convertValue(context, CalibrationContext.class), Map.class);
   }
 
   private static Map<String, Object> step(ClassStep step) {

@@ -124,7 +124,9 @@ class PlanExportTest {
       assertEquals(plan.sloClass(), node.get("sloClass").asText());
       assertEquals(plan.baseUrl(), node.get("baseUrl").asText());
       assertEquals(
-          plan.context(), JSON.convertValue(node.get("context"), Map.class), "context as given");
+          PlanExport.recorded(plan.context()),
+          JSON.convertValue(node.get("context"), Map.class),
+          "context as the simulation records it");
       assertEquals(plan.warmupRequests(warmup), node.get("warmupRequests").asLong());
       assertEquals(plan.steps().size(), node.get("steps").size());
       for (ClassStep step : plan.steps()) {
@@ -156,6 +158,7 @@ class PlanExportTest {
     JsonNode step0 = gold.get("steps").get(0);
     assertEquals(15, step0.get("tenants").get(0).get("count").asLong(), "61 * 1/4, rounded");
     assertEquals(46, step0.get("tenants").get(1).get("count").asLong(), "61 * 3/4, rounded");
+    assertEquals(0, gold.get("context").get("replicas").asInt(), "written even when not given");
   }
 
   @Test
