@@ -7,8 +7,8 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
   KUBECONFIG (default: localkube's); READY_TIMEOUT (s, default 240); results in a new
   build/experiments/<results>/<runId>/, or the stored docs/results/<results>/ with REPLACE=1,
   or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement hygiene"): INSTRUMENT=gatling|
-  openloop|both (the open-loop referee drives LinearRampCalibration ramps; both: side by side
-  and compared), HYGIENE=on|off (generator and pods on disjoint CPUs), CONTAMINATED=refuse|post,
+  openloop|both (the open-loop referee drives every simulation, from the plan the Gatling
+  module exports; both: side by side and compared), HYGIENE=on|off (generator and pods on disjoint CPUs), CONTAMINATED=refuse|post,
   REFINE=1|0 (bisect near the knee), ARRIVALS=even|poisson (open-loop), OPENLOOP (default
   build/openloop), WIRE=on|off (capture the requests at the pods).
 list: the definitions with their parameters and a line each.

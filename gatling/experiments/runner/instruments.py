@@ -1,5 +1,7 @@
-"""The load generators a ramp can be measured with (issue 13, item 2): the Gatling simulation
-and the open-loop referee (gatling/openloop, built into build/openloop).
+"""The load generators an experiment can be measured with (issue 13, item 2): the Gatling
+simulation and the open-loop referee (gatling/openloop, built into build/openloop). The referee
+drives an even LinearRampCalibration ramp with its flags, any other simulation with the plan
+the Gatling module exports (plan_export.py).
 
 Pure: what a LinearRampCalibration definition asks for (`Ramp`), and the command lines that
 drive the same steps with either instrument, or one probe step of the knee's bisection.
@@ -48,14 +50,22 @@ class Ramp:
         return [self.requests_per_step / r for r in (rates or self.rates)]
 
 
-def warmup_requests(instrument: str, ramp: Ramp, rate: float) -> int:
+def warmup_requests(instrument: str, ramp: Ramp, rate: float, planned: bool = False) -> int:
     """How many unrecorded requests an instrument sends before a ramp (or probe) starting at
-    `rate`: Gatling rounds half up, at least 1 (PlannedLoadSimulation), the referee truncates."""
+    `rate`: Gatling rounds half up, at least 1 (ClassPlan.warmupRequests), the referee driven by
+    flags truncates; driven by the exported plan (`planned`) it sends Gatling's count."""
     if ramp.warmup_s <= 0:
         return 0
-    if instrument == "gatling":
+    if instrument == "gatling" or planned:
         return max(1, math.floor(rate * ramp.warmup_s + 0.5))
     return int(rate * ramp.warmup_s)
+
+
+def flag_ramp(sim: Simulation) -> bool:
+    """Whether the referee drives `sim` with its ramp flags (openloop_command): a
+    LinearRampCalibration whose tenants share each step evenly. Every other simulation, and a
+    ramp with tenantShares, is driven by the plan Gatling's module exports (plan_export)."""
+    return sim.name == RAMP and "tenantShares" not in sim.properties
 
 
 def ramp_of(sim: Simulation) -> Ramp:
@@ -106,6 +116,16 @@ def openloop_command(
         "-requests", str(ramp.requests_per_step), "-warmup", f"{ramp.warmup_s}s",
         "-label", ramp.label, "-context", ramp.context, "-body", ramp.body,
         "-run-id", run_id, "-out", str(out), "-arrivals", arrivals,
+    ]  # fmt: skip
+
+
+def openloop_plan_command(
+    binary: Path, plan: Path, run_id: str, out_dir: Path, arrivals: str = "even"
+) -> list[str]:
+    """The open-loop generator sending an exported plan: one <class>.json per class."""
+    return [
+        str(binary), "-plan", str(plan), "-out-dir", str(out_dir), "-run-id", run_id,
+        "-arrivals", arrivals,
     ]  # fmt: skip
 
 

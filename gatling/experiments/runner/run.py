@@ -7,6 +7,7 @@ everything and draws the plots.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -23,7 +24,7 @@ from . import wire
 from .api import ApiError, IsolatoApi
 from .cluster import ClusterError, Kubectl, pool_selector
 from .collision import differences
-from .compare import compare, lines
+from .compare import compare, compare_steps, lines, rate_step, step_lines
 from .definition import LATENCY, Calibrate, DeleteCreated, Experiment, Step, Verdict
 from .hygiene import (
     CpusetPinning,
@@ -38,13 +39,16 @@ from .instruments import (
     RAMP,
     Options,
     Ramp,
+    flag_ramp,
     merge_probe,
     openloop_command,
+    openloop_plan_command,
     probe_simulation,
     ramp_of,
     warmup_requests,
 )
 from .knee import RESOLUTION, bracket, next_probe, p95_ci
+from .plan_export import PlanExporter, PlanExportError
 from .verdict import holds, verdict
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent
@@ -84,6 +88,11 @@ class Run:
     @property
     def out_dir(self) -> Path:
         return self.work_dir / "out"
+
+    @functools.cached_property
+    def plans(self) -> PlanExporter:
+        """The referee's plans, exported by the Gatling module (its classpath built once)."""
+        return PlanExporter(self.repo_root, self.work_dir)
 
     # ------------------------------------------------------------------------ the sequence
 
@@ -186,11 +195,7 @@ class Run:
         block in the results directory; the classes measured. Restores the pinning whatever
         happens."""
         e, opts = self.experiment, self.options
-        ramp = None
-        if e.simulation.name == RAMP:
-            ramp = ramp_of(e.simulation)
-        elif "openloop" in opts.instruments:
-            raise RunError(f"INSTRUMENT={opts.instrument}: the open-loop generator drives {RAMP}")
+        ramp = ramp_of(e.simulation) if e.simulation.name == RAMP else None
         if "openloop" in opts.instruments and not opts.openloop.is_file():
             raise RunError(f"no open-loop generator at {opts.openloop} (make openloop-build)")
         uids = [
@@ -303,10 +308,12 @@ class Run:
         (one for the whole run when the steps are not known)."""
         e, o = self.experiment, self.options
         work.mkdir(parents=True, exist_ok=True)
+        simulation = e.simulation
+        if ramp and rates != ramp.rates:
+            simulation = probe_simulation(simulation, rates[0])  # type: ignore[index]
+        planned = instrument == "openloop" and not flag_ramp(simulation)
+        prefix = taskset_prefix(pin["generatorCpus"]) if pin["pinned"] else []
         if instrument == "gatling":
-            simulation = e.simulation
-            if ramp and rates != ramp.rates:
-                simulation = probe_simulation(simulation, rates[0])  # type: ignore[index]
             args = [
                 *simulation.args(urls),
                 f"-Disolato.runId={self.run_id}",
@@ -316,6 +323,14 @@ class Run:
                 "-Dgatling.noReports=true",
             ]
             cmd = sim.command(self.repo_root, simulation.name, args)
+        elif planned:
+            plan = work / "plan" / "plan.json"  # not beside the runs (*.json)
+            try:  # on the generator's CPUs, as Gatling's JVM
+                self.plans.export(simulation.name, simulation.args(urls), plan, prefix)
+            except PlanExportError as err:
+                raise RunError(f"the plan of {simulation.name} was not exported: {err}") from None
+            run_id = f"{self.run_id}-openloop"
+            cmd = openloop_plan_command(o.openloop, plan, run_id, work, o.arrivals)
         else:
             assert ramp is not None and rates is not None
             url = urls[e.simulation.service_urls[ramp.url_property]]
@@ -324,8 +339,7 @@ class Run:
             cmd = openloop_command(
                 o.openloop, ramp, url, rates, first_index, run_id, out, o.arrivals
             )
-        if pin["pinned"]:
-            cmd = [*taskset_prefix(pin["generatorCpus"]), *cmd]
+        cmd = [*prefix, *cmd]
         sampler = Sampler(lambda: cgroups)
         capture = self.capture(work, pin, cgroups) if ramp else None
         log(f"running {instrument}: {' '.join(cmd[:6])} ...")
@@ -343,7 +357,7 @@ class Run:
         if ramp and rates:
             windows = step_windows(sampler.samples, end, ramp.durations(rates))
             if arrived is not None:
-                warmup = warmup_requests(instrument, ramp, rates[0])
+                warmup = warmup_requests(instrument, ramp, rates[0], planned)
                 even = instrument == "gatling" or o.arrivals == "even"
                 for w, s in zip(
                     windows, wire.steps(arrived, warmup, ramp.requests_per_step, rates), strict=True
@@ -406,16 +420,17 @@ class Run:
         if self.experiment.calibrate:
             print("\n".join(summary(slo_class, json.loads(status))))
         if len(runs) == 2:
-            ramp = ramp_of(self.experiment.simulation)
-            c = compare(
-                runs["gatling"],
-                cutoffs["gatling"],
-                runs["openloop"],
-                cutoffs["openloop"],
-                ramp.step,
-            )
+            g, o = runs["gatling"], runs["openloop"]
+            if self.experiment.calibrate:
+                sim = self.experiment.simulation
+                step = ramp_of(sim).step if sim.name == RAMP else rate_step(g)
+                c = compare(g, cutoffs["gatling"], o, cutoffs["openloop"], step)
+                text = lines(c)
+            else:
+                c = compare_steps(g, o, float(LATENCY["targetMs"]))
+                text = step_lines(c)
             _write_json(self.results_dir / f"{slo_class}.comparison.json", c)
-            print("\n".join(lines(c)))
+            print("\n".join(text))
 
     # ------------------------------------------------------------------------ steps
 

@@ -7,10 +7,13 @@ from runner.definition import Simulation, catalogue
 from runner.instruments import (
     InstrumentError,
     Options,
+    flag_ramp,
     merge_probe,
     openloop_command,
+    openloop_plan_command,
     probe_simulation,
     ramp_of,
+    warmup_requests,
 )
 
 DEFS = catalogue()
@@ -101,3 +104,20 @@ def test_options_from_the_environment():
     assert (both.pin, both.refine) == (False, False)
     with pytest.raises(InstrumentError, match="INSTRUMENT must be gatling or openloop or both"):
         Options.from_env({"INSTRUMENT": "wrk"}, Path("/r"))
+
+
+def test_the_referee_drives_even_ramps_by_flags_and_everything_else_by_the_exported_plan():
+    assert flag_ramp(DEFS["gold-alone"].resolve({}).simulation)
+    for name in ("verify", "aggressive", "colocated", "finding3"):  # verify: tenantShares
+        assert not flag_ramp(DEFS[name].resolve({}).simulation), name
+
+
+def test_the_plan_command_and_a_planned_warmup_counts_as_gatlings():
+    cmd = openloop_plan_command(Path("/b/openloop"), Path("p.json"), "run1", Path("out"))
+    assert cmd == [
+        "/b/openloop", "-plan", "p.json", "-out-dir", "out", "-run-id", "run1", "-arrivals", "even"
+    ]  # fmt: skip
+    r = ramp_of(DEFS["verify"].resolve({}).simulation)
+    assert warmup_requests("openloop", r, 90.0 + 1 / 10, planned=True) == warmup_requests(
+        "gatling", r, 90.1
+    )

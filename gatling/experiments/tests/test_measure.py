@@ -95,3 +95,46 @@ def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, service
     assert [s["index"] for s in h["steps"]] == [s["index"] for s in run["steps"]]
     assert h["steps"][0]["p95Ci"]["count"] == 60
     assert "generatorCpuPct" in h["steps"][0]  # a 3 s step: sampled
+
+
+class ExportedPlan:
+    """The Gatling module's export of the run's AggressiveTenant plan, as PlanExport writes it
+    (the real export is checked in gatling/test/simulations-local.sh)."""
+
+    def __init__(self, url, cls):
+        self.url, self.cls, self.calls = url, cls, []
+
+    def export(self, simulation, properties, out, prefix=()):
+        self.calls.append((simulation, list(properties)))
+        loads = [(f"{self.cls}-t1", 10, 20), (f"{self.cls}-t2", 10, 20)]
+        step = {
+            "index": 0, "offsetSeconds": 0, "durationSeconds": 2, "offeredRps": 20,
+            "tenants": [{"tenantId": t, "rps": r, "count": n} for t, r, n in loads],
+        }  # fmt: skip
+        plan = {
+            "simulation": simulation, "runId": None, "body": "{}", "warmupSeconds": 0,
+            "classes": [{"sloClass": self.cls, "baseUrl": self.url, "warmupRequests": 0,
+                         "context": {"label": "aggressive", "replicas": 1},
+                         "steps": [step, {**step, "index": 1, "offsetSeconds": 2}]}],
+        }  # fmt: skip
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(plan))
+        return out
+
+
+def test_any_simulation_is_measured_by_the_referee_from_the_exported_plan(
+    openloop, service, tmp_path
+):
+    e = catalogue()["aggressive"].resolve({})
+    options = Options(instrument="openloop", pin=False, openloop=openloop)
+    r = Run(e, None, NoPods(), Path("."), tmp_path / "results", tmp_path, "t1", options=options)
+    cls = e.classes[0].name  # aggenforce
+    r.plans = ExportedPlan(service, cls)
+    assert r.measure({cls: service}) == [cls]
+    ((simulation, properties),) = r.plans.calls
+    assert simulation == "AggressiveTenant" and f"-Disolato.baseUrl={service}" in properties
+    run = json.loads((tmp_path / "results" / f"{cls}.openloop.json").read_text())
+    assert run["runId"] == "t1-openloop" and run["context"]["label"] == "aggressive"
+    assert [s["tenants"][f"{cls}-t2"]["count"] for s in run["steps"]] == [20, 20]
+    h = run["hygiene"]
+    assert h["instrument"] == "openloop" and "run" in h  # one window: the steps are not known
