@@ -275,6 +275,7 @@ class Run:
                 "goalPct": 100 * RESOLUTION,
             }
         for run in runs.values():
+            per_step = ramp is not None or len(windows) == len(run["steps"])
             verdict = assess(windows, pin)
             steps = [
                 {
@@ -282,12 +283,12 @@ class Run:
                     "offeredRps": s["offeredRps"],
                     "count": s["total"]["count"],
                     "p95Ci": p95_ci(s["total"]),
-                    **(windows[i] if ramp and i < len(windows) else {}),
+                    **(windows[i] if per_step and i < len(windows) else {}),
                 }
                 for i, s in enumerate(run["steps"])
             ]
             run["hygiene"] = {"instrument": instrument, **verdict, "pinning": pin, "steps": steps}
-            if not ramp:
+            if not per_step:
                 run["hygiene"]["run"] = windows[0]
             if knee and run["sloClass"] == ramp.slo_class:  # type: ignore[union-attr]
                 run["hygiene"]["knee"] = knee
@@ -363,6 +364,8 @@ class Run:
                     windows, wire.steps(arrived, warmup, ramp.requests_per_step, rates), strict=True
                 ):
                     w["wire"] = {**s, "evenArrivals": even}
+        elif durations := aligned_durations(list(runs.values())):
+            windows = step_windows(sampler.samples, end, durations)
         else:
             windows = [window(sampler.samples[0], sampler.samples[-1])]
         return runs, windows
@@ -469,6 +472,17 @@ class Run:
                     log(f"tenants not deleted within 90 s (classes deleted anyway): {e}")
                 for c in self.experiment.classes:
                     self.api.delete_quietly(f"/api/v1/slo-classes/{c.name}")
+
+
+def aligned_durations(runs: list[dict[str, Any]]) -> list[float] | None:
+    """The steps' planned seconds when every class's run has the same steps, back to back
+    (CoLocatedRamp, TenantMix and AggressiveTenant step their classes together): the hygiene
+    windows are then per step, as for ramps. None when they differ or a run is partial: one
+    window for the whole run."""
+    lists = [[s["durationSeconds"] for s in r["steps"]] for r in runs if not r.get("partial")]
+    if len(lists) != len(runs) or not lists or any(d != lists[0] for d in lists):
+        return None
+    return lists[0]
 
 
 def _probe(url: str) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from runner.definition import Simulation, catalogue
 from runner.instruments import Options
-from runner.run import Run
+from runner.run import Run, aligned_durations
 
 KNEE_RPS = 50  # the service answers at once up to 50 arrivals a second, in 200 ms beyond
 WINDOW_S = 0.5
@@ -137,4 +137,16 @@ def test_any_simulation_is_measured_by_the_referee_from_the_exported_plan(
     assert run["runId"] == "t1-openloop" and run["context"]["label"] == "aggressive"
     assert [s["tenants"][f"{cls}-t2"]["count"] for s in run["steps"]] == [20, 20]
     h = run["hygiene"]
-    assert h["instrument"] == "openloop" and "run" in h  # one window: the steps are not known
+    assert h["instrument"] == "openloop" and "run" not in h
+    assert [s["count"] for s in h["steps"]] == [40, 40]
+    assert all("generatorCpuPct" in s for s in h["steps"])  # one window per 2 s step
+
+
+def test_hygiene_windows_are_per_step_when_the_classes_step_together():
+    def r(*durations, partial=False):
+        return {"partial": partial, "steps": [{"durationSeconds": d} for d in durations]}
+
+    assert aligned_durations([r(6, 6), r(6, 6)]) == [6, 6]
+    assert aligned_durations([r(6, 6), r(6, 3)]) is None  # a window would mix two steps
+    assert aligned_durations([r(6, 6), r(6, partial=True)]) is None
+    assert aligned_durations([]) is None
