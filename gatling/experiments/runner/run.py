@@ -39,9 +39,7 @@ from .instruments import (
     RAMP,
     Options,
     Ramp,
-    flag_ramp,
     merge_probe,
-    openloop_command,
     openloop_plan_command,
     probe_simulation,
     ramp_of,
@@ -244,7 +242,7 @@ class Run:
         """One instrument's runs by class, with the knee's probes merged and the hygiene block."""
         work = self.out_dir / instrument
         rates = ramp.rates if ramp else None
-        runs, windows = self.generate(instrument, urls, ramp, rates, 0, work, pin, cgroups)
+        runs, windows = self.generate(instrument, urls, ramp, rates, work, pin, cgroups)
         knee: dict[str, Any] | None = None
         if ramp and self.options.refine and ramp.slo_class in runs:
             run, probes = runs[ramp.slo_class], []
@@ -254,11 +252,8 @@ class Run:
                     log(f"knee: {MAX_PROBES} probes done, bracket still {b}")
                     break
                 log(f"knee: probing {rate} req/s (last pass {b[0]}, first failure {b[1]})")
-                first = max(s["index"] for s in run["steps"]) + 1
                 probe_dir = work / f"probe-{len(probes) + 1}"
-                found, w = self.generate(
-                    instrument, urls, ramp, (rate,), first, probe_dir, pin, cgroups
-                )
+                found, w = self.generate(instrument, urls, ramp, (rate,), probe_dir, pin, cgroups)
                 probe = found.get(ramp.slo_class)
                 if probe is None or probe.get("partial"):
                     log(f"knee: the probe at {rate} req/s did not complete; bisection stopped")
@@ -300,7 +295,6 @@ class Run:
         urls: dict[str, str],
         ramp: Ramp | None,
         rates: tuple[float, ...] | None,
-        first_index: int,
         work: Path,
         pin: dict[str, Any],
         cgroups: list[Path],
@@ -312,7 +306,6 @@ class Run:
         simulation = e.simulation
         if ramp and rates != ramp.rates:
             simulation = probe_simulation(simulation, rates[0])  # type: ignore[index]
-        planned = instrument == "openloop" and not flag_ramp(simulation)
         prefix = taskset_prefix(pin["generatorCpus"]) if pin["pinned"] else []
         if instrument == "gatling":
             args = [
@@ -324,7 +317,7 @@ class Run:
                 "-Dgatling.noReports=true",
             ]
             cmd = sim.command(self.repo_root, simulation.name, args)
-        elif planned:
+        else:
             plan = work / "plan" / "plan.json"  # not beside the runs (*.json)
             try:  # on the generator's CPUs, as Gatling's JVM
                 self.plans.export(simulation.name, simulation.args(urls), plan, prefix)
@@ -332,14 +325,6 @@ class Run:
                 raise RunError(f"the plan of {simulation.name} was not exported: {err}") from None
             run_id = f"{self.run_id}-openloop"
             cmd = openloop_plan_command(o.openloop, plan, run_id, work, o.arrivals)
-        else:
-            assert ramp is not None and rates is not None
-            url = urls[e.simulation.service_urls[ramp.url_property]]
-            out = work / f"{ramp.slo_class}.json"
-            run_id = f"{self.run_id}-openloop"
-            cmd = openloop_command(
-                o.openloop, ramp, url, rates, first_index, run_id, out, o.arrivals
-            )
         cmd = [*prefix, *cmd]
         sampler = Sampler(lambda: cgroups)
         capture = self.capture(work, pin, cgroups) if ramp else None
@@ -358,7 +343,7 @@ class Run:
         if ramp and rates:
             windows = step_windows(sampler.samples, end, ramp.durations(rates))
             if arrived is not None:
-                warmup = warmup_requests(instrument, ramp, rates[0], planned)
+                warmup = warmup_requests(ramp, rates[0])
                 even = instrument == "gatling" or o.arrivals == "even"
                 for w, s in zip(
                     windows, wire.steps(arrived, warmup, ramp.requests_per_step, rates), strict=True
