@@ -48,7 +48,7 @@ def _low(run: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
 NONE = "n/a"
 
 
-def _fmt(x: float | None, digits: int = 1) -> str:
+def fmt(x: float | None, digits: int = 1) -> str:
     return NONE if x is None else f"{x:.{digits}f}"
 
 
@@ -72,12 +72,12 @@ def row(name: str, pods: str, comparison: Mapping[str, Any], gatling: Mapping, o
     diff = f"{cut['diffPct']:+.1f} % (±{cut['toleranceRps']:g})" if cut else NONE
     knee = gatling["hygiene"].get("knee") or {}
     return (
-        f"| {name} | {pods} | {_fmt(comparison['openloop']['cutoffRps'])} | "
-        f"{_fmt(comparison['gatling']['cutoffRps'])} | {diff} | "
-        f"{_fmt(knee.get('resolutionPct'))} % | {o_low['offeredRps']:g} req/s: "
-        f"{_fmt(o_low['total']['p95'])} / {_fmt(g_low['total']['p95'])} | "
-        f"{_fmt(o_wire.get('serviceP95Ms'))} / {_fmt(g_wire.get('serviceP95Ms'))} | "
-        f"{_fmt(off_rate_pct(openloop))} / {_fmt(off_rate_pct(gatling))} | "
+        f"| {name} | {pods} | {fmt(comparison['openloop']['cutoffRps'])} | "
+        f"{fmt(comparison['gatling']['cutoffRps'])} | {diff} | "
+        f"{fmt(knee.get('resolutionPct'))} % | {o_low['offeredRps']:g} req/s: "
+        f"{fmt(o_low['total']['p95'])} / {fmt(g_low['total']['p95'])} | "
+        f"{fmt(o_wire.get('serviceP95Ms'))} / {fmt(g_wire.get('serviceP95Ms'))} | "
+        f"{fmt(off_rate_pct(openloop))} / {fmt(off_rate_pct(gatling))} | "
         f"{comparison['verdict']} |"
     )
 
@@ -142,7 +142,7 @@ def step_rows(directory: str, c: Mapping[str, Any], link: str) -> list[str]:
     rows = []
     for s in c["steps"]:
         cells = ", ".join(
-            f"{t} {_fmt(v['openloop'])} / {_fmt(v['gatling'])}{'' if v['agrees'] else ' (!)'}"
+            f"{t} {fmt(v['openloop'])} / {fmt(v['gatling'])}{'' if v['agrees'] else ' (!)'}"
             for t, v in s["tenants"].items()
         )
         agrees = all(v["agrees"] for v in s["tenants"].values())
@@ -167,12 +167,20 @@ def step_table(results: Path, base: Path) -> str:
     )
 
 
-def replace_section(text: str, section: str) -> str:
+def replace_section(text: str, section: str, begin: str = BEGIN, end: str = END) -> str:
     """`text` with what lies between the markers replaced (the markers appended if absent)."""
-    block = f"{BEGIN}\n{section}\n{END}"
-    if BEGIN in text and END in text:
-        return re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), lambda _: block, text, flags=re.S)
+    block = f"{begin}\n{section}\n{end}"
+    if begin in text and end in text:
+        return re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: block, text, flags=re.S)
     return text.rstrip("\n") + "\n\n" + block + "\n"
+
+
+def rendered_by(script: str) -> str:
+    """The line saying when, where and by what a table was rendered."""
+    return (
+        f"Rendered {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()}, "
+        f"{os.cpu_count()} CPUs, by `gatling/experiments/{script}` from the stored runs."
+    )
 
 
 def main() -> int:
@@ -185,11 +193,7 @@ def main() -> int:
     if not entries and not step_table(RESULTS, RESULTS.parent):
         print("no experiments measured with both instruments under docs/results")
         return 1
-    stamp = (
-        f"Rendered {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()}, "
-        f"{os.cpu_count()} CPUs, by `gatling/experiments/instruments_report.py` from the "
-        "stored runs."
-    )
+    stamp = rendered_by("instruments_report.py")
 
     def section(base: Path) -> str:
         steps = step_table(RESULTS, base)

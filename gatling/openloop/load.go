@@ -27,6 +27,10 @@ type Plan struct {
 	Timeout         time.Duration // per request; a timeout counts as an error
 	MaxInFlight     int           // cap on concurrent requests; a request waiting for a slot still counts from its schedule
 	MaxDuration     time.Duration // the whole run's bound; steps not finished by then are dropped
+	// ConnectionPerRequest opens a connection for each request. kube-proxy picks a Service's pod
+	// per connection, so each request then goes to a pod drawn anew; reused connections keep
+	// going to the pods they were opened to (Go reuses the most recently idle one first).
+	ConnectionPerRequest bool
 }
 
 // sample is one request: its latency from its INTENDED send time, so a request the generator
@@ -83,8 +87,9 @@ type generator struct {
 	slots  chan struct{}
 }
 
-func newGenerator(body string, timeout time.Duration, maxInFlight int) *generator {
-	transport := &http.Transport{MaxIdleConns: 0, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 90 * time.Second}
+func newGenerator(body string, timeout time.Duration, maxInFlight int, connectionPerRequest bool) *generator {
+	transport := &http.Transport{MaxIdleConns: 0, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 90 * time.Second,
+		DisableKeepAlives: connectionPerRequest}
 	var slots chan struct{}
 	if maxInFlight > 0 {
 		slots = make(chan struct{}, maxInFlight)
@@ -218,7 +223,7 @@ func Execute(p Plan, runID, sloClass string, runContext map[string]any) Run {
 	ctx, cancel := context.WithTimeout(context.Background(), p.MaxDuration)
 	defer cancel()
 	s := rampSchedule(p)
-	steps, requests := newGenerator(p.Body, p.Timeout, p.MaxInFlight).run(ctx, &s, time.Now())
+	steps, requests := newGenerator(p.Body, p.Timeout, p.MaxInFlight, p.ConnectionPerRequest).run(ctx, &s, time.Now())
 	return Run{SchemaVersion: schemaVersion, RunID: runID, SloClass: sloClass, Context: runContext,
 		Steps: steps, Partial: len(steps) < len(p.Rates), requests: requests}
 }

@@ -41,6 +41,7 @@ func run(args []string) error {
 	requests := fs.Int("requests", 1600, "requests per step")
 	arrivals := fs.String("arrivals", "even", "even or poisson")
 	seed := fs.Uint64("seed", 1, "seed of the Poisson arrivals")
+	connections := fs.String("connections", "reuse", "reuse (keep-alive) or per-request (a new connection, so a new pod, for each request)")
 	body := fs.String("body", "{}", "request body (JSON)")
 	warmup := fs.Duration("warmup", 5*time.Second, "unrecorded requests at the first rate before step 0")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout (an error)")
@@ -72,11 +73,14 @@ func run(args []string) error {
 			return errors.New("-plan needs -out-dir")
 		case *arrivals != "even" && *arrivals != "poisson":
 			return fmt.Errorf("-arrivals must be even or poisson, not %q", *arrivals)
+		case *connections != "reuse" && *connections != "per-request":
+			return fmt.Errorf("-connections must be reuse or per-request, not %q", *connections)
 		case *timeout <= 0 || *maxInFlight < 0 || *maxDuration < 0:
 			return errors.New("-max-inflight, -max-duration must be >= 0 and -timeout > 0")
 		}
 		return runPlan(*planFile, *outDir, *runID, PlanOptions{Poisson: *arrivals == "poisson", Seed: *seed,
-			Timeout: *timeout, MaxInFlight: *maxInFlight, MaxDuration: *maxDuration})
+			Timeout: *timeout, MaxInFlight: *maxInFlight, MaxDuration: *maxDuration,
+			ConnectionPerRequest: *connections == "per-request"})
 	}
 	plan := Plan{BaseURL: strings.TrimRight(*baseURL, "/"), Body: *body, FirstIndex: *firstIndex,
 		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight}
@@ -95,10 +99,13 @@ func run(args []string) error {
 		return fmt.Errorf("-requests must be >= 1, not %d", *requests)
 	case *arrivals != "even" && *arrivals != "poisson":
 		return fmt.Errorf("-arrivals must be even or poisson, not %q", *arrivals)
+	case *connections != "reuse" && *connections != "per-request":
+		return fmt.Errorf("-connections must be reuse or per-request, not %q", *connections)
 	case *warmup < 0 || *timeout <= 0 || *maxInFlight < 0 || *maxDuration < 0:
 		return errors.New("-warmup, -max-inflight, -max-duration must be >= 0 and -timeout > 0")
 	}
 	plan.Poisson = *arrivals == "poisson"
+	plan.ConnectionPerRequest = *connections == "per-request"
 	for _, t := range strings.Split(*tenants, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			plan.Tenants = append(plan.Tenants, t)
@@ -118,8 +125,8 @@ func run(args []string) error {
 	if *runID == "" {
 		*runID = "openloop-" + *sloClass + "-" + time.Now().UTC().Format("20060102T150405Z")
 	}
-	fmt.Fprintf(os.Stderr, "openloop: %s, class %s at %s: %d steps of %d requests (%s arrivals), planned %s, bounded %s\n",
-		*runID, *sloClass, plan.BaseURL, len(plan.Rates), plan.RequestsPerStep, *arrivals,
+	fmt.Fprintf(os.Stderr, "openloop: %s, class %s at %s: %d steps of %d requests (%s arrivals, connections %s), planned %s, bounded %s\n",
+		*runID, *sloClass, plan.BaseURL, len(plan.Rates), plan.RequestsPerStep, *arrivals, *connections,
 		plannedDuration(plan).Round(time.Second), plan.MaxDuration)
 	result := Execute(plan, *runID, *sloClass, runContext)
 	if len(result.Steps) == 0 {

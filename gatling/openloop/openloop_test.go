@@ -198,6 +198,7 @@ func TestFlagsAreChecked(t *testing.T) {
 		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x"},                  // no rates
 		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x", "-rates", "5,0"}, // rate 0
 		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x", "-start", "5", "-arrivals", "burst"},
+		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x", "-start", "5", "-connections", "pool"},
 		{"-url", "http://x", "-class", "g", "-tenants", "t1", "-out", "x", "-start", "5", "-context", "novalue"},
 	} {
 		if err := run(args); err == nil {
@@ -207,6 +208,30 @@ func TestFlagsAreChecked(t *testing.T) {
 	r, err := stepRates("", 15, 15, 0, 60)
 	if err != nil || len(r) != 4 || r[3] != 60 {
 		t.Fatalf("15..60 by 15: %v %v", r, err)
+	}
+}
+
+// kube-proxy balances connections, not requests: with per-request connections every request is
+// a new connection (a new draw of the pod); reused ones carry many requests each.
+func TestConnectionsPerRequestOpenOneForEachRequest(t *testing.T) {
+	for _, perRequest := range []bool{false, true} {
+		var mu sync.Mutex
+		conns := map[string]bool{}
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			conns[r.RemoteAddr] = true
+			mu.Unlock()
+		}))
+		p := plan(s.URL, 100)
+		p.ConnectionPerRequest = perRequest
+		run := Execute(p, "r", "gold", map[string]any{"label": "alone"})
+		s.Close()
+		if run.Partial || run.Steps[0].Total.Count != 40 || run.Steps[0].Total.Errors != 0 {
+			t.Fatalf("per request %v: %+v", perRequest, run)
+		}
+		if perRequest && len(conns) != 40 || !perRequest && len(conns) > 10 {
+			t.Errorf("per request %v: 40 requests on %d connections", perRequest, len(conns))
+		}
 	}
 }
 

@@ -184,6 +184,8 @@ type PlanOptions struct {
 	Timeout     time.Duration
 	MaxInFlight int
 	MaxDuration time.Duration
+	// ConnectionPerRequest: a new connection (so a new draw of the pod) for each request
+	ConnectionPerRequest bool
 }
 
 // ExecutePlan sends every class of the plan concurrently from one common start and returns one
@@ -191,7 +193,7 @@ type PlanOptions struct {
 func ExecutePlan(p PlanFile, runID string, o PlanOptions) []Run {
 	ctx, cancel := context.WithTimeout(context.Background(), o.MaxDuration)
 	defer cancel()
-	g := newGenerator(p.Body, o.Timeout, o.MaxInFlight)
+	g := newGenerator(p.Body, o.Timeout, o.MaxInFlight, o.ConnectionPerRequest)
 	schedules := make([]schedule, len(p.Classes))
 	for i, c := range p.Classes {
 		seed := o.Seed + uint64(i)

@@ -75,12 +75,17 @@ def ramp_of(sim: Simulation) -> Ramp:
 
 
 def openloop_plan_command(
-    binary: Path, plan: Path, run_id: str, out_dir: Path, arrivals: str = "even"
+    binary: Path,
+    plan: Path,
+    run_id: str,
+    out_dir: Path,
+    arrivals: str = "even",
+    connections: str = "reuse",
 ) -> list[str]:
     """The open-loop generator sending an exported plan: one <class>.json per class."""
     return [
         str(binary), "-plan", str(plan), "-out-dir", str(out_dir), "-run-id", run_id,
-        "-arrivals", arrivals,
+        "-arrivals", arrivals, "-connections", connections,
     ]  # fmt: skip
 
 
@@ -104,13 +109,15 @@ def merge_probe(run: dict[str, Any], probe: Mapping[str, Any]) -> dict[str, Any]
 class Options:
     """How a run measures: INSTRUMENT, HYGIENE (pin the CPUs), CONTAMINATED (refuse or post a
     contaminated run), REFINE (bisect near the knee), ARRIVALS (the open-loop generator's:
-    even or poisson), OPENLOOP (its binary), WIRE (capture the arrivals at the pods)."""
+    even or poisson), CONNECTIONS (the open-loop generator's: reuse or per-request), OPENLOOP
+    (its binary), WIRE (capture the arrivals at the pods)."""
 
     instrument: str = "gatling"
     pin: bool = True
     post_contaminated: bool = False
     refine: bool = True
     arrivals: str = "even"
+    connections: str = "reuse"
     openloop: Path = Path("build/openloop")
     wire: bool = True
 
@@ -133,6 +140,7 @@ class Options:
             post_contaminated=choice("CONTAMINATED", ("refuse", "post"), "refuse") == "post",
             refine=choice("REFINE", ("1", "0"), "1") == "1",
             arrivals=choice("ARRIVALS", ("even", "poisson"), "even"),
+            connections=choice("CONNECTIONS", ("reuse", "per-request"), "reuse"),
             openloop=Path(environ.get("OPENLOOP") or repo_root / "build" / "openloop"),
             wire=choice("WIRE", ("on", "off"), "on") == "on",
         )

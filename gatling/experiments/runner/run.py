@@ -283,6 +283,9 @@ class Run:
                 for i, s in enumerate(run["steps"])
             ]
             run["hygiene"] = {"instrument": instrument, **verdict, "pinning": pin, "steps": steps}
+            if instrument == "openloop":  # how it sent: the pods' split depends on it
+                o = self.options
+                run["hygiene"] |= {"arrivals": o.arrivals, "connections": o.connections}
             if not per_step:
                 run["hygiene"]["run"] = windows[0]
             if knee and run["sloClass"] == ramp.slo_class:  # type: ignore[union-attr]
@@ -324,7 +327,7 @@ class Run:
             except PlanExportError as err:
                 raise RunError(f"the plan of {simulation.name} was not exported: {err}") from None
             run_id = f"{self.run_id}-openloop"
-            cmd = openloop_plan_command(o.openloop, plan, run_id, work, o.arrivals)
+            cmd = openloop_plan_command(o.openloop, plan, run_id, work, o.arrivals, o.connections)
         cmd = [*prefix, *cmd]
         sampler = Sampler(lambda: cgroups)
         capture = self.capture(work, pin, cgroups) if ramp else None
@@ -346,7 +349,15 @@ class Run:
                 warmup = warmup_requests(ramp, rates[0])
                 even = instrument == "gatling" or o.arrivals == "even"
                 for w, s in zip(
-                    windows, wire.steps(arrived, warmup, ramp.requests_per_step, rates), strict=True
+                    windows,
+                    wire.steps(
+                        arrived,
+                        warmup,
+                        ramp.requests_per_step,
+                        rates,
+                        len(capture.files) if capture else 1,
+                    ),
+                    strict=True,
                 ):
                     w["wire"] = {**s, "evenArrivals": even}
         elif durations := aligned_durations(list(runs.values())):

@@ -37,6 +37,12 @@ SENT_RATE_TOLERANCE = 0.05
 # An evenly spaced plan's gaps vary by a coefficient of variation of about 0.01-0.1 at the pod
 # (the referee), Poisson arrivals by 1; above half way the stream is not what was planned.
 MAX_GAP_CV = 0.5
+# A Service spreads connections, not requests, over its pods: a generator that sends a step
+# over few connections loads some pods and leaves others idle (measured: 199 of 200 requests on
+# one of 2 pods, 285 of 300 on one of 3), and the step then measures fewer pods than the class
+# has. Above a quarter over its fair share the busiest pod no longer stands for 1/n of the
+# load; a random per-request split of 100 requests per pod stays within about 10 %.
+MAX_POD_SHARE_EXCESS = 0.25
 SO_TIMESTAMPNS = 35
 ETH_P_ALL = 0x0003
 _TCP, _IPV4 = 6, b"\x08\x00"
@@ -82,20 +88,21 @@ def parse_frame(t_ns: int, frame: bytes, port: int = SERVICE_PORT) -> Segment | 
 class Request:
     arrival_ns: int
     service_ns: int | None  # to the first segment of the answer; None if none was seen
+    pod: int = 0  # which of the captured pods received it
 
 
-def requests(segments: Iterable[Segment]) -> list[Request]:
-    """Each request by its arrival, with the time until the pod's answer on its connection
-    began (HTTP/1.1 without pipelining: one request in flight per connection)."""
+def requests(segments: Iterable[Segment], pod: int = 0) -> list[Request]:
+    """Each request one pod received, by its arrival, with the time until the pod's answer on
+    its connection began (HTTP/1.1 without pipelining: one request in flight per connection)."""
     out: list[Request] = []
     pending: dict[str, int] = {}  # peer -> index in out
     for s in sorted(segments, key=lambda s: s.t_ns):
         if s.request_start:
             pending[s.peer] = len(out)
-            out.append(Request(s.t_ns, None))
+            out.append(Request(s.t_ns, None, pod))
         elif not s.inbound and s.peer in pending:
             i = pending.pop(s.peer)
-            out[i] = Request(out[i].arrival_ns, s.t_ns - out[i].arrival_ns)
+            out[i] = Request(out[i].arrival_ns, s.t_ns - out[i].arrival_ns, pod)
     return out
 
 
@@ -105,9 +112,10 @@ def _pct(sorted_ms: Sequence[float], q: float) -> float | None:
     return round(sorted_ms[min(len(sorted_ms) - 1, math.ceil(q * len(sorted_ms)) - 1)], 3)
 
 
-def summary(reqs: Sequence[Request], offered_rps: float) -> dict[str, Any]:
+def summary(reqs: Sequence[Request], offered_rps: float, pods: int = 1) -> dict[str, Any]:
     """One step's arrivals: the rate they were sent at (first to last arrival), the spacing,
-    and the service time at the pod (request in -> answer out), in ms."""
+    the service time at the pod (request in -> answer out), in ms, and how the class Service
+    split them over its `pods` (kube-proxy picks a pod per connection, not per request)."""
     times = [r.arrival_ns for r in reqs]
     gaps = [(b - a) / 1e6 for a, b in itertools.pairwise(times)]
     span = (times[-1] - times[0]) / 1e9 if len(times) > 1 else 0.0
@@ -121,17 +129,19 @@ def summary(reqs: Sequence[Request], offered_rps: float) -> dict[str, Any]:
         "serviceP50Ms": _pct(service, 0.50),
         "serviceP95Ms": _pct(service, 0.95),
         "serviceP99Ms": _pct(service, 0.99),
+        "podArrivals": [sum(1 for r in reqs if r.pod == i) for i in range(pods)],
     }
 
 
 def steps(
-    reqs: Sequence[Request], warmup: int, per_step: int, rates: Sequence[float]
+    reqs: Sequence[Request], warmup: int, per_step: int, rates: Sequence[float], pods: int = 1
 ) -> list[dict[str, Any]]:
     """The run's requests in send order, less the warm-up, cut into its steps (the generators
     send each step's requests after the previous step's, evenly spaced)."""
     ordered = sorted(reqs, key=lambda r: r.arrival_ns)[warmup:]
     return [
-        summary(ordered[i * per_step : (i + 1) * per_step], rate) for i, rate in enumerate(rates)
+        summary(ordered[i * per_step : (i + 1) * per_step], rate, pods)
+        for i, rate in enumerate(rates)
     ]
 
 
@@ -139,10 +149,13 @@ def contamination(i: int, s: Mapping[str, Any]) -> str | None:
     """Why step i is contaminated, if it is: too few of its requests arrived, or (evenly spaced
     plans only: a Poisson step's rate varies by about 1/sqrt(n) by design) it arrived at the
     pods more than SENT_RATE_TOLERANCE off its offered rate or with gaps varying by more than
-    MAX_GAP_CV."""
+    MAX_GAP_CV; or the class's pods shared it unevenly (any plan): the busiest pod received more
+    than MAX_POD_SHARE_EXCESS over its fair share."""
     sent, offered = s["sentRps"], s["offeredRps"]
     if sent is None:
         return f"step {i}: {s['arrivals']} requests arrived at the pods"
+    if split := uneven_split(i, s.get("podArrivals") or []):
+        return split
     if not s.get("evenArrivals", True):
         return None
     if abs(sent - offered) > SENT_RATE_TOLERANCE * offered:
@@ -156,6 +169,20 @@ def contamination(i: int, s: Mapping[str, Any]) -> str | None:
             "the generator did not send an evenly spaced stream"
         )
     return None
+
+
+def uneven_split(i: int, per_pod: Sequence[int]) -> str | None:
+    total = sum(per_pod)
+    if len(per_pod) < 2 or total == 0:
+        return None
+    fair = total / len(per_pod)
+    if max(per_pod) <= fair * (1 + MAX_POD_SHARE_EXCESS):
+        return None
+    return (
+        f"step {i}: its {len(per_pod)} pods received {'/'.join(map(str, per_pod))} of "
+        f"{total} requests (busiest over {100 * MAX_POD_SHARE_EXCESS:.0f} % above its fair share "
+        f"{fair:.0f}): the generator's connections did not spread the load over the class's pods"
+    )
 
 
 # ---------------------------------------------------------------------------- capture (adapter)
@@ -243,8 +270,12 @@ class Capture:
         for p in self.procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=30)
-        segments = [s for f in self.files if f.is_file() for s in read_segments(f)]
-        return requests(segments)
+        return [
+            r
+            for pod, f in enumerate(self.files)
+            if f.is_file()
+            for r in requests(read_segments(f), pod)
+        ]
 
 
 def pod_pids(pod_dirs: Iterable[Path]) -> list[int]:

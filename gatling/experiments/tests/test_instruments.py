@@ -73,11 +73,14 @@ def test_options_from_the_environment():
     )
     assert o.openloop == Path("/repo/build/openloop")
     assert o.wire
+    assert o.connections == "reuse"
     env = {"INSTRUMENT": "both", "HYGIENE": "off", "REFINE": "0", "ARRIVALS": "poisson"}
-    both = Options.from_env({**env, "WIRE": "off"}, Path("/r"))
-    assert both.arrivals == "poisson" and not both.wire
+    both = Options.from_env({**env, "WIRE": "off", "CONNECTIONS": "per-request"}, Path("/r"))
+    assert both.arrivals == "poisson" and not both.wire and both.connections == "per-request"
     assert both.instruments == ("openloop", "gatling")  # the referee first
     assert (both.pin, both.refine) == (False, False)
+    with pytest.raises(InstrumentError, match="CONNECTIONS must be reuse or per-request"):
+        Options.from_env({"CONNECTIONS": "pool"}, Path("/r"))
     with pytest.raises(InstrumentError, match="INSTRUMENT must be gatling or openloop or both"):
         Options.from_env({"INSTRUMENT": "wrk"}, Path("/r"))
 
@@ -85,5 +88,6 @@ def test_options_from_the_environment():
 def test_the_referee_sends_the_exported_plan():
     cmd = openloop_plan_command(Path("/b/openloop"), Path("p.json"), "run1", Path("out"))
     assert cmd == [
-        "/b/openloop", "-plan", "p.json", "-out-dir", "out", "-run-id", "run1", "-arrivals", "even"
+        "/b/openloop", "-plan", "p.json", "-out-dir", "out", "-run-id", "run1",
+        "-arrivals", "even", "-connections", "reuse",
     ]  # fmt: skip

@@ -60,6 +60,34 @@ def test_requests_pair_with_the_answer_on_their_connection():
     ]
 
 
+def test_each_pod_pairs_its_own_connections_and_the_split_is_counted():
+    # the same client address:port may reach two pods (different pod IPs): pairing is per pod
+    pod0 = wire.requests(
+        [wire.Segment(0, True, "c:1", True), wire.Segment(3, False, "c:1", False)], 0
+    )
+    pod1 = wire.requests(
+        [
+            wire.Segment(1, True, "c:1", True),
+            wire.Segment(2, True, "c:2", True),
+            wire.Segment(9, False, "c:1", False),
+        ],
+        1,
+    )
+    assert pod0 == [wire.Request(0, 3, 0)]
+    assert pod1 == [wire.Request(1, 8, 1), wire.Request(2, None, 1)]
+    assert wire.summary(pod0 + pod1, 10, pods=3)["podArrivals"] == [1, 2, 0]
+
+
+def test_a_step_the_pods_shared_unevenly_contaminates_the_run_whatever_the_arrivals():
+    step = {"arrivals": 200, "sentRps": 20.0, "offeredRps": 20, "gapCv": 1.0}
+    # measured with the referee's keep-alive connections: 20 req/s to 2 pods, 24 to 3
+    for pods, arrivals in (([199, 1], False), ([285, 8, 7], False), ([164, 94, 42], True)):
+        why = wire.contamination(3, {**step, "podArrivals": pods, "evenArrivals": arrivals})
+        assert why is not None and f"pods received {'/'.join(map(str, pods))}" in why
+    for fair in ([112, 88], [81, 119], [100, 94, 106], [200], []):
+        assert wire.contamination(3, {**step, "podArrivals": fair, "evenArrivals": False}) is None
+
+
 def evenly(n, rate, start_ns=0, service_ns=2_000_000):
     return [wire.Request(start_ns + round(i * 1e9 / rate), service_ns) for i in range(n)]
 

@@ -44,6 +44,13 @@ public record Parameter(
 
   /** The object a parameter counts, and over which scope. */
   public enum Counted {
+    /**
+     * SloClasses reconciled at once. Every shape the loop deploys is one class's pools at most
+     * (Isolato's paths: one class; plain Deployments: none), and a class's pools are applied one
+     * after another within its reconcile, so one: measured, 16 reconcile threads instead of 4 left
+     * 50 dedicated tenants' onboarding unchanged (docs/BENCHMARKS.md, 2026-11-23 21:58).
+     */
+    CLASSES,
     WORKLOADS,
     PODS,
     PODS_PER_WORKLOAD,
@@ -56,6 +63,7 @@ public record Parameter(
     public int required(WorkloadShape w, Hardware h) {
       int podsPerNode = (int) PipelineModel.ceilDiv(w.pods(), h.nodes());
       return switch (this) {
+        case CLASSES -> 1;
         case WORKLOADS -> w.workloads();
         case PODS -> w.pods();
         case PODS_PER_WORKLOAD -> w.podsPerWorkload();

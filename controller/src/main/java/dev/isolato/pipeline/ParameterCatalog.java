@@ -3,6 +3,7 @@ package dev.isolato.pipeline;
 import static dev.isolato.pipeline.Parameter.Apply.isolato;
 import static dev.isolato.pipeline.Parameter.Apply.localkube;
 import static dev.isolato.pipeline.Parameter.Apply.report;
+import static dev.isolato.pipeline.Parameter.Counted.CLASSES;
 import static dev.isolato.pipeline.Parameter.Counted.CONTAINERS;
 import static dev.isolato.pipeline.Parameter.Counted.CONTAINERS_PER_NODE;
 import static dev.isolato.pipeline.Parameter.Counted.NODES;
@@ -327,12 +328,13 @@ public final class ParameterCatalog {
               ISOLATO,
               "4",
               4,
-              WORKLOADS,
+              CLASSES,
               FLAT,
               isolato("isolato.reconcile-threads"),
               "controller/src/main/resources/application.yaml",
               "reconcile-threads: 4",
-              "Isolato is the client of stage 1: class pools reconciled at once",
+              "Isolato is the client of stage 1: classes reconciled at once (a class's pools are"
+                  + " applied one after another in its reconcile)",
               Step.S1_START_CLIENT),
           p(
               "isolato.client-qps",
