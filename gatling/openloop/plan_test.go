@@ -161,6 +161,7 @@ func TestBadPlansAndFlagsAreRefused(t *testing.T) {
 		{"-plan", planPath}, // no -out-dir
 		{"-plan", planPath, "-out-dir", dir, "-url", "http://x"}, // a ramp flag
 		{"-plan", planPath, "-out-dir", dir, "-arrivals", "burst"},
+		{"-plan", planPath, "-out-dir", dir, "-connections", "pool"},
 	} {
 		if err := run(args); err == nil {
 			t.Errorf("accepted %v", args)
