@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The two instruments side by side, with what the pods saw (issue 13): one row per stored
-calibration that was measured with INSTRUMENT=both.
+calibration that was measured with INSTRUMENT=both (the listed ones, then any other stored
+cut-off comparison, e.g. colocated and finding3), and one row per step of every experiment that
+does not calibrate (aggressive, verify: each tenant's p95 by both, runner/compare.compare_steps).
 
 usage: instruments_report.py [--write FILE.md ...]
 Reads docs/results/<dir>/<class>.comparison.json and both runs (their hygiene carries the
@@ -98,15 +100,71 @@ def table(entries: Sequence[tuple[str, str, Mapping, Mapping, Mapping]], base: P
     return "\n".join([HEADER, *rows])
 
 
+def pods_of(run: Mapping[str, Any]) -> str:
+    """`replicas × podCpu` from a run's context (what CALIBRATIONS spells out)."""
+    ctx = run.get("context", {})
+    return f"{ctx.get('replicas', '?')} × {ctx.get('podCpu', '?')}"
+
+
+def _stored(results: Path) -> list[tuple[str, Mapping, Mapping, Mapping]]:
+    """Every stored comparison with both runs: (directory, comparison, Gatling's, referee's)."""
+    out = []
+    for f in sorted(results.rglob("*.comparison.json")):
+        cls = f.name.removesuffix(".comparison.json")
+        g, o = f.with_name(f"{cls}.json"), f.with_name(f"{cls}.openloop.json")
+        if g.is_file() and o.is_file():
+            c, gr, orun = (json.loads(x.read_text()) for x in (f, g, o))
+            out.append((f.parent.relative_to(results).as_posix(), c, gr, orun))
+    return out
+
+
 def load(results: Path = RESULTS) -> list[tuple[str, str, Mapping, Mapping, Mapping]]:
+    """The cut-off comparisons: CALIBRATIONS in their order, then the others found."""
+    found = {(d, c["sloClass"]): (d, c, g, o) for d, c, g, o in _stored(results)}
     out = []
     for directory, cls, pods in CALIBRATIONS:
-        d = results / directory
-        files = [d / f"{cls}.comparison.json", d / f"{cls}.json", d / f"{cls}.openloop.json"]
-        if all(f.is_file() for f in files):
-            c, g, o = (json.loads(f.read_text()) for f in files)
-            out.append((directory, pods, c, g, o))
+        if (hit := found.pop((directory, cls), None)) is not None:
+            out.append((directory, pods, *hit[1:]))
+    for d, c, g, o in found.values():
+        if c.get("kind") != "steps":
+            out.append((d, pods_of(g), c, g, o))
     return out
+
+
+STEP_HEADER = (
+    "| experiment | class | step | offered (req/s) | p95 per tenant, referee / Gatling (ms) "
+    "| verdict |\n|---|---|---|---|---|---|"
+)
+
+
+def step_rows(directory: str, c: Mapping[str, Any], link: str) -> list[str]:
+    """One row per step of a step comparison; a cell that disagrees is marked (!)."""
+    rows = []
+    for s in c["steps"]:
+        cells = ", ".join(
+            f"{t} {fmt(v['openloop'])} / {fmt(v['gatling'])}{'' if v['agrees'] else ' (!)'}"
+            for t, v in s["tenants"].items()
+        )
+        agrees = all(v["agrees"] for v in s["tenants"].values())
+        rows.append(
+            f"| [{directory}]({link}/) | {c['sloClass']} | {s['index']} | {s['offeredRps']:g} | "
+            f"{cells} | {'agrees' if agrees else 'disagrees'} |"
+        )
+    return rows
+
+
+def step_table(results: Path, base: Path) -> str:
+    """The step comparisons' table (empty without any), with the rule they are judged by."""
+    rows, rule = [], None
+    for d, c, _, _ in _stored(results):
+        if c.get("kind") == "steps":
+            rows += step_rows(d, c, os.path.relpath(results / d, base))
+            rule = c["rule"]["text"]
+    if not rows:
+        return ""
+    return f"Experiments that do not calibrate, step by step (agree: {rule}):\n\n" + "\n".join(
+        [STEP_HEADER, *rows]
+    )
 
 
 def replace_section(text: str, section: str, begin: str = BEGIN, end: str = END) -> str:
@@ -132,14 +190,18 @@ def main() -> int:
     )
     args = ap.parse_args()
     entries = load()
-    if not entries:
-        print("no calibrations measured with both instruments under docs/results")
+    if not entries and not step_table(RESULTS, RESULTS.parent):
+        print("no experiments measured with both instruments under docs/results")
         return 1
     stamp = rendered_by("instruments_report.py")
-    print(f"{stamp}\n\n{table(entries, RESULTS.parent)}")
+
+    def section(base: Path) -> str:
+        steps = step_table(RESULTS, base)
+        return f"{stamp}\n\n{table(entries, base)}" + (f"\n\n{steps}" if steps else "")
+
+    print(section(RESULTS.parent))
     for f in args.write:
-        section = f"{stamp}\n\n{table(entries, f.resolve().parent)}"
-        f.write_text(replace_section(f.read_text(), section))
+        f.write_text(replace_section(f.read_text(), section(f.resolve().parent)))
     return 0
 
 

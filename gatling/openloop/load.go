@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// Plan is what one run sends: steps back to back, each RequestsPerStep requests at its rate,
-// spread over the tenants in turn (POST {BaseURL}/v1/tenants/{tenant}/requests).
+// Plan is what one ramp sends (the flags without -plan): steps back to back, each
+// RequestsPerStep requests at its rate, spread over the tenants in turn (POST {BaseURL}/v1/tenants/{tenant}/requests).
 type Plan struct {
 	BaseURL         string
 	Tenants         []string
@@ -61,24 +61,44 @@ func offsets(n int, rate float64, poisson bool, rng *rand.Rand) []time.Duration 
 // stepSeconds is the step's planned length: requests / rate, as in Gatling's ramps.
 func stepSeconds(p Plan, rate float64) float64 { return float64(p.RequestsPerStep) / rate }
 
+// schedule is what one class is sent: where, which tenants, the unrecorded warm-up and the
+// steps, every request with its intended time and tenant. A ramp (Plan) and a class of a plan
+// file (ClassPlan) both become one; run sends it.
+type schedule struct {
+	baseURL string
+	tenants []string
+	warmup  []time.Duration // intended times of the warm-up requests, from the run's start
+	warmTo  []int           // their tenants (indexes into tenants)
+	steps   []stepSchedule
+}
+
+type stepSchedule struct {
+	index   int
+	offered float64       // req/s, the class's total
+	seconds float64       // planned length
+	offset  time.Duration // from the run's start (after the warm-up)
+	offs    []time.Duration
+	order   []int // request i goes to tenants[order[i]]
+}
+
 type generator struct {
-	plan   Plan
+	body   string
 	client *http.Client
 	slots  chan struct{}
 }
 
-func newGenerator(p Plan) *generator {
+func newGenerator(body string, timeout time.Duration, maxInFlight int, connectionPerRequest bool) *generator {
 	transport := &http.Transport{MaxIdleConns: 0, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 90 * time.Second,
-		DisableKeepAlives: p.ConnectionPerRequest}
+		DisableKeepAlives: connectionPerRequest}
 	var slots chan struct{}
-	if p.MaxInFlight > 0 {
-		slots = make(chan struct{}, p.MaxInFlight)
+	if maxInFlight > 0 {
+		slots = make(chan struct{}, maxInFlight)
 	}
-	return &generator{plan: p, client: &http.Client{Transport: transport, Timeout: p.Timeout}, slots: slots}
+	return &generator{body: body, client: &http.Client{Transport: transport, Timeout: timeout}, slots: slots}
 }
 
 // send issues one request due at `due` and returns its sample (latency from `due`).
-func (g *generator) send(ctx context.Context, tenant int, due time.Time) sample {
+func (g *generator) send(ctx context.Context, url string, tenant int, due time.Time) sample {
 	if g.slots != nil {
 		select {
 		case g.slots <- struct{}{}:
@@ -87,9 +107,8 @@ func (g *generator) send(ctx context.Context, tenant int, due time.Time) sample 
 			return sample{tenant: tenant, latency: time.Since(due), end: time.Now()}
 		}
 	}
-	url := g.plan.BaseURL + "/v1/tenants/" + g.plan.Tenants[tenant] + "/requests"
 	ok := false
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewBufferString(g.plan.Body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewBufferString(g.body))
 	if err == nil {
 		req.Header.Set("Content-Type", "application/json")
 		var resp *http.Response
@@ -103,10 +122,10 @@ func (g *generator) send(ctx context.Context, tenant int, due time.Time) sample 
 	return sample{tenant: tenant, latency: end.Sub(due), ok: ok, end: end}
 }
 
-// fire sends requests at start+offsets[i] (tenant i mod T) without waiting for answers. The
+// fire sends request i at start+offs[i] to tenant order[i] without waiting for answers. The
 // returned channel yields, once all have ended, whether every request was sent and answered
 // (or failed) before the context ended.
-func (g *generator) fire(ctx context.Context, start time.Time, offs []time.Duration, out []sample) <-chan bool {
+func (g *generator) fire(ctx context.Context, s *schedule, start time.Time, offs []time.Duration, order []int, out []sample) <-chan bool {
 	var wg sync.WaitGroup
 	sent := 0
 	for i, off := range offs {
@@ -124,7 +143,7 @@ func (g *generator) fire(ctx context.Context, start time.Time, offs []time.Durat
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = g.send(ctx, i%len(g.plan.Tenants), due)
+			out[i] = g.send(ctx, s.baseURL+"/v1/tenants/"+s.tenants[order[i]]+"/requests", order[i], due)
 		}()
 	}
 	complete := make(chan bool, 1)
@@ -135,45 +154,78 @@ func (g *generator) fire(ctx context.Context, start time.Time, offs []time.Durat
 	return complete
 }
 
-// Execute runs the warm-up and the steps; a step is kept only if all its requests finished
-// before MaxDuration (Partial then tells that steps are missing).
-func Execute(p Plan, runID, sloClass string, runContext map[string]any) Run {
-	ctx, cancel := context.WithTimeout(context.Background(), p.MaxDuration)
-	defer cancel()
-	g := newGenerator(p)
-	rng := rand.New(rand.NewPCG(p.Seed, p.Seed^0x9e3779b97f4a7c15))
-	start := time.Now()
-	if p.Warmup > 0 && len(p.Rates) > 0 {
-		n := int(p.Rates[0] * p.Warmup.Seconds())
-		g.fire(ctx, start, offsets(n, p.Rates[0], p.Poisson, rng), make([]sample, n)) // unrecorded, not awaited
-		start = start.Add(p.Warmup)
+// run sends the warm-up and the steps from `start`; a step is kept only if all its requests
+// finished before the context ended. The steps kept and their requests.
+func (g *generator) run(ctx context.Context, s *schedule, start time.Time) ([]Step, []sample) {
+	if len(s.warmup) > 0 {
+		g.fire(ctx, s, start, s.warmup, s.warmTo, make([]sample, len(s.warmup))) // unrecorded, not awaited
 	}
 	type pending struct {
-		rate     float64
-		start    time.Time
+		step     *stepSchedule
 		samples  []sample
 		complete <-chan bool
 	}
 	var fired []pending
-	for _, rate := range p.Rates {
-		samples := make([]sample, p.RequestsPerStep)
-		complete := g.fire(ctx, start, offsets(p.RequestsPerStep, rate, p.Poisson, rng), samples)
-		fired = append(fired, pending{rate, start, samples, complete})
-		start = start.Add(time.Duration(stepSeconds(p, rate) * float64(time.Second)))
+	for i := range s.steps {
+		st := &s.steps[i]
+		samples := make([]sample, len(st.offs))
+		complete := g.fire(ctx, s, start.Add(st.offset), st.offs, st.order, samples)
+		fired = append(fired, pending{st, samples, complete})
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	run := Run{SchemaVersion: schemaVersion, RunID: runID, SloClass: sloClass, Context: runContext, Steps: []Step{}}
-	for i, f := range fired {
-		if !<-f.complete { // cut short by MaxDuration: drop it and what follows
+	steps := []Step{}
+	var requests []sample
+	for _, f := range fired {
+		if !<-f.complete { // cut short by the bound: drop it and what follows
 			break
 		}
-		run.Steps = append(run.Steps, stepResult(p, p.FirstIndex+i, f.rate, f.start, f.samples))
-		run.requests = append(run.requests, f.samples...)
+		steps = append(steps, stepResult(f.step, s.tenants, start.Add(f.step.offset), f.samples))
+		requests = append(requests, f.samples...)
 	}
-	run.Partial = len(run.Steps) < len(p.Rates)
-	return run
+	return steps, requests
+}
+
+// rampSchedule is a ramp's schedule: steps back to back after the warm-up, requests to the
+// tenants in turn.
+func rampSchedule(p Plan) schedule {
+	rng := rand.New(rand.NewPCG(p.Seed, p.Seed^0x9e3779b97f4a7c15))
+	s := schedule{baseURL: p.BaseURL, tenants: p.Tenants}
+	if p.Warmup > 0 && len(p.Rates) > 0 {
+		n := int(p.Rates[0] * p.Warmup.Seconds())
+		s.warmup, s.warmTo = offsets(n, p.Rates[0], p.Poisson, rng), inTurn(n, len(p.Tenants))
+	}
+	offset := p.Warmup
+	for i, rate := range p.Rates {
+		s.steps = append(s.steps, stepSchedule{
+			index: p.FirstIndex + i, offered: rate, seconds: stepSeconds(p, rate), offset: offset,
+			offs:  offsets(p.RequestsPerStep, rate, p.Poisson, rng),
+			order: inTurn(p.RequestsPerStep, len(p.Tenants)),
+		})
+		offset += time.Duration(stepSeconds(p, rate) * float64(time.Second))
+	}
+	return s
+}
+
+// inTurn is 0, 1, ..., t-1, 0, 1, ... (n of them).
+func inTurn(n, t int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i % t
+	}
+	return out
+}
+
+// Execute runs one ramp's warm-up and steps; a step is kept only if all its requests finished
+// before MaxDuration (Partial then tells that steps are missing).
+func Execute(p Plan, runID, sloClass string, runContext map[string]any) Run {
+	ctx, cancel := context.WithTimeout(context.Background(), p.MaxDuration)
+	defer cancel()
+	s := rampSchedule(p)
+	steps, requests := newGenerator(p.Body, p.Timeout, p.MaxInFlight, p.ConnectionPerRequest).run(ctx, &s, time.Now())
+	return Run{SchemaVersion: schemaVersion, RunID: runID, SloClass: sloClass, Context: runContext,
+		Steps: steps, Partial: len(steps) < len(p.Rates), requests: requests}
 }
 
 // writeSamples writes one CSV line per request: its intended send time (Unix ms), its latency
@@ -197,10 +249,10 @@ func writeSamples(r Run, path string) error {
 
 // stepResult summarises one complete step like the Gatling writer: achieved rate = 2xx answers
 // over the planned duration or, if longer, first intended send to last answer.
-func stepResult(p Plan, index int, rate float64, start time.Time, samples []sample) Step {
+func stepResult(st *stepSchedule, tenantIDs []string, start time.Time, samples []sample) Step {
 	all := make([]time.Duration, 0, len(samples))
-	perTenant := make([][]time.Duration, len(p.Tenants))
-	tenantErrors := make([]int, len(p.Tenants))
+	perTenant := make([][]time.Duration, len(tenantIDs))
+	tenantErrors := make([]int, len(tenantIDs))
 	errors, ok := 0, 0
 	last := start
 	for _, s := range samples {
@@ -216,13 +268,15 @@ func stepResult(p Plan, index int, rate float64, start time.Time, samples []samp
 			last = s.end
 		}
 	}
-	span := max(stepSeconds(p, rate), last.Sub(start).Seconds())
-	tenants := make(map[string]Summary, len(p.Tenants))
+	span := max(st.seconds, last.Sub(start).Seconds())
+	tenants := make(map[string]Summary, len(tenantIDs))
 	for t, lat := range perTenant {
-		tenants[p.Tenants[t]] = summarize(lat, tenantErrors[t])
+		if len(lat) > 0 { // as the Gatling writer: a tenant without requests in the step is absent
+			tenants[tenantIDs[t]] = summarize(lat, tenantErrors[t])
+		}
 	}
 	return Step{
-		Index: index, OfferedRps: round3(rate), AchievedRps: round3(float64(ok) / span),
-		DurationSeconds: round3(stepSeconds(p, rate)), Total: summarize(all, errors), Tenants: tenants,
+		Index: st.index, OfferedRps: round3(st.offered), AchievedRps: round3(float64(ok) / span),
+		DurationSeconds: round3(st.seconds), Total: summarize(all, errors), Tenants: tenants,
 	}
 }

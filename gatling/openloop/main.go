@@ -2,7 +2,9 @@
 // Gatling calibrations (docs/gatling.md, "Open-loop cross-check"). Requests leave at a fixed
 // rate per step, evenly spaced or Poisson, whether or not earlier ones were answered, and each
 // latency counts from the request's intended send time. It writes the calibration run format
-// of docs/calibration-format.md, as the Gatling simulations do.
+// of docs/calibration-format.md, as the Gatling simulations do. It sends either a ramp given by
+// flags, or with -plan any simulation's load plan as the Gatling module exports it (every class
+// concurrently, one <class>.json each in -out-dir).
 package main
 
 import (
@@ -50,8 +52,35 @@ func run(args []string) error {
 	ctxPairs := fs.String("context", "", "more context: key=value,... (numbers kept as numbers)")
 	out := fs.String("out", "", "file the calibration JSON is written to (required)")
 	samplesOut := fs.String("samples", "", "also write every request (intended send time, latency, 2xx) to this CSV file")
+	planFile := fs.String("plan", "", "a simulation's load plan (Gatling's PlanExport) instead of the ramp flags")
+	outDir := fs.String("out-dir", "", "with -plan: directory of the calibration JSON, one <class>.json per class")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *planFile != "" {
+		var rampFlags []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "url", "class", "tenants", "rates", "start", "step", "steps", "max", "first-index",
+				"requests", "body", "warmup", "label", "context", "out", "samples":
+				rampFlags = append(rampFlags, "-"+f.Name)
+			}
+		})
+		switch {
+		case len(rampFlags) > 0:
+			return fmt.Errorf("-plan gives the load; %s belong to a ramp without -plan", strings.Join(rampFlags, " "))
+		case *outDir == "":
+			return errors.New("-plan needs -out-dir")
+		case *arrivals != "even" && *arrivals != "poisson":
+			return fmt.Errorf("-arrivals must be even or poisson, not %q", *arrivals)
+		case *connections != "reuse" && *connections != "per-request":
+			return fmt.Errorf("-connections must be reuse or per-request, not %q", *connections)
+		case *timeout <= 0 || *maxInFlight < 0 || *maxDuration < 0:
+			return errors.New("-max-inflight, -max-duration must be >= 0 and -timeout > 0")
+		}
+		return runPlan(*planFile, *outDir, *runID, PlanOptions{Poisson: *arrivals == "poisson", Seed: *seed,
+			Timeout: *timeout, MaxInFlight: *maxInFlight, MaxDuration: *maxDuration,
+			ConnectionPerRequest: *connections == "per-request"})
 	}
 	plan := Plan{BaseURL: strings.TrimRight(*baseURL, "/"), Body: *body, FirstIndex: *firstIndex,
 		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight}
@@ -109,6 +138,39 @@ func run(args []string) error {
 		}
 	}
 	return writeRun(result, *out)
+}
+
+// runPlan sends a plan file's classes concurrently and writes <outDir>/<class>.json for each.
+func runPlan(path, outDir, runID string, o PlanOptions) error {
+	p, err := readPlan(path)
+	if err != nil {
+		return err
+	}
+	if runID == "" {
+		runID = p.RunID
+	}
+	if runID == "" {
+		runID = "openloop-" + p.Simulation + "-" + time.Now().UTC().Format("20060102T150405Z")
+	}
+	if o.MaxDuration == 0 {
+		o.MaxDuration = plannedEnd(p) + 30*time.Second
+	}
+	fmt.Fprintf(os.Stderr, "openloop: %s, plan of %s: %d classes from one start, planned %s, bounded %s\n",
+		runID, p.Simulation, len(p.Classes), plannedEnd(p).Round(time.Second), o.MaxDuration)
+	var incomplete []string
+	for _, r := range ExecutePlan(p, runID, o) {
+		if len(r.Steps) == 0 {
+			incomplete = append(incomplete, r.SloClass)
+			continue
+		}
+		if err := writeRun(r, filepath.Join(outDir, r.SloClass+".json")); err != nil {
+			return err
+		}
+	}
+	if len(incomplete) > 0 {
+		return fmt.Errorf("no step of %s completed within %s", strings.Join(incomplete, ", "), o.MaxDuration)
+	}
+	return nil
 }
 
 // stepRates is the explicit list, or start + i*step for i < steps (or up to max).

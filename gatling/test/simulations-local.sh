@@ -2,7 +2,9 @@
 # Runs every simulation (all four of gatling/src/test/java/.../simulations) for real (short, bounded) against a loopback stub service and
 # checks the calibration JSON they write: counts, errors (429s of a throttled tenant), shape,
 # that Ctrl-C keeps the complete steps of a run marked partial, and that every run follows the
-# format's JSON schema. No cluster needed.
+# format's JSON schema. Then the open-loop referee sends the plans the Gatling module exports
+# for AggressiveTenant, TenantMix and CoLocatedRamp (openloop -plan) to the same stubs: each
+# tenant must get the same count per step from both instruments. No cluster needed.
 set -euo pipefail
 LOG_TAG=gatling-local
 source "$(dirname "$0")/lib.sh"
@@ -37,7 +39,10 @@ log "stub service at $STUB_URL (pid $STUB_PID)"
 # time (the test stays near a minute on 2 cores); each is checked once all have ended.
 # gatling:test forks a test-compile: compiled once here, the concurrent runs skip it (five
 # compilers in one target/ race: a recompiling one empties target/classes under the others).
-"$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling -am test-compile
+# The runtime classpath is the plan export's (the referee's part, below).
+"$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling -am test-compile \
+  dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$OUT/classpath"
+(cd "$GATLING_DIR/openloop" && go build -trimpath -o "$OUT/openloop" .)
 NO_COMPILE=(-Dmaven.main.skip=true -Dmaven.test.skip=true)
 bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
   local name=$1 cls=$2; shift 2
@@ -50,18 +55,22 @@ bg ramp LinearRampCalibration -Disolato.baseUrl="$RAMP_URL" -Disolato.sloClass=g
   -Disolato.tenants=t1,t2 -Disolato.startRate=20 -Disolato.rateStep=20 -Disolato.steps=3 \
   -Disolato.requestsPerStep=60 -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/ramp" \
   -Disolato.runId=ramp-test -Disolato.context=replicas=1
-bg aggr AggressiveTenant -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=bronze \
-  -Disolato.tenants=t1,t2,t3 -Disolato.committedRps=10 -Disolato.aggressiveTenant=t3 \
-  -Disolato.factors=1,3 -Disolato.requestsPerStep=50 -Disolato.warmupSeconds=1 \
-  -Disolato.outputDir="$OUT/aggr" -Disolato.context=replicas=1
-bg mix TenantMix -Disolato.goldBaseUrl="$STUB_URL" -Disolato.bronzeBaseUrl="$STUB_URL" \
-  -Disolato.mix=1:2 -Disolato.startRate=5 -Disolato.steps=2 -Disolato.requestsPerStep=30 \
-  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/mix" -Disolato.context=replicas=1
-bg coloc CoLocatedRamp -Disolato.classes=ca,cb -Disolato.ca.baseUrl="$STUB_URL" \
-  -Disolato.cb.baseUrl="$STUB_URL" -Disolato.ca.tenantCount=2 -Disolato.ca.startRate=10 \
-  -Disolato.ca.rateStep=10 -Disolato.cb.startRate=5 -Disolato.steps=2 -Disolato.stepSeconds=2 \
-  -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/coloc" -Disolato.ca.context=replicas=1 \
-  -Disolato.cb.context=replicas=2
+# the properties of the runs the referee repeats (the commas are inside values: lists)
+# shellcheck disable=SC2054
+AGGR=(-Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=bronze -Disolato.tenants=t1,t2,t3
+  -Disolato.committedRps=10 -Disolato.aggressiveTenant=t3 -Disolato.factors=1,3
+  -Disolato.requestsPerStep=50 -Disolato.warmupSeconds=1 -Disolato.context=replicas=1)
+MIX=(-Disolato.goldBaseUrl="$STUB_URL" -Disolato.bronzeBaseUrl="$STUB_URL" -Disolato.mix=1:2
+  -Disolato.startRate=5 -Disolato.steps=2 -Disolato.requestsPerStep=30 -Disolato.warmupSeconds=1
+  -Disolato.context=replicas=1)
+# shellcheck disable=SC2054
+COLOC=(-Disolato.classes=ca,cb -Disolato.ca.baseUrl="$STUB_URL" -Disolato.cb.baseUrl="$STUB_URL"
+  -Disolato.ca.tenantCount=2 -Disolato.ca.startRate=10 -Disolato.ca.rateStep=10
+  -Disolato.cb.startRate=5 -Disolato.steps=2 -Disolato.stepSeconds=2 -Disolato.warmupSeconds=1
+  -Disolato.ca.context=replicas=1 -Disolato.cb.context=replicas=2)
+bg aggr AggressiveTenant "${AGGR[@]}" -Disolato.outputDir="$OUT/aggr"
+bg mix TenantMix "${MIX[@]}" -Disolato.outputDir="$OUT/mix"
+bg coloc CoLocatedRamp "${COLOC[@]}" -Disolato.outputDir="$OUT/coloc"
 bg unreachable LinearRampCalibration -Disolato.baseUrl=http://127.0.0.1:9 \
   -Disolato.sloClass=gold -Disolato.startRate=5 -Disolato.steps=1 \
   -Disolato.outputDir="$OUT/unreachable"
@@ -111,6 +120,34 @@ grep -q "target http://127.0.0.1:9 is unreachable" "$OUT/unreachable.log" \
 [ ! -e "$OUT/unreachable" ] || die "an unreachable run wrote results"
 log "ok: unreachable target refused before any load"
 
+log "referee: the same plans, exported by the Gatling module, sent by openloop -plan"
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+CP="$GATLING_DIR/target/classes:$(cat "$OUT/classpath")"
+referee() { # referee NAME SIMULATION PROPERTIES...: export the plan, send it; pid in BG_PIDS
+  local name=$1 cls=$2; shift 2
+  "$JAVA" "$@" -cp "$CP" dev.isolato.gatling.plan.PlanExport "$cls" >"$OUT/$name.plan.json" \
+    || die "no plan exported for $cls"
+  "$OUT/openloop" -plan "$OUT/$name.plan.json" -out-dir "$OUT/$name-referee" \
+    -run-id "$name-referee" >"$OUT/$name-referee.log" 2>&1 &
+  BG_PIDS+=($!)
+}
+referee aggr AggressiveTenant "${AGGR[@]}"
+referee mix TenantMix "${MIX[@]}"
+referee coloc CoLocatedRamp "${COLOC[@]}"
+for p in "${BG_PIDS[@]}"; do wait "$p" || die "a referee run failed (logs: $OUT/*-referee.log)"; done
+BG_PIDS=()
+counts='[.steps[] | [.index, (.tenants | map_values(.count))]]'
+for run in aggr/bronze mix/gold mix/bronze coloc/ca coloc/cb; do
+  name=${run%/*} cls=${run#*/}
+  g=$(jq -c "$counts" "$OUT/$run.json") o=$(jq -c "$counts" "$OUT/$name-referee/$cls.json")
+  [ "$g" = "$o" ] || die "$run: Gatling sent $g, the referee $o (step, tenant counts)"
+  jq -e --slurpfile g "$OUT/$run.json" '.context == $g[0].context and .partial == false' \
+    "$OUT/$name-referee/$cls.json" >/dev/null || die "$run: the referee's context or partial differs"
+  log "ok: $run: both instruments sent $o"
+done
+check '.steps[1].tenants.t3.errors == 30' "$OUT/aggr-referee/bronze.json" \
+  "the referee's aggressive tenant got the stub's 429s too"
+
 log "interrupt: 3 steps of ~4 s, stopped during step 2 as a runner's Ctrl-C does"
 run_simulation LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
   -Disolato.startRate=10 -Disolato.rateStep=0.5 -Disolato.steps=3 -Disolato.requestsPerStep=40 -Disolato.warmup=false \
@@ -131,6 +168,7 @@ log "ok: nothing left running"
 
 source "$REPO_ROOT/gatling/experiments/venv.sh"
 "$PY" "$REPO_ROOT/calibration-format/validate_runs.py" "$OUT"/{ramp,aggr,mix,coloc,int}/*.json \
+  "$OUT"/*-referee/*.json \
   || die "a run does not follow docs/schemas/calibration-run.schema.json"
 log "ok: every run written follows the calibration format's schema"
 log "all simulation checks passed"

@@ -7,11 +7,11 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
   KUBECONFIG (default: localkube's); READY_TIMEOUT (s, default 240); results in a new
   build/experiments/<results>/<runId>/, or the stored docs/results/<results>/ with REPLACE=1,
   or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement hygiene"): INSTRUMENT=gatling|
-  openloop|both (the open-loop referee drives LinearRampCalibration ramps; both: side by side
-  and compared), HYGIENE=on|off (generator and pods on disjoint CPUs), CONTAMINATED=refuse|post,
-  REFINE=1|0 (bisect near the knee), ARRIVALS=even|poisson and CONNECTIONS=reuse|per-request
-  (open-loop), OPENLOOP (default build/openloop), WIRE=on|off (capture the requests at the
-  pods).
+  openloop|both (the open-loop referee drives every simulation, from the plan the Gatling
+  module exports; both: side by side and compared), HYGIENE=on|off (generator and pods on
+  disjoint CPUs), CONTAMINATED=refuse|post, REFINE=1|0 (bisect near the knee),
+  ARRIVALS=even|poisson and CONNECTIONS=reuse|per-request (open-loop), OPENLOOP (default
+  build/openloop), WIRE=on|off (capture the requests at the pods; ramps only).
 list: the definitions with their parameters and a line each.
 model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to
   one class and compares the predicted cut-off with the measured one; INSTRUMENT=openloop

@@ -1,8 +1,10 @@
 """Gatling against the open-loop referee on the same pods (issue 13, item 2).
 
-Goal: Gatling's cut-off within ±10 % of the open-loop one, or one ramp step if that is larger;
-low-load p95 (each run's lowest-rate step) within 2 ms. Pure: the cut-offs come from the
-controller's answers to the posted runs (its CutoffDetector is the one definition of a cut-off).
+Experiments that calibrate: Gatling's cut-off within ±10 % of the open-loop one, or one ramp
+step if that is larger; low-load p95 (each run's lowest-rate step) within 2 ms. Pure: the
+cut-offs come from the controller's answers to the posted runs (its CutoffDetector is the one
+definition of a cut-off). Experiments that do not calibrate: each step's per-tenant p95 side by
+side (compare_steps).
 """
 
 from __future__ import annotations
@@ -85,3 +87,85 @@ def lines(c: Mapping[str, Any]) -> list[str]:
         f"{low['openloop']['offeredRps']} req/s ({low['p95DiffMs']:+} ms, goal ±{low['goalMs']})",
         *(f"  - {r}" for r in c["reasons"]),
     ]
+
+
+def rate_step(run: Mapping[str, Any]) -> float:
+    """A run's rate increment between its two lowest-rate steps (its only rate with one step):
+    the cut-off comparison's minimum tolerance for runs that are not LinearRampCalibration
+    ramps (CoLocatedRamp, TenantMix)."""
+    rates = sorted({s["offeredRps"] for s in run["steps"]})
+    return rates[1] - rates[0] if len(rates) > 1 else rates[0]
+
+
+# Experiments that do not calibrate (calibrate: false) have no cut-off to compare: their steps
+# are compared tenant by tenant instead.
+STEP_P95_MS = 2.0
+STEP_P95_TARGET_FRACTION = 0.10
+
+
+def p95_agree(gatling_p95: float | None, openloop_p95: float | None, target_ms: float) -> bool:
+    """Whether two instruments' p95 of the same tenant and step agree: both above the SLO
+    target (both see it violated), or within 2 ms or 10 % of the target, whichever is larger."""
+    if gatling_p95 is None or openloop_p95 is None:
+        return gatling_p95 is openloop_p95
+    if gatling_p95 > target_ms and openloop_p95 > target_ms:
+        return True
+    tolerance = max(STEP_P95_MS, STEP_P95_TARGET_FRACTION * target_ms)
+    return abs(gatling_p95 - openloop_p95) <= tolerance
+
+
+def compare_steps(
+    gatling_run: Mapping[str, Any], openloop_run: Mapping[str, Any], target_ms: float
+) -> dict[str, Any]:
+    """The step comparison record: per step (matched by index) each tenant's p95 by both
+    instruments and whether they agree (p95_agree); verdict `agrees`, or `disagrees` with one
+    reason per cell that does not (a step or tenant only one instrument has is one too)."""
+    o_steps = {s["index"]: s for s in openloop_run["steps"]}
+    tolerance = max(STEP_P95_MS, STEP_P95_TARGET_FRACTION * target_ms)
+    steps, reasons = [], []
+    for g in gatling_run["steps"]:
+        o = o_steps.pop(g["index"], None)
+        if o is None:
+            reasons.append(f"step {g['index']}: no open-loop step")
+            continue
+        cells = {}
+        for tenant in sorted(set(g["tenants"]) | set(o["tenants"])):
+            g_p95 = g["tenants"].get(tenant, {}).get("p95")
+            o_p95 = o["tenants"].get(tenant, {}).get("p95")
+            agree = p95_agree(g_p95, o_p95, target_ms)
+            cells[tenant] = {"gatling": g_p95, "openloop": o_p95, "agrees": agree}
+            if not agree:
+                reasons.append(
+                    f"step {g['index']} tenant {tenant}: p95 {g_p95} vs open-loop {o_p95} ms"
+                )
+        steps.append({"index": g["index"], "offeredRps": g["offeredRps"], "tenants": cells})
+    reasons += [f"step {i}: no Gatling step" for i in sorted(o_steps)]
+    return {
+        "sloClass": gatling_run["sloClass"],
+        "kind": "steps",
+        "gatling": {"runId": gatling_run["runId"]},
+        "openloop": {"runId": openloop_run["runId"]},
+        "rule": {
+            "targetMs": target_ms,
+            "toleranceMs": tolerance,
+            "text": f"both above {target_ms:g} ms, or within {tolerance:g} ms",
+        },
+        "steps": steps,
+        "verdict": "disagrees" if reasons else "agrees",
+        "reasons": reasons,
+    }
+
+
+def step_lines(c: Mapping[str, Any]) -> list[str]:
+    """The step comparison as printed after a run with both instruments."""
+    out = [
+        f"class {c['sloClass']}: Gatling vs open-loop, p95 per step and tenant: {c['verdict']} "
+        f"({c['rule']['text']})"
+    ]
+    for s in c["steps"]:
+        cells = ", ".join(
+            f"{t} {v['gatling']} vs {v['openloop']}{'' if v['agrees'] else ' (!)'}"
+            for t, v in s["tenants"].items()
+        )
+        out.append(f"  step {s['index']} ({s['offeredRps']:g} req/s), ms: {cells}")
+    return [*out, *(f"  - {r}" for r in c["reasons"])]

@@ -1,8 +1,9 @@
-"""The load generators a ramp can be measured with (issue 13, item 2): the Gatling simulation
-and the open-loop referee (gatling/openloop, built into build/openloop).
+"""The load generators an experiment can be measured with (issue 13, item 2): the Gatling
+simulation and the open-loop referee (gatling/openloop, built into build/openloop), which sends
+the plan the Gatling module exports for the same properties (plan_export.py).
 
-Pure: what a LinearRampCalibration definition asks for (`Ramp`), and the command lines that
-drive the same steps with either instrument, or one probe step of the knee's bisection.
+Pure: what the runner needs of a LinearRampCalibration (`Ramp`), the referee's command line,
+and one probe step of the knee's bisection.
 """
 
 from __future__ import annotations
@@ -29,14 +30,9 @@ class Ramp:
     """One class's ramp as LinearRampCalibration reads its properties (docs/gatling.md)."""
 
     slo_class: str
-    url_property: str
-    tenants: tuple[str, ...]
     rates: tuple[float, ...]
     requests_per_step: int
     warmup_s: float
-    label: str
-    context: str
-    body: str
 
     @property
     def step(self) -> float:
@@ -48,20 +44,20 @@ class Ramp:
         return [self.requests_per_step / r for r in (rates or self.rates)]
 
 
-def warmup_requests(instrument: str, ramp: Ramp, rate: float) -> int:
-    """How many unrecorded requests an instrument sends before a ramp (or probe) starting at
-    `rate`: Gatling rounds half up, at least 1 (PlannedLoadSimulation), the referee truncates."""
+def warmup_requests(ramp: Ramp, rate: float) -> int:
+    """How many unrecorded requests either instrument sends before a ramp (or probe) starting
+    at `rate` (the plan's ClassPlan.warmupRequests: rounded half up, at least 1)."""
     if ramp.warmup_s <= 0:
         return 0
-    if instrument == "gatling":
-        return max(1, math.floor(rate * ramp.warmup_s + 0.5))
-    return int(rate * ramp.warmup_s)
+    return max(1, math.floor(rate * ramp.warmup_s + 0.5))
 
 
 def ramp_of(sim: Simulation) -> Ramp:
-    """The ramp of a LinearRampCalibration (InstrumentError for any other simulation)."""
+    """The ramp of a LinearRampCalibration, what the runner needs of it (its steps' rates and
+    seconds for the knee, the hygiene windows and the wire); InstrumentError for any other
+    simulation."""
     if sim.name != RAMP:
-        raise InstrumentError(f"the open-loop instrument drives {RAMP} ramps, not {sim.name}")
+        raise InstrumentError(f"{sim.name} is not a {RAMP} ramp")
     p: Mapping[str, Any] = sim.properties
     start = float(p["startRate"])
     step = float(p.get("rateStep", start))
@@ -69,44 +65,27 @@ def ramp_of(sim: Simulation) -> Ramp:
         count = math.floor((float(p["maxRate"]) - start) / step + 1e-9) + 1
     else:
         count = int(p.get("steps", 10))
-    if "tenants" in p:
-        tenants = tuple(t.strip() for t in text(p["tenants"]).split(",") if t.strip())
-    else:
-        tenants = tuple(f"t{i}" for i in range(1, int(p.get("tenantCount", 1)) + 1))
     warmup = text(p.get("warmup", "true")) != "false"
-    ((url_property, _),) = sim.service_urls.items()
     return Ramp(
         slo_class=text(p["sloClass"]),
-        url_property=url_property,
-        tenants=tenants,
         rates=tuple(start + i * step for i in range(count)),
         requests_per_step=int(p.get("requestsPerStep", 1600)),
         warmup_s=float(p.get("warmupSeconds", 5)) if warmup else 0.0,
-        label=text(p.get("label", "alone")),
-        context=text(p.get("context", "")),
-        body=text(p.get("body", "{}")),
     )
 
 
-def openloop_command(
+def openloop_plan_command(
     binary: Path,
-    ramp: Ramp,
-    url: str,
-    rates: tuple[float, ...],
-    first_index: int,
+    plan: Path,
     run_id: str,
-    out: Path,
+    out_dir: Path,
     arrivals: str = "even",
     connections: str = "reuse",
 ) -> list[str]:
-    """The open-loop generator driving `rates` (the same requests per step, tenants and
-    warm-up as the Gatling ramp; even or Poisson arrivals)."""
+    """The open-loop generator sending an exported plan: one <class>.json per class."""
     return [
-        str(binary), "-url", url, "-class", ramp.slo_class, "-tenants", ",".join(ramp.tenants),
-        "-rates", ",".join(text(r) for r in rates), "-first-index", str(first_index),
-        "-requests", str(ramp.requests_per_step), "-warmup", f"{ramp.warmup_s}s",
-        "-label", ramp.label, "-context", ramp.context, "-body", ramp.body,
-        "-run-id", run_id, "-out", str(out), "-arrivals", arrivals, "-connections", connections,
+        str(binary), "-plan", str(plan), "-out-dir", str(out_dir), "-run-id", run_id,
+        "-arrivals", arrivals, "-connections", connections,
     ]  # fmt: skip
 
 

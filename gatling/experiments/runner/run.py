@@ -7,6 +7,7 @@ everything and draws the plots.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -23,7 +24,7 @@ from . import wire
 from .api import ApiError, IsolatoApi
 from .cluster import ClusterError, Kubectl, pool_selector
 from .collision import differences
-from .compare import compare, lines
+from .compare import compare, compare_steps, lines, rate_step, step_lines
 from .definition import LATENCY, Calibrate, DeleteCreated, Experiment, Step, Verdict
 from .hygiene import (
     CpusetPinning,
@@ -39,12 +40,13 @@ from .instruments import (
     Options,
     Ramp,
     merge_probe,
-    openloop_command,
+    openloop_plan_command,
     probe_simulation,
     ramp_of,
     warmup_requests,
 )
 from .knee import RESOLUTION, bracket, next_probe, p95_ci
+from .plan_export import PlanExporter, PlanExportError
 from .verdict import holds, verdict
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent
@@ -84,6 +86,11 @@ class Run:
     @property
     def out_dir(self) -> Path:
         return self.work_dir / "out"
+
+    @functools.cached_property
+    def plans(self) -> PlanExporter:
+        """The referee's plans, exported by the Gatling module (its classpath built once)."""
+        return PlanExporter(self.repo_root, self.work_dir)
 
     # ------------------------------------------------------------------------ the sequence
 
@@ -186,11 +193,7 @@ class Run:
         block in the results directory; the classes measured. Restores the pinning whatever
         happens."""
         e, opts = self.experiment, self.options
-        ramp = None
-        if e.simulation.name == RAMP:
-            ramp = ramp_of(e.simulation)
-        elif "openloop" in opts.instruments:
-            raise RunError(f"INSTRUMENT={opts.instrument}: the open-loop generator drives {RAMP}")
+        ramp = ramp_of(e.simulation) if e.simulation.name == RAMP else None
         if "openloop" in opts.instruments and not opts.openloop.is_file():
             raise RunError(f"no open-loop generator at {opts.openloop} (make openloop-build)")
         uids = [
@@ -239,7 +242,7 @@ class Run:
         """One instrument's runs by class, with the knee's probes merged and the hygiene block."""
         work = self.out_dir / instrument
         rates = ramp.rates if ramp else None
-        runs, windows = self.generate(instrument, urls, ramp, rates, 0, work, pin, cgroups)
+        runs, windows = self.generate(instrument, urls, ramp, rates, work, pin, cgroups)
         knee: dict[str, Any] | None = None
         if ramp and self.options.refine and ramp.slo_class in runs:
             run, probes = runs[ramp.slo_class], []
@@ -249,11 +252,8 @@ class Run:
                     log(f"knee: {MAX_PROBES} probes done, bracket still {b}")
                     break
                 log(f"knee: probing {rate} req/s (last pass {b[0]}, first failure {b[1]})")
-                first = max(s["index"] for s in run["steps"]) + 1
                 probe_dir = work / f"probe-{len(probes) + 1}"
-                found, w = self.generate(
-                    instrument, urls, ramp, (rate,), first, probe_dir, pin, cgroups
-                )
+                found, w = self.generate(instrument, urls, ramp, (rate,), probe_dir, pin, cgroups)
                 probe = found.get(ramp.slo_class)
                 if probe is None or probe.get("partial"):
                     log(f"knee: the probe at {rate} req/s did not complete; bisection stopped")
@@ -270,6 +270,7 @@ class Run:
                 "goalPct": 100 * RESOLUTION,
             }
         for run in runs.values():
+            per_step = ramp is not None or len(windows) == len(run["steps"])
             verdict = assess(windows, pin)
             steps = [
                 {
@@ -277,7 +278,7 @@ class Run:
                     "offeredRps": s["offeredRps"],
                     "count": s["total"]["count"],
                     "p95Ci": p95_ci(s["total"]),
-                    **(windows[i] if ramp and i < len(windows) else {}),
+                    **(windows[i] if per_step and i < len(windows) else {}),
                 }
                 for i, s in enumerate(run["steps"])
             ]
@@ -285,7 +286,7 @@ class Run:
             if instrument == "openloop":  # how it sent: the pods' split depends on it
                 o = self.options
                 run["hygiene"] |= {"arrivals": o.arrivals, "connections": o.connections}
-            if not ramp:
+            if not per_step:
                 run["hygiene"]["run"] = windows[0]
             if knee and run["sloClass"] == ramp.slo_class:  # type: ignore[union-attr]
                 run["hygiene"]["knee"] = knee
@@ -297,7 +298,6 @@ class Run:
         urls: dict[str, str],
         ramp: Ramp | None,
         rates: tuple[float, ...] | None,
-        first_index: int,
         work: Path,
         pin: dict[str, Any],
         cgroups: list[Path],
@@ -306,10 +306,11 @@ class Run:
         (one for the whole run when the steps are not known)."""
         e, o = self.experiment, self.options
         work.mkdir(parents=True, exist_ok=True)
+        simulation = e.simulation
+        if ramp and rates != ramp.rates:
+            simulation = probe_simulation(simulation, rates[0])  # type: ignore[index]
+        prefix = taskset_prefix(pin["generatorCpus"]) if pin["pinned"] else []
         if instrument == "gatling":
-            simulation = e.simulation
-            if ramp and rates != ramp.rates:
-                simulation = probe_simulation(simulation, rates[0])  # type: ignore[index]
             args = [
                 *simulation.args(urls),
                 f"-Disolato.runId={self.run_id}",
@@ -320,15 +321,14 @@ class Run:
             ]
             cmd = sim.command(self.repo_root, simulation.name, args)
         else:
-            assert ramp is not None and rates is not None
-            url = urls[e.simulation.service_urls[ramp.url_property]]
-            out = work / f"{ramp.slo_class}.json"
+            plan = work / "plan" / "plan.json"  # not beside the runs (*.json)
+            try:  # on the generator's CPUs, as Gatling's JVM
+                self.plans.export(simulation.name, simulation.args(urls), plan, prefix)
+            except PlanExportError as err:
+                raise RunError(f"the plan of {simulation.name} was not exported: {err}") from None
             run_id = f"{self.run_id}-openloop"
-            cmd = openloop_command(
-                o.openloop, ramp, url, rates, first_index, run_id, out, o.arrivals, o.connections
-            )
-        if pin["pinned"]:
-            cmd = [*taskset_prefix(pin["generatorCpus"]), *cmd]
+            cmd = openloop_plan_command(o.openloop, plan, run_id, work, o.arrivals, o.connections)
+        cmd = [*prefix, *cmd]
         sampler = Sampler(lambda: cgroups)
         capture = self.capture(work, pin, cgroups) if ramp else None
         log(f"running {instrument}: {' '.join(cmd[:6])} ...")
@@ -346,7 +346,7 @@ class Run:
         if ramp and rates:
             windows = step_windows(sampler.samples, end, ramp.durations(rates))
             if arrived is not None:
-                warmup = warmup_requests(instrument, ramp, rates[0])
+                warmup = warmup_requests(ramp, rates[0])
                 even = instrument == "gatling" or o.arrivals == "even"
                 for w, s in zip(
                     windows,
@@ -360,6 +360,8 @@ class Run:
                     strict=True,
                 ):
                     w["wire"] = {**s, "evenArrivals": even}
+        elif durations := aligned_durations(list(runs.values())):
+            windows = step_windows(sampler.samples, end, durations)
         else:
             windows = [window(sampler.samples[0], sampler.samples[-1])]
         return runs, windows
@@ -417,16 +419,17 @@ class Run:
         if self.experiment.calibrate:
             print("\n".join(summary(slo_class, json.loads(status))))
         if len(runs) == 2:
-            ramp = ramp_of(self.experiment.simulation)
-            c = compare(
-                runs["gatling"],
-                cutoffs["gatling"],
-                runs["openloop"],
-                cutoffs["openloop"],
-                ramp.step,
-            )
+            g, o = runs["gatling"], runs["openloop"]
+            if self.experiment.calibrate:
+                sim = self.experiment.simulation
+                step = ramp_of(sim).step if sim.name == RAMP else rate_step(g)
+                c = compare(g, cutoffs["gatling"], o, cutoffs["openloop"], step)
+                text = lines(c)
+            else:
+                c = compare_steps(g, o, float(LATENCY["targetMs"]))
+                text = step_lines(c)
             _write_json(self.results_dir / f"{slo_class}.comparison.json", c)
-            print("\n".join(lines(c)))
+            print("\n".join(text))
 
     # ------------------------------------------------------------------------ steps
 
@@ -465,6 +468,17 @@ class Run:
                     log(f"tenants not deleted within 90 s (classes deleted anyway): {e}")
                 for c in self.experiment.classes:
                     self.api.delete_quietly(f"/api/v1/slo-classes/{c.name}")
+
+
+def aligned_durations(runs: list[dict[str, Any]]) -> list[float] | None:
+    """The steps' planned seconds when every class's run has the same steps, back to back
+    (CoLocatedRamp, TenantMix and AggressiveTenant step their classes together): the hygiene
+    windows are then per step, as for ramps. None when they differ or a run is partial: one
+    window for the whole run."""
+    lists = [[s["durationSeconds"] for s in r["steps"]] for r in runs if not r.get("partial")]
+    if len(lists) != len(runs) or not lists or any(d != lists[0] for d in lists):
+        return None
+    return lists[0]
 
 
 def _probe(url: str) -> int:

@@ -1,4 +1,4 @@
-from runner.compare import compare, lines
+from runner.compare import compare, compare_steps, lines, p95_agree, rate_step, step_lines
 
 
 def run(run_id, *steps):
@@ -48,3 +48,53 @@ def test_lines_print_both_instruments():
     text = "\n".join(lines(compare(GATLING, 100.0, OPENLOOP, 105.0, 15.0)))
     assert "Gatling vs open-loop: agrees" in text
     assert "100.0 vs 105.0 req/s (-4.8 %, tolerance ±15.0)" in text
+
+
+def steps_run(run_id, *steps):
+    """Steps as (index, {tenant: p95})."""
+    return {
+        "runId": run_id,
+        "sloClass": "agg",
+        "steps": [
+            {
+                "index": i,
+                "offeredRps": 75.0 * (i + 1),
+                "tenants": {t: {"p95": p} for t, p in c.items()},
+            }
+            for i, c in steps
+        ],
+    }
+
+
+def test_p95_agree_within_the_larger_of_2_ms_and_a_tenth_of_the_target_or_both_above_it():
+    assert p95_agree(10.0, 14.9, 50.0)  # within 5 ms (10 % of 50 > 2)
+    assert not p95_agree(10.0, 15.1, 50.0)
+    assert p95_agree(10.0, 11.9, 5.0)  # within 2 ms (> 10 % of 5)
+    assert p95_agree(60.0, 900.0, 50.0)  # both see the target violated
+    assert not p95_agree(45.0, 60.0, 50.0)  # one above, one below, 15 ms apart
+    assert not p95_agree(None, 5.0, 50.0) and p95_agree(None, None, 50.0)
+
+
+def test_compare_steps_puts_each_tenants_p95_side_by_side():
+    g = steps_run("g", (0, {"t1": 8.0, "t2": 8.5}), (1, {"t1": 70.0, "t2": 30.0}))
+    o = steps_run("o", (0, {"t1": 7.0, "t2": 8.0}), (1, {"t1": 400.0, "t2": 12.0}))
+    c = compare_steps(g, o, 50.0)
+    assert c["kind"] == "steps" and c["verdict"] == "disagrees"
+    assert c["steps"][1]["tenants"]["t1"] == {"gatling": 70.0, "openloop": 400.0, "agrees": True}
+    assert c["reasons"] == ["step 1 tenant t2: p95 30.0 vs open-loop 12.0 ms"]
+    assert c["rule"]["text"] == "both above 50 ms, or within 5 ms"
+    text = "\n".join(step_lines(c))
+    assert "step 1 (150 req/s), ms: t1 70.0 vs 400.0, t2 30.0 vs 12.0 (!)" in text
+
+
+def test_compare_steps_names_a_step_only_one_instrument_has():
+    g = steps_run("g", (0, {"t1": 8.0}), (1, {"t1": 9.0}))
+    o = steps_run("o", (0, {"t1": 8.0}))
+    assert compare_steps(g, o, 50.0)["reasons"] == ["step 1: no open-loop step"]
+    assert compare_steps(o, g, 50.0)["reasons"] == ["step 1: no Gatling step"]
+    assert compare_steps(o, o, 50.0)["verdict"] == "agrees"
+
+
+def test_rate_step_of_a_run_that_is_not_a_ramp():
+    assert rate_step(run("g", (30, 1), (10, 1), (20, 1))) == 10
+    assert rate_step(run("g", (90, 1))) == 90

@@ -8,7 +8,7 @@ from runner.instruments import (
     InstrumentError,
     Options,
     merge_probe,
-    openloop_command,
+    openloop_plan_command,
     probe_simulation,
     ramp_of,
 )
@@ -19,10 +19,9 @@ DEFS = catalogue()
 def test_the_gold_alone_ramp_as_gatling_reads_it():
     r = ramp_of(DEFS["gold-alone"].resolve({}).simulation)
     assert r.slo_class == "gold"
-    assert r.tenants == ("gold-t1", "gold-t2", "gold-t3", "gold-t4")
     assert r.rates == tuple(float(x) for x in range(15, 181, 15))  # startRate..maxRate
     assert r.step == 15
-    assert (r.requests_per_step, r.warmup_s, r.label) == (300, 20.0, "alone")
+    assert (r.requests_per_step, r.warmup_s) == (300, 20.0)
     assert r.durations()[0] == 20.0
 
 
@@ -30,7 +29,6 @@ def test_the_smoke_ramp_with_steps_and_warmup():
     r = ramp_of(DEFS["smoke"].resolve({}).simulation)
     assert r.rates == (5.0, 20.0, 35.0, 50.0)
     assert r.warmup_s == 2.0
-    assert r.context == "podCpu=200m,podMemory=128Mi,replicas=1"
 
 
 def test_other_simulations_are_not_ramps():
@@ -45,26 +43,7 @@ def test_tenant_count_and_no_warmup():
         {"sloClass": "g", "tenantCount": 2, "startRate": 10, "steps": 2, "warmup": "false"},
     )
     r = ramp_of(sim)
-    assert (r.tenants, r.rates, r.warmup_s, r.requests_per_step) == (
-        ("t1", "t2"),
-        (10, 20),
-        0,
-        1600,
-    )
-
-
-def test_the_openloop_command_drives_the_same_steps():
-    r = ramp_of(DEFS["gold-alone"].resolve({}).simulation)
-    cmd = openloop_command(
-        Path("/b/openloop"), r, "http://svc", (97.5,), 10, "run1", Path("o.json")
-    )
-    args = dict(zip(cmd[1::2], cmd[2::2], strict=True))
-    assert cmd[0] == "/b/openloop"
-    assert args["-rates"] == "97.5" and args["-first-index"] == "10"
-    assert args["-tenants"] == "gold-t1,gold-t2,gold-t3,gold-t4"
-    assert args["-requests"] == "300" and args["-warmup"] == "20.0s"
-    assert args["-context"] == "podCpu=400m,podMemory=256Mi,replicas=1"
-    assert args["-arrivals"] == "even" and args["-connections"] == "reuse"
+    assert (r.rates, r.warmup_s, r.requests_per_step) == ((10, 20), 0, 1600)
 
 
 def test_a_gatling_probe_is_the_ramp_reduced_to_one_step():
@@ -104,3 +83,11 @@ def test_options_from_the_environment():
         Options.from_env({"CONNECTIONS": "pool"}, Path("/r"))
     with pytest.raises(InstrumentError, match="INSTRUMENT must be gatling or openloop or both"):
         Options.from_env({"INSTRUMENT": "wrk"}, Path("/r"))
+
+
+def test_the_referee_sends_the_exported_plan():
+    cmd = openloop_plan_command(Path("/b/openloop"), Path("p.json"), "run1", Path("out"))
+    assert cmd == [
+        "/b/openloop", "-plan", "p.json", "-out-dir", "out", "-run-id", "run1",
+        "-arrivals", "even", "-connections", "reuse",
+    ]  # fmt: skip

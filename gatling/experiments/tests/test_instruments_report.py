@@ -33,3 +33,46 @@ def test_the_section_is_replaced_between_its_markers():
     text = f"# B\n\n{r.BEGIN}\nold\n{r.END}\n\n## next\n"
     assert r.replace_section(text, "new") == f"# B\n\n{r.BEGIN}\nnew\n{r.END}\n\n## next\n"
     assert r.replace_section("# B\n", "new") == f"# B\n\n{r.BEGIN}\nnew\n{r.END}\n"
+
+
+def write(d, cls, comparison, gatling, openloop):
+    import json
+
+    d.mkdir(parents=True, exist_ok=True)
+    for name, value in (("comparison", comparison), (None, gatling), ("openloop", openloop)):
+        (d / f"{cls}.{name + '.' if name else ''}json").write_text(json.dumps(value))
+
+
+def test_stored_comparisons_are_found_listed_ones_first_and_step_ones_apart(tmp_path):
+    cut = {"sloClass": "gold", "verdict": "agrees"}
+    ctx = {"context": {"replicas": 1, "podCpu": "400m"}}
+    write(tmp_path / "colocated" / "bronze-cpu", "gold", cut, ctx, {})
+    write(tmp_path / "gold-alone", "gold", cut, {}, {})
+    steps = {
+        "sloClass": "verify",
+        "kind": "steps",
+        "rule": {"text": "both above 50 ms, or within 5 ms"},
+        "steps": [
+            {
+                "index": 0,
+                "offeredRps": 90.0,
+                "tenants": {
+                    "v1": {"gatling": 9.0, "openloop": 8.0, "agrees": True},
+                    "v2": {"gatling": 30.0, "openloop": 9.0, "agrees": False},
+                },
+            }
+        ],
+    }
+    write(tmp_path / "verify" / "latest", "verify", steps, {}, {})
+    entries = r.load(tmp_path)
+    assert [(d, pods) for d, pods, *_ in entries] == [
+        ("gold-alone", "1 × 400m"),  # CALIBRATIONS' label
+        ("colocated/bronze-cpu", "1 × 400m"),  # from the run's context
+    ]
+    table = r.step_table(tmp_path, tmp_path)
+    assert "(agree: both above 50 ms, or within 5 ms)" in table
+    assert table.endswith(
+        "| [verify/latest](verify/latest/) | verify | 0 | 90 | v1 8.0 / 9.0, v2 9.0 / 30.0 (!) "
+        "| disagrees |"
+    )
+    assert r.step_table(tmp_path / "gold-alone", tmp_path) == ""

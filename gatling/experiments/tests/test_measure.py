@@ -1,6 +1,7 @@
-"""The measuring path of a run (Run.measure) with the real open-loop generator against a real
-HTTP service with a known knee on loopback: the ramp, the knee's bisection, the hygiene block.
-Only the cluster is absent (no pods to follow), and HYGIENE=off (no cgroups are touched)."""
+"""The measuring path of a run (Run.measure) with the real open-loop generator, sending the plans
+the real Gatling module exports, against a real HTTP service with a known knee on loopback: the
+ramp, the knee's bisection, the hygiene block, a simulation of another kind. Only the cluster is
+absent (no pods to follow), and HYGIENE=off (no cgroups are touched)."""
 
 import json
 import shutil
@@ -15,7 +16,10 @@ from pathlib import Path
 import pytest
 from runner.definition import Simulation, catalogue
 from runner.instruments import Options
-from runner.run import Run
+from runner.plan_export import PlanExporter
+from runner.run import Run, aligned_durations
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 KNEE_RPS = 50  # the service answers at once up to 50 arrivals a second, in 200 ms beyond
 WINDOW_S = 0.5
@@ -29,6 +33,16 @@ def openloop(tmp_path_factory):
     source = Path(__file__).resolve().parents[2] / "openloop"
     subprocess.run(["go", "build", "-o", str(binary), "."], cwd=source, check=True)
     return binary
+
+
+@pytest.fixture(scope="module")
+def plans(tmp_path_factory):
+    """The Gatling module's plan export (its classpath built once for the module)."""
+    if not shutil.which("java"):
+        pytest.skip("java is not installed")
+    exporter = PlanExporter(REPO_ROOT, tmp_path_factory.mktemp("plans"))
+    exporter.classpath()
+    return exporter
 
 
 @pytest.fixture
@@ -67,7 +81,7 @@ class NoPods:
         return []
 
 
-def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, service, tmp_path):
+def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, plans, service, tmp_path):
     e = catalogue()["smoke"].resolve({})
     props = {
         **e.simulation.properties,
@@ -80,6 +94,7 @@ def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, service
     e = replace(e, simulation=Simulation(e.simulation.name, e.simulation.service_urls, props))
     options = Options(instrument="openloop", pin=False, openloop=openloop)
     r = Run(e, None, NoPods(), Path("."), tmp_path / "results", tmp_path, "t1", options=options)
+    r.plans = plans
     assert r.measure({"e2egold": service}) == ["e2egold"]
     run = json.loads((tmp_path / "results" / "e2egold.openloop.json").read_text())
     rates = [s["offeredRps"] for s in run["steps"]]
@@ -95,3 +110,40 @@ def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, service
     assert [s["index"] for s in h["steps"]] == [s["index"] for s in run["steps"]]
     assert h["steps"][0]["p95Ci"]["count"] == 60
     assert "generatorCpuPct" in h["steps"][0]  # a 3 s step: sampled
+
+
+def test_any_simulation_is_measured_by_the_referee_from_the_exported_plan(
+    openloop, plans, service, tmp_path
+):
+    e = catalogue()["aggressive"].resolve({})
+    props = {
+        **e.simulation.properties,
+        "committedRps": 10,
+        "factors": "1,2",
+        "requestsPerStep": 40,  # 30 req/s for 1.33 s, then 40 for 1 s
+        "warmup": "false",
+    }
+    e = replace(e, simulation=Simulation(e.simulation.name, e.simulation.service_urls, props))
+    options = Options(instrument="openloop", pin=False, openloop=openloop)
+    r = Run(e, None, NoPods(), Path("."), tmp_path / "results", tmp_path, "t1", options=options)
+    r.plans = plans
+    cls = e.classes[0].name  # aggenforce
+    assert r.measure({cls: service}) == [cls]
+    run = json.loads((tmp_path / "results" / f"{cls}.openloop.json").read_text())
+    assert run["runId"] == "t1-openloop" and run["context"]["admission"] == "enforce"
+    counts = [[s["tenants"][f"{cls}-t{i}"]["count"] for i in (1, 2, 3)] for s in run["steps"]]
+    assert counts == [[13, 13, 13], [20, 10, 10]]  # t1 the aggressive one, 2 x in step 1
+    h = run["hygiene"]
+    assert h["instrument"] == "openloop" and "run" not in h
+    assert [s["count"] for s in h["steps"]] == [39, 40]
+    assert "generatorCpuPct" in h["steps"][0]  # one window per step
+
+
+def test_hygiene_windows_are_per_step_when_the_classes_step_together():
+    def r(*durations, partial=False):
+        return {"partial": partial, "steps": [{"durationSeconds": d} for d in durations]}
+
+    assert aligned_durations([r(6, 6), r(6, 6)]) == [6, 6]
+    assert aligned_durations([r(6, 6), r(6, 3)]) is None  # a window would mix two steps
+    assert aligned_durations([r(6, 6), r(6, partial=True)]) is None
+    assert aligned_durations([]) is None

@@ -85,3 +85,26 @@ def test_both_posted_referee_first_and_compared(controller, tmp_path):
     assert c["verdict"] == "agrees"  # 45 vs 50: within max(5, one step of 15)
     assert c["cutoff"]["toleranceRps"] == 15.0
     assert c["lowLoad"]["p95DiffMs"] == 0.5
+
+
+def test_an_experiment_that_does_not_calibrate_is_compared_step_by_step(controller, tmp_path):
+    api, posted = controller
+    results = tmp_path / "results"
+    results.mkdir()
+    e = catalogue()["aggressive"].resolve({})
+    cls = e.classes[0].name
+    for instrument, p95 in (("gatling", (8.0, 60.0)), ("openloop", (7.0, 400.0))):
+        steps = [
+            {"index": i, "offeredRps": 75.0 * (i + 1), "tenants": {f"{cls}-t2": {"p95": p}}}
+            for i, p in enumerate(p95)
+        ]
+        run = {"runId": instrument, "sloClass": cls, "steps": steps}
+        run["hygiene"] = {"instrument": instrument, "status": "clean", "reasons": []}
+        name = f"{cls}.json" if instrument == "gatling" else f"{cls}.openloop.json"
+        (results / name).write_text(json.dumps(run))
+    options = Options(instrument="both")
+    Run(e, api, None, Path("."), results, tmp_path, "r", options=options).report(cls)
+    assert posted == []  # calibrate: false
+    c = json.loads((results / f"{cls}.comparison.json").read_text())
+    assert c["kind"] == "steps" and c["verdict"] == "agrees"  # step 1: both above 50 ms
+    assert c["rule"]["targetMs"] == 50.0

@@ -125,11 +125,11 @@ def test_a_step_off_its_rate_contaminates_the_run():
     ]
 
 
-def test_warm_up_counts_follow_each_instrument():
-    ramp = Ramp("c", "baseUrl", ("t1",), (15.0,), 300, 2.5, "alone", "", "{}")
-    assert warmup_requests("gatling", ramp, 15.0) == 38  # 37.5 rounded half up
-    assert warmup_requests("openloop", ramp, 15.0) == 37
-    assert warmup_requests("gatling", dataclasses.replace(ramp, warmup_s=0.0), 15.0) == 0
+def test_warm_up_counts_are_the_plans():
+    ramp = Ramp("c", (15.0,), 300, 2.5)
+    assert warmup_requests(ramp, 15.0) == 38  # 37.5 rounded half up, as ClassPlan
+    assert warmup_requests(ramp, 0.1) == 1  # at least 1
+    assert warmup_requests(dataclasses.replace(ramp, warmup_s=0.0), 15.0) == 0
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a packet socket needs root")

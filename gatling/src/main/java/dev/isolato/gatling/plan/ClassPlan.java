@@ -22,6 +22,14 @@ public record ClassPlan(
     steps = List.copyOf(steps);
   }
 
+  /**
+   * Unrecorded warm-up requests before step 0: the first step's rate for {@code seconds}, rounded,
+   * at least 1 (0 without a warm-up).
+   */
+  public long warmupRequests(double seconds) {
+    return seconds > 0 ? Math.max(1, Math.round(steps.get(0).offeredRps() * seconds)) : 0;
+  }
+
   /** When the last step's injection ends, in seconds after the run starts. */
   public double endSeconds() {
     return steps.stream().mapToDouble(ClassStep::endSeconds).max().orElse(0);

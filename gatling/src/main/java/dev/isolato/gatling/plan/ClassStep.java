@@ -31,6 +31,16 @@ public record ClassStep(
     return tenants.stream().mapToDouble(TenantLoad::rps).sum();
   }
 
+  /**
+   * Each tenant's exact request count in this step (its rate times the duration, rounded, at least
+   * 1): what both instruments send (the Gatling simulations and the open-loop referee's plan).
+   */
+  public long[] counts() {
+    return tenants.stream()
+        .mapToLong(t -> Math.max(1, Math.round(t.rps() * durationSeconds)))
+        .toArray();
+  }
+
   /** When this step's injection ends, in seconds after the run starts. */
   public double endSeconds() {
     return offsetSeconds + durationSeconds;

@@ -174,6 +174,32 @@ public final class LoadPlans {
     return plans;
   }
 
+  /**
+   * The plans of the named simulation (its class name in dev.isolato.gatling.simulations): the one
+   * place a simulation's name meets its plan, for the simulations and for {@link PlanExport}.
+   */
+  public static List<ClassPlan> of(String simulation, Settings s) {
+    return switch (simulation) {
+      case "LinearRampCalibration" -> linearRamp(s);
+      case "AggressiveTenant" -> aggressiveTenant(s);
+      case "TenantMix" -> tenantMix(s);
+      case "CoLocatedRamp" -> colocatedRamp(s);
+      default ->
+          throw new IllegalArgumentException(
+              "unknown simulation '"
+                  + simulation
+                  + "': LinearRampCalibration, AggressiveTenant, TenantMix or CoLocatedRamp");
+    };
+  }
+
+  /**
+   * Seconds of unrecorded load at the first step's rate before step 0 ({@code isolato.warmup},
+   * {@code isolato.warmupSeconds}; 0 when off).
+   */
+  public static double warmupSeconds(Settings s) {
+    return s.bool("warmup", true) ? s.positiveDouble("warmupSeconds", 5.0) : 0;
+  }
+
   /** startRate, startRate + rateStep, ... for {@code steps} steps or up to {@code maxRate}. */
   static List<Double> rampRates(Settings s) {
     double start = s.positiveDouble("startRate", null);

@@ -13,6 +13,6 @@ public class AggressiveTenant extends PlannedLoadSimulation {
   }
 
   private AggressiveTenant(Settings settings) {
-    super("aggressive", LoadPlans.aggressiveTenant(settings), settings);
+    super("aggressive", LoadPlans.of(AggressiveTenant.class.getSimpleName(), settings), settings);
   }
 }

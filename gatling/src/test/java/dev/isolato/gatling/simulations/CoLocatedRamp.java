@@ -15,6 +15,6 @@ public class CoLocatedRamp extends PlannedLoadSimulation {
   }
 
   private CoLocatedRamp(Settings settings) {
-    super("colocated", LoadPlans.colocatedRamp(settings), settings);
+    super("colocated", LoadPlans.of(CoLocatedRamp.class.getSimpleName(), settings), settings);
   }
 }

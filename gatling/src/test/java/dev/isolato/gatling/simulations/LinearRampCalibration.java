@@ -13,6 +13,6 @@ public class LinearRampCalibration extends PlannedLoadSimulation {
   }
 
   private LinearRampCalibration(Settings settings) {
-    super("ramp", LoadPlans.linearRamp(settings), settings);
+    super("ramp", LoadPlans.of(LinearRampCalibration.class.getSimpleName(), settings), settings);
   }
 }

@@ -12,6 +12,7 @@ import dev.isolato.calibration.CalibrationStep;
 import dev.isolato.gatling.plan.Arrivals;
 import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
+import dev.isolato.gatling.plan.LoadPlans;
 import dev.isolato.gatling.plan.Settings;
 import dev.isolato.gatling.plan.TenantLoad;
 import dev.isolato.gatling.plan.TenantOrder;
@@ -86,8 +87,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
       protocol = protocol.shareConnections();
     }
     String body = settings.string("body", "{}");
-    warmupSeconds =
-        settings.bool("warmup", true) ? settings.positiveDouble("warmupSeconds", 5.0) : 0;
+    warmupSeconds = LoadPlans.warmupSeconds(settings);
     int jitRequests = warmupSeconds > 0 ? settings.positiveInt("jitWarmupRequests", 3000) : 0;
     jitSeconds = jitRequests > 0 ? settings.positiveDouble("jitWarmupSeconds", 10.0) : 0;
     loopback = jitRequests > 0 ? new LoopbackTarget() : null;
@@ -120,11 +120,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
     String cls = plan.sloClass();
     int index = step.index();
     List<TenantLoad> loads = step.tenants();
-    long[] counts = new long[loads.size()];
-    for (int i = 0; i < counts.length; i++) {
-      counts[i] = Math.max(1, Math.round(loads.get(i).rps() * step.durationSeconds()));
-    }
-    int[] order = TenantOrder.interleave(counts);
+    int[] order = TenantOrder.interleave(step.counts());
     AtomicInteger next = new AtomicInteger();
     String name = String.format("%s s%02d", cls, index);
     ScenarioBuilder scenario =
@@ -188,7 +184,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
     ClassStep first = plan.steps().get(0);
     String name = plan.sloClass() + " warm-up";
     String tenant = first.tenants().get(0).tenantId();
-    long users = Math.max(1, Math.round(first.offeredRps() * warmupSeconds));
+    long users = plan.warmupRequests(warmupSeconds);
     return scenario(name)
         .exec(
             http(name)

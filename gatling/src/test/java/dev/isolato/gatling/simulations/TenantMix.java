@@ -14,6 +14,6 @@ public class TenantMix extends PlannedLoadSimulation {
   }
 
   private TenantMix(Settings settings) {
-    super("mix", LoadPlans.tenantMix(settings), settings);
+    super("mix", LoadPlans.of(TenantMix.class.getSimpleName(), settings), settings);
   }
 }

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestInterleaveIsTenantOrderOfTheGatlingModule(t *testing.T) {
+	// TenantOrderTest's figure, and 1 + 3 requests worked by hand: credits 1,3 -> 1 sends;
+	// 2,-1+3=2 -> the first (ties go to the lower index); then 1 twice
+	if got := interleave([]int{2, 2, 2, 2}); !reflect.DeepEqual(got, []int{0, 1, 2, 3, 0, 1, 2, 3}) {
+		t.Fatalf("interleave(2,2,2,2) = %v", got)
+	}
+	if got := interleave([]int{1, 3}); !reflect.DeepEqual(got, []int{1, 0, 1, 1}) {
+		t.Fatalf("interleave(1,3) = %v", got)
+	}
+	got := interleave([]int{7, 2, 11})
+	n := make([]int, 3)
+	for _, i := range got {
+		n[i]++
+	}
+	if !reflect.DeepEqual(n, []int{7, 2, 11}) {
+		t.Fatalf("counts %v, want 7,2,11", n)
+	}
+}
+
+// twoClasses: class A in two 1 s steps (a1 10 + a2 30 req/s, then 20 + 20), class B (b1 alone,
+// 20 then 40 req/s) in steps of the same seconds, after a 0.5 s warm-up of 5 requests each.
+func twoClasses(url string) PlanFile {
+	step := func(i int, loads ...TenantLoad) ClassStep {
+		total := 0.0
+		for _, l := range loads {
+			total += l.Rps
+		}
+		return ClassStep{Index: i, OffsetSeconds: float64(i), DurationSeconds: 1, OfferedRps: total, Tenants: loads}
+	}
+	return PlanFile{Simulation: "CoLocatedRamp", Body: "{}", WarmupSeconds: 0.5, Classes: []ClassPlan{
+		{SloClass: "ca", BaseURL: url, Context: map[string]any{"label": "colocated"}, WarmupRequests: 5, Steps: []ClassStep{
+			step(0, TenantLoad{"a1", 10, 10}, TenantLoad{"a2", 30, 30}),
+			step(1, TenantLoad{"a1", 20, 20}, TenantLoad{"a2", 20, 20})}},
+		{SloClass: "cb", BaseURL: url, Context: map[string]any{"label": "colocated"}, WarmupRequests: 5, Steps: []ClassStep{
+			step(0, TenantLoad{"b1", 20, 20}), step(1, TenantLoad{"b1", 40, 40})}},
+	}}
+}
+
+func TestAPlanSendsEachTenantsExactCountPerStepWithClassesAligned(t *testing.T) {
+	var mu sync.Mutex
+	received := map[string]int{}
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		received[strings.Split(r.URL.Path, "/")[3]]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(s.Close)
+	p := twoClasses(s.URL)
+	runs := ExecutePlan(p, "r1", PlanOptions{Timeout: 5 * time.Second, MaxDuration: 10 * time.Second})
+	want := map[string][]map[string]int{
+		"ca": {{"a1": 10, "a2": 30}, {"a1": 20, "a2": 20}},
+		"cb": {{"b1": 20}, {"b1": 40}},
+	}
+	for c, r := range runs {
+		if r.Partial || len(r.Steps) != 2 || r.RunID != "r1" || r.Context["label"] != "colocated" {
+			t.Fatalf("class %s: %+v", r.SloClass, r)
+		}
+		for i, st := range r.Steps {
+			for tenant, n := range want[r.SloClass][i] {
+				if st.Tenants[tenant].Count != n || st.Tenants[tenant].Errors != 0 {
+					t.Errorf("%s step %d tenant %s: %d requests, want %d", r.SloClass, i, tenant, st.Tenants[tenant].Count, n)
+				}
+			}
+			if st.OfferedRps != p.Classes[c].Steps[i].OfferedRps || st.DurationSeconds != 1 || st.AchievedRps < 0.9*st.OfferedRps {
+				t.Errorf("%s step %d: offered %v, achieved %v, %v s", r.SloClass, i, st.OfferedRps, st.AchievedRps, st.DurationSeconds)
+			}
+		}
+	}
+	if !reflect.DeepEqual(received, map[string]int{"a1": 35, "a2": 50, "b1": 65}) {
+		t.Fatalf("the service received %v (steps + 5 warm-up requests to each class's first tenant)", received)
+	}
+	// intended send times: each step one evenly spaced stream at its total rate, and the
+	// classes' steps start together
+	dues := func(r Run, from, n int) []time.Time {
+		out := make([]time.Time, n)
+		for i := range out {
+			s := r.requests[from+i]
+			out[i] = s.end.Add(-s.latency)
+		}
+		return out
+	}
+	a1, b1 := dues(runs[0], 40, 40), dues(runs[1], 20, 40)
+	if d := a1[0].Sub(b1[0]); d.Abs() > time.Millisecond {
+		t.Fatalf("step 1 of ca and cb start %v apart", d)
+	}
+	for i := 1; i < len(b1); i++ {
+		if gap := b1[i].Sub(b1[i-1]); math.Abs(gap.Seconds()-0.025) > 1e-6 {
+			t.Fatalf("cb step 1: gap %d is %v, want 25 ms (40 req/s)", i, gap)
+		}
+	}
+	if d := b1[0].Sub(dues(runs[1], 0, 1)[0]); math.Abs(d.Seconds()-1) > 1e-6 {
+		t.Fatalf("cb's step 1 starts %v after its step 0, want 1 s", d)
+	}
+}
+
+func TestRunPlanWritesOneRunPerClass(t *testing.T) {
+	s := serialServer(t, time.Millisecond, "")
+	dir := t.TempDir()
+	p := twoClasses(s.URL)
+	p.WarmupSeconds, p.Classes[0].WarmupRequests, p.Classes[1].WarmupRequests = 0, 0, 0
+	raw, _ := json.Marshal(p)
+	planPath := filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(planPath, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if err := run([]string{"-plan", planPath, "-out-dir", out, "-run-id", "x"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, cls := range []string{"ca", "cb"} {
+		written, err := os.ReadFile(filepath.Join(out, cls+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r map[string]any
+		if err := json.Unmarshal(written, &r); err != nil || r["sloClass"] != cls || r["runId"] != "x" {
+			t.Fatalf("%s.json: %s (%v)", cls, written, err)
+		}
+	}
+}
+
+func TestBadPlansAndFlagsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good, _ := json.Marshal(twoClasses("http://127.0.0.1:9"))
+	for name, text := range map[string]string{
+		"empty":   `{"classes": []}`,
+		"unknown": `{"classes": [], "rate": 5}`,
+		"count0":  strings.Replace(string(good), `"count":10`, `"count":0`, 1),
+		"nourl":   strings.Replace(string(good), `"baseUrl":"http://127.0.0.1:9"`, `"baseUrl":""`, 1),
+	} {
+		if err := run([]string{"-plan", write(name, text), "-out-dir", dir}); err == nil {
+			t.Errorf("plan %s accepted", name)
+		}
+	}
+	planPath := write("good", string(good))
+	for _, args := range [][]string{
+		{"-plan", planPath}, // no -out-dir
+		{"-plan", planPath, "-out-dir", dir, "-url", "http://x"}, // a ramp flag
+		{"-plan", planPath, "-out-dir", dir, "-arrivals", "burst"},
+		{"-plan", planPath, "-out-dir", dir, "-connections", "pool"},
+	} {
+		if err := run(args); err == nil {
+			t.Errorf("accepted %v", args)
+		}
+	}
+}
