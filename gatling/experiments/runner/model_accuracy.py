@@ -25,12 +25,23 @@ def response_file(instrument: str) -> str:
     return run_file("acc", instrument).removesuffix(".json") + ".response.json"
 
 
+def unclean(run: dict, path: Path) -> None:
+    """Refuses a run the measurement hygiene did not pass: its cut-off belongs to another load
+    (the runner refused to post it too)."""
+    h = run.get("hygiene") or {}
+    if h.get("status", "clean") != "clean":
+        reasons = "; ".join(h.get("reasons") or [])
+        raise RunError(f"{path} is {h['status']} ({reasons}): measure it again")
+
+
 def model_accuracy(api: IsolatoApi, directory: Path, instrument: str = "gatling") -> None:
     """Fits on `instrument`'s runs (INSTRUMENT=gatling or openloop: the referee's)."""
     runs = {r: directory / f"replicas-{r}" / run_file(f"acc{r}", instrument) for r in (1, 2, 3)}
     missing = [str(p) for p in runs.values() if not p.exists()]
     if missing:
         raise RunError(f"missing accuracy runs: {', '.join(missing)}")
+    for path in runs.values():
+        unclean(json.loads(path.read_text()), path)
     api.delete_quietly("/api/v1/slo-classes/accfit")
     body = ACCFIT.body()
     (directory / "accfit.class.json").write_text(json.dumps(body, separators=(",", ":")))

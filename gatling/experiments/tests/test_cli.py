@@ -55,3 +55,19 @@ def test_model_accuracy_names_each_instruments_files():
 
     assert response_file("gatling") == "acc.response.json"
     assert response_file("openloop") == "acc.openloop.response.json"
+
+
+def test_model_accuracy_refuses_a_contaminated_run(tmp_path):
+    import json
+
+    import pytest
+    from runner.model_accuracy import model_accuracy
+    from runner.run import RunError
+
+    for r in (1, 2, 3):
+        (tmp_path / f"replicas-{r}").mkdir()
+        status = "contaminated" if r == 3 else "clean"
+        run = {"hygiene": {"status": status, "reasons": ["step 0: its 3 pods received 150/0/150"]}}
+        (tmp_path / f"replicas-{r}" / f"acc{r}.json").write_text(json.dumps(run))
+    with pytest.raises(RunError, match=r"acc3\.json is contaminated \(step 0: its 3 pods received"):
+        model_accuracy(None, tmp_path, "gatling")  # refused before the API is called
