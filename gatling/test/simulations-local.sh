@@ -32,7 +32,7 @@ check() { # check JQ-EXPR FILE MESSAGE
 # The ramp gets a stub of its own that records arrival times (the others share one).
 start_stub --delay-ms 2 --arrivals "$OUT/ramp-arrivals.txt"
 RAMP_STUB_PID=$STUB_PID RAMP_URL=$STUB_URL
-start_stub --delay-ms 2 --reject t3
+start_stub --delay-ms 2 --reject t3 --arrivals "$OUT/arrivals.txt"
 log "stub service at $STUB_URL (pid $STUB_PID)"
 
 # The five short runs below are independent: started together, they share the JVM start-up
@@ -149,15 +149,18 @@ check '.steps[1].tenants.t3.errors == 30' "$OUT/aggr-referee/bronze.json" \
   "the referee's aggressive tenant got the stub's 429s too"
 
 log "interrupt: 3 steps of ~4 s, stopped during step 2 as a runner's Ctrl-C does"
+before=$(wc -l <"$OUT/arrivals.txt")
 run_simulation LinearRampCalibration -Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=gold \
   -Disolato.startRate=10 -Disolato.rateStep=0.5 -Disolato.steps=3 -Disolato.requestsPerStep=40 -Disolato.warmup=false \
   -Disolato.outputDir="$OUT/int" -Disolato.context=replicas=1 >"$OUT/int.log" 2>&1 &
 RUNNER=$!
-for _ in $(seq 1 600); do # wait until the load started (the plan is printed), max 60 s
-  grep -q "Simulation .* started" "$OUT/int.log" && break
+# into the second step: all 40 of step 0's requests and 5 of step 1's reached the stub (max 60 s)
+arrived() { echo $(($(wc -l <"$OUT/arrivals.txt") - before)); }
+for _ in $(seq 1 600); do
+  [ "$(arrived)" -ge 45 ] && break
   sleep 0.1
 done
-sleep 5.5 # into the second step: step 0 covers 0-4 s, step 1 4-7.8 s
+[ "$(arrived)" -ge 45 ] || die "the interrupted run sent $(arrived) requests in 60 s, not 45"
 pgid=$(ps -o pgid= -p "$(pgrep -P "$RUNNER" | head -1)" | tr -d ' ')
 stop_group "$pgid"
 wait "$RUNNER" || true
