@@ -21,8 +21,8 @@ import matplotlib.pyplot as plt
 def load(result_dir):
     classes = []
     for run_file in sorted(result_dir.glob("*.json")):
-        if run_file.name.endswith(".status.json") or run_file.name.endswith(".response.json"):
-            continue
+        if run_file.name.endswith((".status.json", ".response.json", ".comparison.json")):
+            continue  # not runs: the class, the API's answer, the instruments side by side
         run = json.loads(run_file.read_text())
         if "steps" not in run:
             continue

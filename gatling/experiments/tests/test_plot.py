@@ -20,3 +20,17 @@ def test_a_run_without_a_replica_count_gets_no_model_plot(tmp_path):
     assert not (tmp_path / "fit.png").exists()
     assert plot_model(classes(2), tmp_path / "fit.png")
     assert (tmp_path / "fit.png").stat().st_size > 0
+
+
+def test_only_runs_are_loaded_not_the_files_beside_them(tmp_path):
+    import json
+
+    from plot import load
+
+    run, status = classes(1)[0]
+    (tmp_path / "c.json").write_text(json.dumps(run))
+    (tmp_path / "c.status.json").write_text(json.dumps(status))
+    (tmp_path / "c.response.json").write_text(json.dumps({"steps": []}))
+    # a step comparison (experiments that do not calibrate) has steps without totals
+    (tmp_path / "c.comparison.json").write_text(json.dumps({"kind": "steps", "steps": [{}]}))
+    assert load(tmp_path) == [(run, status)]
