@@ -3,6 +3,8 @@ package dev.isolato.it;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -82,6 +84,24 @@ public final class RealApiServer {
                 .endMetadata()
                 .build())
         .serverSideApply();
+  }
+
+  /**
+   * One saas-bench container with {@code labels}: the pod of the workloads the tests create while
+   * they play the controllers (no kubelet runs, so the image is never pulled).
+   */
+  public static PodTemplateSpec podTemplate(Map<String, String> labels) {
+    return new PodTemplateSpecBuilder()
+        .withNewMetadata()
+        .withLabels(labels)
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("app")
+        .withImage("isolato/saas-bench:dev")
+        .endContainer()
+        .endSpec()
+        .build();
   }
 
   /** The kubectl the server's tests use (localkube's build of this version when there is one). */

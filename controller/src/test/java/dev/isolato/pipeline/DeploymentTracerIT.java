@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -326,17 +325,7 @@ class DeploymentTracerIT {
   }
 
   private static PodTemplateSpec template() {
-    return new PodTemplateSpecBuilder()
-        .withNewMetadata()
-        .withLabels(LABELS)
-        .endMetadata()
-        .withNewSpec()
-        .addNewContainer()
-        .withName("app")
-        .withImage("isolato/saas-bench:dev")
-        .endContainer()
-        .endSpec()
-        .build();
+    return RealApiServer.podTemplate(LABELS);
   }
 
   private static OwnerReference owner(HasMetadata o) {

@@ -9,7 +9,6 @@ import dev.isolato.tenancy.PoolObjects;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -88,18 +87,7 @@ class PathTraceMainIT {
                 .build())
         .create();
     RealApiServer.namespace(kube, ns);
-    var template =
-        new PodTemplateSpecBuilder()
-            .withNewMetadata()
-            .withLabels(ISOLATO)
-            .endMetadata()
-            .withNewSpec()
-            .addNewContainer()
-            .withName("app")
-            .withImage("isolato/saas-bench:dev")
-            .endContainer()
-            .endSpec()
-            .build();
+    var template = RealApiServer.podTemplate(ISOLATO);
     Deployment d =
         kube.resource(
                 new DeploymentBuilder()
