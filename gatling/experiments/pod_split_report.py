@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How a class's pods shared each step of stored runs (issue 13): the capture at the pods
-(`wire.podArrivals`) beside the latency the generator and the pods measured.
+"""How a class's pods shared the steps of stored runs (issue 13): the capture at the pods
+(`wire.podArrivals`) beside each run's cut-off and knee bracket.
 
 usage: pod_split_report.py DIR... [--write FILE.md ...]
 Each DIR holds runs (<class>.json, <class>.openloop.json) of a class with one or more pods,

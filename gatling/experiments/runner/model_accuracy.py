@@ -25,7 +25,7 @@ def response_file(instrument: str) -> str:
     return run_file("acc", instrument).removesuffix(".json") + ".response.json"
 
 
-def unclean(run: dict, path: Path) -> None:
+def refuse_unclean(run: dict, path: Path) -> None:
     """Refuses a run the measurement hygiene did not pass: its cut-off belongs to another load
     (the runner refused to post it too)."""
     h = run.get("hygiene") or {}
@@ -41,7 +41,7 @@ def model_accuracy(api: IsolatoApi, directory: Path, instrument: str = "gatling"
     if missing:
         raise RunError(f"missing accuracy runs: {', '.join(missing)}")
     for path in runs.values():
-        unclean(json.loads(path.read_text()), path)
+        refuse_unclean(json.loads(path.read_text()), path)
     api.delete_quietly("/api/v1/slo-classes/accfit")
     body = ACCFIT.body()
     (directory / "accfit.class.json").write_text(json.dumps(body, separators=(",", ":")))

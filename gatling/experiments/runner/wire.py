@@ -15,6 +15,7 @@ Parsing and the summaries are pure.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import math
@@ -120,6 +121,7 @@ def summary(reqs: Sequence[Request], offered_rps: float, pods: int = 1) -> dict[
     gaps = [(b - a) / 1e6 for a, b in itertools.pairwise(times)]
     span = (times[-1] - times[0]) / 1e9 if len(times) > 1 else 0.0
     service = sorted(r.service_ns / 1e6 for r in reqs if r.service_ns is not None)
+    per_pod = collections.Counter(r.pod for r in reqs)
     return {
         "arrivals": len(reqs),
         "sentRps": round((len(times) - 1) / span, 2) if span > 0 else None,
@@ -129,7 +131,7 @@ def summary(reqs: Sequence[Request], offered_rps: float, pods: int = 1) -> dict[
         "serviceP50Ms": _pct(service, 0.50),
         "serviceP95Ms": _pct(service, 0.95),
         "serviceP99Ms": _pct(service, 0.99),
-        "podArrivals": [sum(1 for r in reqs if r.pod == i) for i in range(pods)],
+        "podArrivals": [per_pod[i] for i in range(pods)],
     }
 
 
