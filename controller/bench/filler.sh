@@ -47,11 +47,7 @@ filler() { # on|off: PUT the class, wait until the filler pod runs / is gone
   api PUT "/api/v1/slo-classes/$CLASS" "$(class "$([ "$1" = on ] && echo true || echo false)")" >/dev/null
   [ "$(status)" = 200 ] || die "PUT filler $1: HTTP $(status) $(cat "$WORK/body")"
   if [ "$1" = on ]; then
-    local deadline=$((SECONDS + 60))
-    until kubectl -n $NS get pods -l app.kubernetes.io/name=isolato-filler -o name 2>/dev/null | grep -q .; do
-      [ $SECONDS -lt $deadline ] || die "no filler pod in 60 s"; sleep 0.5
-    done
-    kubectl -n $NS wait --for=condition=Ready pod -l app.kubernetes.io/name=isolato-filler --timeout=60s >/dev/null
+    wait_filler_ready $NS 60 || die "no Ready filler pod 60 s after opting in"
   else
     kubectl -n $NS wait --for=delete pod -l app.kubernetes.io/name=isolato-filler --timeout=60s >/dev/null 2>&1 || true
   fi

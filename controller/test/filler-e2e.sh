@@ -35,8 +35,7 @@ api POST /api/v1/tenants "$(printf '{"tenantId":"%s","sloClass":"%s","committedR
   $TENANT $CLASS $RATE $PROFILE)" >/dev/null
 [[ $(status) =~ ^(201|409)$ ]] || die "tenant: $(status)"
 wait_serving 120 $TENANT
-kubectl -n $NS wait --for=condition=Ready pod -l app.kubernetes.io/name=isolato-filler --timeout=60s >/dev/null \
-  || die "no Ready filler pod: $(kubectl -n $NS get pods -o wide 2>&1)"
+wait_filler_ready $NS 60 || die "no Ready filler pod: $(kubectl -n $NS get pods -o wide 2>&1)"
 fillers=$(kubectl -n $NS get pods -l app.kubernetes.io/name=isolato-filler -o json)
 jq -e '.items | length == 1' <<< "$fillers" >/dev/null || die "expected one filler pod"
 jq -e '.items[0].spec.priority < -1000000000 and .items[0].spec.preemptionPolicy == "Never"
@@ -89,8 +88,7 @@ log "opted out: filler Deployment, pod and PriorityClass gone"
 
 # back in, then the class goes: nothing stays Terminating
 api PUT "/api/v1/slo-classes/$CLASS" "$(class true)" >/dev/null
-kubectl -n $NS wait --for=condition=Ready pod -l app.kubernetes.io/name=isolato-filler --timeout=60s >/dev/null \
-  || die "no filler pod after opting back in"
+wait_filler_ready $NS 60 || die "no Ready filler pod 60 s after opting back in"
 api DELETE "/api/v1/tenants/$TENANT" >/dev/null
 kubectl -n isolato-system wait --for=delete --timeout=60s "tenant/$TENANT" >/dev/null
 api DELETE "/api/v1/slo-classes/$CLASS" >/dev/null

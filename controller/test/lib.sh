@@ -108,6 +108,13 @@ headroom_class_json() { # NAME CPU TARGET_MS CUTOFF HEADROOM FILLER(true|false)
     "$1" "$3" "$2" "$4" "$IMAGE" "$5" "$6"
 }
 
+# Waits (watches, no polling) until the class's filler Deployment exists and its pod is Ready:
+# `kubectl wait -l` alone fails at once when the controller has not created the pod yet.
+wait_filler_ready() { # NAMESPACE TIMEOUT_S
+  kubectl -n "$1" wait --for=create deploy/isolato-filler --timeout="$2s" >/dev/null \
+    && kubectl -n "$1" rollout status deploy/isolato-filler --timeout="$2s" >/dev/null
+}
+
 # CPU time (ns) of a pod's cgroup (cgroupfs driver, cgroup v1 cpuacct, any QoS class); 0 when
 # the pod has none on this node.
 pod_cpu_ns() { # POD_UID
