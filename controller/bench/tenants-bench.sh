@@ -14,7 +14,7 @@
 # tenants and the class are deleted and their namespaces waited for. Appends the figures to
 # docs/BENCHMARKS.md.
 #   controller/bench/tenants-bench.sh N REPEATS KEY=DEFAULT:TUNED...   (localkube keys; isolato.*
-#   keys go to the tuned controller as properties, TUNED only)
+#   keys go to the controller and the tracer as properties, DEFAULT or TUNED)
 # Uses its own state directory (LOCALKUBE_HOME, default /var/lib/localkube-tune) and leaves it down.
 set -euo pipefail
 LOG_TAG=tenants-bench
@@ -35,9 +35,12 @@ configure() { # default|tuned: localkube keys set/unset, then up
   "$LOCALKUBE" up >/dev/null 2>&1
 }
 controller_props() { # default|tuned → JAVA_TOOL_OPTIONS system properties for isolato.* keys
-  local kv out=""
-  [ "$1" = tuned ] || { echo ""; return; }
-  for kv in "${TUNED[@]}"; do case "$kv" in isolato.*) out+=" -D${kv%%=*}=${kv#*:}" ;; esac; done
+  local kv v out=""
+  for kv in "${TUNED[@]}"; do
+    case "$kv" in isolato.*) ;; *) continue ;; esac
+    if [ "$1" = tuned ]; then v=${kv#*:}; else v=${kv#*=}; v=${v%%:*}; fi
+    out+=" -D${kv%%=*}=$v"
+  done
   echo "$out"
 }
 cleanup() { stop_tracer; stop_controller; reset; "$LOCALKUBE" down >/dev/null 2>&1 || true; }

@@ -2,6 +2,7 @@ package dev.isolato.config;
 
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.NetworkPeers;
+import dev.isolato.tenancy.SloClassReconciler;
 import dev.isolato.tenancy.Workload;
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +16,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     in-cluster)
  * @param installCrds apply the CRDs at startup (server-side apply)
  * @param reconcileThreads concurrent class reconciles
+ * @param poolApplyThreads pools of one class (its shared pool and its dedicated tenants') applied
+ *     at once
  * @param api authentication and authorization of the REST API
  * @param leaderElection lease settings so that two replicas can run
  * @param pools what pools may run and who may reach them
@@ -25,6 +28,7 @@ public record IsolatoProperties(
     String kubeconfig,
     boolean installCrds,
     int reconcileThreads,
+    int poolApplyThreads,
     Api api,
     LeaderElection leaderElection,
     Pools pools) {
@@ -32,6 +36,8 @@ public record IsolatoProperties(
   public IsolatoProperties {
     namespace = namespace == null || namespace.isBlank() ? "isolato-system" : namespace;
     reconcileThreads = reconcileThreads <= 0 ? 4 : reconcileThreads;
+    poolApplyThreads =
+        poolApplyThreads <= 0 ? SloClassReconciler.DEFAULT_POOL_APPLIERS : poolApplyThreads;
     api = api == null ? Api.defaults() : api;
     leaderElection =
         leaderElection == null ? new LeaderElection(true, null, null, null, null) : leaderElection;

@@ -137,7 +137,8 @@ public class OperatorLifecycle implements SmartLifecycle {
             props.namespace(),
             props.imagePolicy(),
             props.networkPeers(),
-            autoscaler);
+            autoscaler,
+            props.poolApplyThreads());
     op.register(
         reconciler,
         c ->

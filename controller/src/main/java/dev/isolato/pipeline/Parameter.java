@@ -46,9 +46,10 @@ public record Parameter(
   public enum Counted {
     /**
      * SloClasses reconciled at once. Every shape the loop deploys is one class's pools at most
-     * (Isolato's paths: one class; plain Deployments: none), and a class's pools are applied one
-     * after another within its reconcile, so one: measured, 16 reconcile threads instead of 4 left
-     * 50 dedicated tenants' onboarding unchanged (docs/BENCHMARKS.md, 2026-11-23 21:58).
+     * (Isolato's paths: one class; plain Deployments: none), and a class's pools are applied within
+     * its reconcile (isolato.pool-apply-threads counts them), so one: measured, 16 reconcile
+     * threads instead of 4 left 50 dedicated tenants' onboarding unchanged (docs/BENCHMARKS.md,
+     * 2026-11-23 21:58).
      */
     CLASSES,
     WORKLOADS,

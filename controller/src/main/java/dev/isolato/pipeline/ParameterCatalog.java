@@ -334,7 +334,21 @@ public final class ParameterCatalog {
               "controller/src/main/resources/application.yaml",
               "reconcile-threads: 4",
               "Isolato is the client of stage 1: classes reconciled at once (a class's pools are"
-                  + " applied one after another in its reconcile)",
+                  + " applied within its reconcile, isolato.pool-apply-threads at a time)",
+              Step.S1_START_CLIENT),
+          p(
+              "isolato.pool-apply-threads",
+              ISOLATO,
+              "8",
+              8,
+              WORKLOADS,
+              FLAT,
+              isolato("isolato.pool-apply-threads"),
+              "controller/src/main/resources/application.yaml",
+              "pool-apply-threads: 8",
+              "a class's pools (its shared pool, a pool per dedicated tenant) applied at once in its"
+                  + " reconcile; each is a chain of API round trips (namespace, its guards, the"
+                  + " Deployment, the autoscaler)",
               Step.S1_START_CLIENT),
           p(
               "isolato.client-qps",

@@ -71,7 +71,7 @@ class UnreachableApiServerTest {
         new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + port).build();
     try (KubernetesClient client =
         new KubernetesClientBuilder().withConfig(KubernetesConfig.bounded(config)).build()) {
-      IsolatoProperties props = new IsolatoProperties(null, null, false, 0, null, null, null);
+      IsolatoProperties props = new IsolatoProperties(null, null, false, 0, 0, null, null, null);
       SloClasses classes = new SloClasses(client, props);
       TenantIndex index = new TenantIndex(client, props);
       MockMvc mvc =

@@ -35,7 +35,8 @@ class ClusterBootstrapIT {
   }
 
   private static ClusterBootstrap bootstrap(String ns) {
-    return new ClusterBootstrap(kube, new IsolatoProperties(ns, null, false, 0, null, null, null));
+    return new ClusterBootstrap(
+        kube, new IsolatoProperties(ns, null, false, 0, 0, null, null, null));
   }
 
   private static void terminating(String ns) {

@@ -38,7 +38,7 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
  */
 class ApiServerVerdictsIT {
   static final IsolatoProperties PROPS =
-      new IsolatoProperties(null, null, false, 0, null, null, null);
+      new IsolatoProperties(null, null, false, 0, 0, null, null, null);
   static KubernetesClient admin;
 
   @BeforeAll

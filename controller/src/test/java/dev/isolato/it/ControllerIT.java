@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -417,6 +418,57 @@ class ControllerIT extends ItBase {
               assertThat(gone == null || gone.getMetadata().getDeletionTimestamp() != null)
                   .as("namespace deleted")
                   .isTrue();
+            });
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(30)
+  void aClassesDedicatedPoolsAppliedConcurrentlyEachGetOnlyTheirOwnObjects() throws Exception {
+    // more pools than pool-apply threads, onboarded at once: one reconcile applies them
+    // concurrently, and each pool's workflow must see its own desired objects only
+    List<String> ids = java.util.stream.IntStream.range(0, 12).mapToObj(i -> "con" + i).toList();
+    for (String id : ids) {
+      assertThat(api("POST", "/api/v1/tenants", tenantJson(id, "gold", 5, "dedicated")).status())
+          .isEqualTo(201);
+    }
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              for (String id : ids) {
+                String ns = "isolato-t-" + id;
+                assertThat(
+                        kube.autoscaling()
+                            .v2()
+                            .horizontalPodAutoscalers()
+                            .inNamespace(ns)
+                            .withName("saas-bench")
+                            .get())
+                    .as("HPA of " + ns)
+                    .isNotNull();
+                ConfigMap cm = kube.configMaps().inNamespace(ns).withName("tenant-table").get();
+                assertThat(cm).as("table of " + ns).isNotNull();
+                assertThat(
+                        JSON.readTree(cm.getData().get("tenants.json")).get("tenants").fieldNames())
+                    .toIterable()
+                    .as("tenants in the table of " + ns)
+                    .containsExactly(id);
+                assertThat(kube.namespaces().withName(ns).get().getMetadata().getLabels())
+                    .containsEntry("isolato.dev/tenant", id);
+              }
+            });
+    for (String id : ids) {
+      assertThat(api("DELETE", "/api/v1/tenants/" + id, null).status()).isEqualTo(202);
+    }
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              for (String id : ids) {
+                assertThat(kube.resources(Tenant.class).inNamespace(NS).withName(id).get())
+                    .as(id)
+                    .isNull();
+              }
             });
   }
 

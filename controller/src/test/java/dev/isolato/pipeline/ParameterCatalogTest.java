@@ -107,17 +107,18 @@ class ParameterCatalogTest {
   @Test
   void everyBriefedParameterIsCatalogued() {
     Map<String, Stage> expected =
-        Map.of(
-            "controller-manager.concurrent-deployment-syncs", Stage.S2,
-            "controller-manager.concurrent-replicaset-syncs", Stage.S3,
-            "apiserver.max-requests-inflight", Stage.S2,
-            "kubelet.kubeAPIBurst", Stage.S6,
-            "kubelet.serializeImagePulls", Stage.S5,
-            "scheduler.parallelism", Stage.S4,
-            "scheduler.percentageOfNodesToScore", Stage.S4,
-            "isolato.client-qps", Stage.S1,
-            "isolato.reconcile-threads", Stage.S1,
-            "isolato.readiness.period-seconds", Stage.S7);
+        Map.ofEntries(
+            Map.entry("controller-manager.concurrent-deployment-syncs", Stage.S2),
+            Map.entry("controller-manager.concurrent-replicaset-syncs", Stage.S3),
+            Map.entry("apiserver.max-requests-inflight", Stage.S2),
+            Map.entry("kubelet.kubeAPIBurst", Stage.S6),
+            Map.entry("kubelet.serializeImagePulls", Stage.S5),
+            Map.entry("scheduler.parallelism", Stage.S4),
+            Map.entry("scheduler.percentageOfNodesToScore", Stage.S4),
+            Map.entry("isolato.client-qps", Stage.S1),
+            Map.entry("isolato.reconcile-threads", Stage.S1),
+            Map.entry("isolato.pool-apply-threads", Stage.S1),
+            Map.entry("isolato.readiness.period-seconds", Stage.S7));
     expected.forEach(
         (id, stage) ->
             assertThat(ParameterCatalog.byId(id).orElseThrow().steps())

@@ -93,18 +93,28 @@ class RulesTest {
   }
 
   @Test
-  void aClassesPoolsAreOneReconcileSoMoreReconcileThreadsAreNotRecommended() {
+  void aClassesPoolsAreOneReconcileSoItsPoolAppliersAreRaisedNotItsReconcileThreads() {
     // 50 dedicated tenants onboarded at once: 50 pools of one class, applied in one reconcile
-    // (measured: 16 threads instead of 4 changed nothing); Isolato's setting applies on shared
-    // clusters but limits classes, of which the shape has one.
+    // (measured: 16 reconcile threads instead of 4 changed nothing), 8 at a time by default.
+    // Isolato's settings apply on shared clusters.
     Parameter threads = ParameterCatalog.byId("isolato.reconcile-threads").orElseThrow();
     assertThat(threads.apply().appliesOn(Cluster.SHARED)).isTrue();
+    Optional<Recommendation> r =
+        rules.recommend(
+            atStage(Stage.S1, 0.4),
+            new WorkloadShape(50, 1, 1),
+            new Hardware(1, 2, 2),
+            Map.of(),
+            Cluster.SHARED);
+    assertThat(r).map(x -> x.parameter().id()).contains("isolato.pool-apply-threads");
+    assertThat(r.orElseThrow().newValue()).isEqualTo(50);
+    // raised to what the shape needs, nothing is left to recommend
     assertThat(
             rules.recommend(
                 atStage(Stage.S1, 0.4),
                 new WorkloadShape(50, 1, 1),
                 new Hardware(1, 2, 2),
-                Map.of(),
+                Map.of("isolato.pool-apply-threads", 50.0),
                 Cluster.SHARED))
         .isEmpty();
   }

@@ -43,7 +43,7 @@ class DirectScalerIT {
   @BeforeAll
   static void cluster() throws IOException {
     kube = RealApiServer.client();
-    new ClusterBootstrap(kube, new IsolatoProperties(null, null, true, 0, null, null, null))
+    new ClusterBootstrap(kube, new IsolatoProperties(null, null, true, 0, 0, null, null, null))
         .installCrds();
     RealApiServer.namespace(kube, NS);
     // declared cut-off 20 req/s × pivot 65 %: 13 req/s per pod
