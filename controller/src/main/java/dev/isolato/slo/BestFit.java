@@ -18,7 +18,12 @@ public final class BestFit {
   }
 
   public ModelFit fit(List<RatePoint> points, double percentile) {
-    List<ModelFit> fits = fitters.stream().map(f -> f.fit(points, percentile)).toList();
+    return fit(points, percentile, null);
+  }
+
+  /** The better form's fit for {@code targetMs} ({@link ModelFitter#fit(List, double, Double)}). */
+  public ModelFit fit(List<RatePoint> points, double percentile, Double targetMs) {
+    List<ModelFit> fits = fitters.stream().map(f -> f.fit(points, percentile, targetMs)).toList();
     ModelFit best = fits.get(0);
     for (ModelFit candidate : fits) {
       if (candidate.trusted() && (!best.trusted() || candidate.rSquared() > best.rSquared())) {

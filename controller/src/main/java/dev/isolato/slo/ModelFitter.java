@@ -5,6 +5,11 @@ import static dev.isolato.slo.Text.fmt;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import org.hipparchus.exception.MathRuntimeException;
@@ -57,7 +62,7 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
    *
    * @throws MathRuntimeException when the optimiser fails
    */
-  abstract LatencyModel optimise(List<RatePoint> used, boolean fitSigma, double capMs);
+  abstract LatencyModel optimise(List<RatePoint> used, OptionalDouble fixedSigma, double capMs);
 
   /** The latency the fit is scored with at step {@code p} (residuals, R², outliers). */
   abstract double scoredMs(LatencyModel model, RatePoint p, double capMs);
@@ -65,7 +70,18 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
   /** Why the fitted parameters are implausible for the form; empty when plausible. */
   abstract List<String> implausible(LatencyModel model);
 
+  /** A fit without a target: σ, when identifiable, is fitted on the latency steps. */
   public ModelFit fit(List<RatePoint> points, double percentile) {
+    return fit(points, percentile, null);
+  }
+
+  /**
+   * A fit for {@code targetMs} (null: none). When the steps cover two or more replica counts and
+   * each count's steps reach a cut-off for the target, σ comes from those cut-offs ({@link
+   * CutoffScaling}) and the curve is fitted on the smallest count's steps with that σ; otherwise σ
+   * is fitted jointly on every step.
+   */
+  public ModelFit fit(List<RatePoint> points, double percentile, Double targetMs) {
     List<RatePoint> used = new ArrayList<>();
     for (RatePoint p : points) {
       if (health.healthy(p)) {
@@ -74,14 +90,40 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     }
     int excluded = points.size() - used.size();
     TreeSet<Integer> replicaCounts = new TreeSet<>();
-    TreeSet<Double> loads = new TreeSet<>();
     for (RatePoint p : used) {
       replicaCounts.add(p.replicas());
-      loads.add(p.offeredRps() / p.replicas());
     }
     boolean fitSigma = replicaCounts.size() >= 2;
-    int parameters = fitSigma ? 4 : 3;
+    List<String> notes = new ArrayList<>();
+    OptionalDouble fixedSigma =
+        fitSigma ? OptionalDouble.empty() : OptionalDouble.of(policy.assumedSigma());
+    Optional<CutoffScaling> scaling =
+        fitSigma && targetMs != null
+            ? scaling(points, replicaCounts, percentile, targetMs, notes)
+            : Optional.empty();
+    if (scaling.isPresent()) {
+      int base = replicaCounts.first();
+      List<RatePoint> baseSteps = used.stream().filter(p -> p.replicas() == base).toList();
+      if (baseSteps.size() >= Math.max(policy.minPoints(), 5)) {
+        used = baseSteps;
+        fixedSigma = OptionalDouble.of(scaling.get().sigma());
+        notes.add(
+            scaling.get().describe()
+                + fmt("; the latency curve is the %d-replica steps' (the others scale it)", base));
+      } else {
+        scaling = Optional.empty();
+        notes.add(
+            fmt(
+                "σ fitted on every step: %d healthy steps at %d replicas, too few for the curve",
+                baseSteps.size(), base));
+      }
+    }
+    int parameters = fixedSigma.isEmpty() ? 4 : 3;
     int needed = Math.max(policy.minPoints(), parameters + 2);
+    TreeSet<Double> loads = new TreeSet<>();
+    for (RatePoint p : used) {
+      loads.add(p.offeredRps() / p.replicas());
+    }
     List<String> reasons = new ArrayList<>();
     if (used.size() < needed) {
       reasons.add(
@@ -93,51 +135,87 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
       reasons.add(fmt("too few distinct rates: %d, need >= 3 to fit 3 parameters", loads.size()));
     }
     if (!reasons.isEmpty()) {
-      return new ModelFit(
-          ModelFit.REFUSED,
-          form(),
-          null,
-          percentile,
-          used.size(),
-          excluded,
-          fitSigma,
-          0,
-          0,
-          0,
-          List.of(),
-          reasons,
-          List.of());
+      return refused(percentile, used.size(), excluded, fitSigma, reasons);
     }
     LatencyModel model;
-    List<String> notes = new ArrayList<>();
     double capMs;
     try {
       capMs = maxLatency(used);
-      model = optimise(used, fitSigma, capMs);
+      model = optimise(used, fixedSigma, capMs);
       List<RatePoint> inliers = withoutOutliers(model, used, needed, capMs, notes);
       if (inliers.size() < used.size()) {
         excluded += used.size() - inliers.size();
         used = inliers;
         capMs = maxLatency(used);
-        model = optimise(used, fitSigma, capMs);
+        model = optimise(used, fixedSigma, capMs);
       }
     } catch (MathRuntimeException e) {
-      return new ModelFit(
-          ModelFit.REFUSED,
-          form(),
-          null,
+      return refused(
           percentile,
           used.size(),
           excluded,
           fitSigma,
-          0,
-          0,
-          0,
-          List.of(),
-          List.of("optimiser did not converge: " + e.getMessage()),
-          List.of());
+          List.of("optimiser did not converge: " + e.getMessage()));
+    }
+    if (scaling.isPresent()) {
+      LatencyModel fitted = model;
+      scaling
+          .get()
+          .cutoffs()
+          .forEach(
+              (replicas, measured) ->
+                  notes.add(
+                      fmt(
+                          "%d replicas: cut-off %.1f rps measured, %.1f predicted",
+                          replicas, measured, fitted.cutoffRps(targetMs, replicas))));
     }
     return judge(model, used, excluded, fitSigma, percentile, capMs, notes);
+  }
+
+  /**
+   * The cut-off scaling of the replica counts, when every count's steps reach a cut-off for the
+   * target; empty (noted) otherwise.
+   */
+  private Optional<CutoffScaling> scaling(
+      List<RatePoint> points,
+      SortedSet<Integer> replicaCounts,
+      double percentile,
+      double targetMs,
+      List<String> notes) {
+    CutoffDetector detector = new CutoffDetector(health);
+    Map<Integer, Double> cutoffs = new TreeMap<>();
+    for (int replicas : replicaCounts) {
+      CutoffResult r =
+          detector.detect(
+              points.stream().filter(p -> p.replicas() == replicas).toList(), percentile, targetMs);
+      if (!CutoffResult.FOUND.equals(r.status())) {
+        notes.add(
+            fmt(
+                "σ fitted on every step: no cut-off at %d replicas for %.1f ms (%s)",
+                replicas, targetMs, r.status()));
+        return Optional.empty();
+      }
+      cutoffs.put(replicas, r.cutoffRps());
+    }
+    return CutoffScaling.of(cutoffs);
+  }
+
+  private ModelFit refused(
+      double percentile, int used, int excluded, boolean fitSigma, List<String> reasons) {
+    return new ModelFit(
+        ModelFit.REFUSED,
+        form(),
+        null,
+        percentile,
+        used,
+        excluded,
+        fitSigma,
+        0,
+        0,
+        0,
+        List.of(),
+        reasons,
+        List.of());
   }
 
   private static double maxLatency(List<RatePoint> used) {
@@ -227,9 +305,9 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
         .toArray();
   }
 
-  /** σ of the point at {@code index} of the fitted parameters, or the assumed σ when not fitted. */
-  double sigmaOf(RealVector point, int index, boolean fitSigma) {
-    return fitSigma ? point.getEntry(index) : policy.assumedSigma();
+  /** σ of the point at {@code index} of the fitted parameters, or the fixed σ. */
+  static double sigmaOf(RealVector point, int index, OptionalDouble fixedSigma) {
+    return fixedSigma.orElseGet(() -> point.getEntry(index));
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.isolato.slo;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.hipparchus.linear.Array2DRowRealMatrix;
 import org.hipparchus.linear.ArrayRealVector;
 import org.hipparchus.linear.DiagonalMatrix;
@@ -50,7 +51,8 @@ public final class QueueFitter extends ModelFitter {
   }
 
   @Override
-  QueueModel optimise(List<RatePoint> used, boolean fitSigma, double capMs) {
+  QueueModel optimise(List<RatePoint> used, OptionalDouble fixedSigma, double capMs) {
+    boolean fitSigma = fixedSigma.isEmpty();
     int n = used.size();
     double[][] columns = columns(used);
     double[] rate = columns[0];
@@ -61,7 +63,7 @@ public final class QueueFitter extends ModelFitter {
             rate,
             replicas,
             used,
-            fitSigma ? SIGMA_GRID : new double[] {policy.assumedSigma()},
+            fitSigma ? SIGMA_GRID : new double[] {fixedSigma.getAsDouble()},
             capMs);
     double[] start = fitSigma ? grid : Arrays.copyOf(grid, 3);
     MultivariateJacobianFunction model =
@@ -69,7 +71,7 @@ public final class QueueFitter extends ModelFitter {
           double s = point.getEntry(0);
           double k = point.getEntry(1);
           double mu = point.getEntry(2);
-          double sigma = sigmaOf(point, 3, fitSigma);
+          double sigma = sigmaOf(point, 3, fixedSigma);
           RealVector value = new ArrayRealVector(n);
           RealMatrix jacobian = new Array2DRowRealMatrix(n, fitSigma ? 4 : 3);
           for (int i = 0; i < n; i++) {
@@ -96,7 +98,7 @@ public final class QueueFitter extends ModelFitter {
     Arrays.fill(ones, 1);
     double[] p =
         leastSquares(start, model, logY, new DiagonalMatrix(ones, false), v -> clamp(v, 1e-9));
-    return new QueueModel(p[0], p[1], p[2], fitSigma ? p[3] : policy.assumedSigma());
+    return new QueueModel(p[0], p[1], p[2], fitSigma ? p[3] : fixedSigma.getAsDouble());
   }
 
   /** The best grid point (s, k, μ, σ) by squared log residuals of the capped model. */

@@ -77,7 +77,7 @@ public final class SloEngine {
     InvalidInputException.throwIfAny(validate(run, target));
     List<RatePoint> points = points(run, target.percentile());
     CutoffResult cutoff = detector.detect(points, target.percentile(), target.targetLatencyMs());
-    ModelFit fit = fitter.fit(points, target.percentile());
+    ModelFit fit = fitter.fit(points, target.percentile(), target.targetLatencyMs());
     int replicas = run.context().replicas();
     List<String> warnings = new ArrayList<>();
     if (run.partial()) {
@@ -124,7 +124,7 @@ public final class SloEngine {
     for (CalibrationRun run : runs) {
       points.addAll(points(run, target.percentile()));
     }
-    return fitter.fit(points, target.percentile());
+    return fitter.fit(points, target.percentile(), target.targetLatencyMs());
   }
 
   /**

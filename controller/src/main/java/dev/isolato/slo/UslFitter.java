@@ -4,6 +4,7 @@ import static dev.isolato.slo.Text.fmt;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.hipparchus.linear.Array2DRowRealMatrix;
 import org.hipparchus.linear.ArrayRealVector;
 import org.hipparchus.linear.DiagonalMatrix;
@@ -52,7 +53,8 @@ public final class UslFitter extends ModelFitter {
   }
 
   @Override
-  UslModel optimise(List<RatePoint> used, boolean fitSigma, double capMs) {
+  UslModel optimise(List<RatePoint> used, OptionalDouble fixedSigma, double capMs) {
+    boolean fitSigma = fixedSigma.isEmpty();
     int n = used.size();
     double[][] columns = columns(used);
     double[] rate = columns[0];
@@ -61,13 +63,13 @@ public final class UslFitter extends ModelFitter {
     double[] start =
         fitSigma
             ? bestLinearStart(rate, replicas, y)
-            : linearStart(rate, replicas, y, policy.assumedSigma());
+            : linearStart(rate, replicas, y, fixedSigma.getAsDouble());
     MultivariateJacobianFunction model =
         point -> {
           double s = point.getEntry(0);
           double a = point.getEntry(1);
           double b = point.getEntry(2);
-          double sigma = sigmaOf(point, 3, fitSigma);
+          double sigma = sigmaOf(point, 3, fixedSigma);
           RealVector value = new ArrayRealVector(n);
           RealMatrix jacobian = new Array2DRowRealMatrix(n, fitSigma ? 4 : 3);
           for (int i = 0; i < n; i++) {
@@ -85,7 +87,7 @@ public final class UslFitter extends ModelFitter {
           return new Pair<>(value, jacobian);
         };
     double[] p = leastSquares(start, model, y, relativeWeights(y), v -> clamp(v, 0));
-    return new UslModel(p[0], p[1], p[2], fitSigma ? p[3] : policy.assumedSigma());
+    return new UslModel(p[0], p[1], p[2], fitSigma ? p[3] : fixedSigma.getAsDouble());
   }
 
   /**
