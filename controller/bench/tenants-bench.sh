@@ -86,19 +86,22 @@ trace() { # COMMAND...: one command to the tracer; its answer on stdout, anythin
 }
 
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
-until_true() { # T0 LIMIT WHAT CMD...: polls CMD every 0.2 s; prints seconds since T0
+# Waits by watching (kubectl wait, one process): polling kubectl every 0.2 s cost the 2-core
+# host a good part of a core of its own while the paths it times were CPU-bound.
+waited() { # T0 LIMIT WHAT KUBECTL_WAIT_ARGS...: prints seconds from T0 until the condition holds
   local t0=$1 limit=$2 what=$3; shift 3
-  until "$@"; do
-    awk -v s="$(since "$t0")" -v l="$limit" 'BEGIN { exit !(s > l) }' && die "$what not within $limit s"
-    sleep 0.2
-  done
+  kubectl wait --timeout="${limit}s" "$@" >/dev/null || die "$what not within $limit s"
   since "$t0"
 }
-pool_ready() { # N: the class pool has at least N Ready pods
-  [ "$(kubectl -n "isolato-c-$CLS" get deploy saas-bench -o jsonpath='{.status.readyReplicas}' 2>/dev/null || true)" -ge "$1" ] 2>/dev/null
+pool_ready() { # T0 LIMIT N: the class pool's Deployment has N Ready pods
+  kubectl -n "isolato-c-$CLS" wait --for=create deploy/saas-bench --timeout="${2}s" >/dev/null \
+    || die "no class pool Deployment within $2 s"
+  waited "$1" "$2" "$3 Ready pool pods" -n "isolato-c-$CLS" --for=jsonpath='{.status.readyReplicas}'="$3" deploy/saas-bench
 }
-serving() { # at least N tenants Serving
-  [ "$(kubectl -n isolato-system get tenants -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}' | grep -c '^Serving$')" -ge "$1" ]
+tenant_ids() { seq -w 1 "$N" | sed 's/^/tb-/'; }
+serving() { # T0 LIMIT TENANT...: every TENANT Serving
+  local t0=$1 limit=$2; shift 2
+  waited "$t0" "$limit" "$# tenants Serving" -n isolato-system --for=jsonpath='{.status.phase}'=Serving "${@/#/tenant/}"
 }
 class_body() { # MIN MAX
   class_json "$CLS" 10m 32Mi "$2" 1000 | sed "s/\"priority\":500,/\"priority\":500,\"allowDedicated\":true,/; s/\"minReplicas\":1,/\"minReplicas\":$1,/"
@@ -109,7 +112,7 @@ new_class() { # NAME: prints seconds from the POST until the pool has a Ready po
   t0=$(date +%s.%N)
   api POST /api/v1/slo-classes "$(class_body 1 10)" >/dev/null
   [ "$(status)" = 201 ] || die "class: $(status) $(cat "$WORK/body")"
-  s=$(until_true "$t0" 300 "the class pool Ready" pool_ready 1)
+  s=$(pool_ready "$t0" 300 1)
   log "$(trace stop "$1" 1 1)"
   echo "$s"
 }
@@ -119,7 +122,7 @@ scale_pool() { # NAME INPUT: prints seconds from the PUT until 10 pool pods are 
   t0=$(date +%s.%N)
   api PUT "/api/v1/slo-classes/$CLS" "$(class_body 10 10)" >/dev/null
   [ "$(status)" = 200 ] || die "class scale: $(status) $(cat "$WORK/body")"
-  s=$(until_true "$t0" 300 "10 pool pods Ready" pool_ready 10)
+  s=$(pool_ready "$t0" 300 10)
   log "$(trace stop "$1" 1 9 "$2")"
   echo "$s"
 }
@@ -141,17 +144,18 @@ onboard_one() { # NAME: one dedicated tenant alone (tb-single), the model's inpu
   t0=$(date +%s.%N)
   api POST /api/v1/tenants "$(tenant_body tb-single)" >/dev/null
   [ "$(status)" = 201 ] || die "tenant: $(status) $(cat "$WORK/body")"
-  until_true "$t0" 300 "the single tenant Serving" serving 1 >/dev/null
+  serving "$t0" 300 tb-single >/dev/null
   log "$(trace stop "$1" 1 1)"
 }
 onboard_all() { # NAME INPUT: prints seconds from the first POST to all Serving (besides the single one)
   local t0 i s
   trace start "$1" >/dev/null
   t0=$(date +%s.%N)
-  for i in $(seq -w 1 "$N"); do tenant_body "tb-$i"; done \
+  for i in $(tenant_ids); do tenant_body "$i"; done \
     | xargs -P 10 -d '\n' -I{} curl -s -o /dev/null -w '%{http_code}\n' -X POST -H "Authorization: Bearer $TOKEN" \
     -H 'Content-Type: application/json' --data '{}' "$API/api/v1/tenants" | sort | uniq -c | grep -v ' 201$' >&2 || true
-  s=$(until_true "$t0" 400 "all $N tenants Serving" serving $((N + 1)))
+  # shellcheck disable=SC2046 # one argument per tenant
+  s=$(serving "$t0" 400 $(tenant_ids))
   log "$(trace stop "$1" "$N" 1 "$2")"
   echo "$s"
 }
@@ -164,7 +168,9 @@ offboard_all() {
   done
 }
 
-declare -A secs cls scl
+# CPU time (clock ticks, user + system) of a process: the controller's own share of a path
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+declare -A secs cls scl ctl
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq 1 "$REPEATS"); do
   order=(default tuned); [ $((r % 2)) -eq 0 ] && order=(tuned default)
@@ -175,13 +181,15 @@ for r in $(seq 1 "$REPEATS"); do
     start_tracer "$TRACES/$v-$r.json" $(controller_props "$v" | sed 's/ -D/ --set /g')
     cls[$v-$r]=$(new_class class)
     onboard_one single
+    c0=$(cpu_ticks "$CTL_PID")
     secs[$v-$r]=$(onboard_all tenants single)
+    ctl[$v-$r]=$(awk -v a="$c0" -v b="$(cpu_ticks "$CTL_PID")" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) / hz }')
     offboard_all
     # after the tenants: a dedicated pool takes the class's replica bounds, so at minReplicas 10
     # each tenant would get 10 pods
     scl[$v-$r]=$(scale_pool scale single)
     stop_tracer
-    log "repeat $r $v: class pool Ready in ${cls[$v-$r]} s, $N dedicated tenants Serving in ${secs[$v-$r]} s, pool scaled 1 → 10 in ${scl[$v-$r]} s"
+    log "repeat $r $v: class pool Ready in ${cls[$v-$r]} s, $N dedicated tenants Serving in ${secs[$v-$r]} s (controller CPU ${ctl[$v-$r]} s), pool scaled 1 → 10 in ${scl[$v-$r]} s"
     delete_class
     stop_controller
   done
@@ -192,7 +200,7 @@ machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exi
   echo "### Isolato's own paths: a new class, its pool scaled 1 → 10, $N dedicated tenants onboarded at once, default vs tuned — $(date -u '+%Y-%m-%d %H:%M') UTC — $machine"
   echo
   echo "\`controller/bench/tenants-bench.sh $N $REPEATS ${TUNED[*]}\`: the configurations alternate in one run (ABBA…),"
-  echo "$REPEATS runs each; seconds (polled every 0.2 s) from the class POST until its pool has a Ready pod, from the PUT of"
+  echo "$REPEATS runs each; seconds (watched: kubectl wait) from the class POST until its pool has a Ready pod, from the PUT of"
   echo "minReplicas = 10 until 10 pool pods are Ready, and from the first tenant POST (10 clients) until all $N are Serving."
   echo "Load average at the start $load0, at the end $(cut -d' ' -f1-3 /proc/loadavg): a shared 2-core machine, compare within the run only."
   echo
@@ -215,6 +223,7 @@ machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exi
   median_line "new class (pool Ready)" cls
   median_line "pool scaled 1 → 10" scl
   median_line "$N dedicated tenants Serving" secs
+  median_line "the controller's CPU time (user + system) while the $N were onboarded" ctl
   echo
   python3 - "$TRACES" "$REPEATS" "$N" <<'PY'
 import json, statistics, sys
