@@ -3,6 +3,8 @@ package dev.isolato.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isolato.DocClaim;
+import dev.isolato.config.IsolatoProperties;
+import dev.isolato.tenancy.SloClassReconciler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +51,22 @@ class ParameterCatalogTest {
             .contains(p.evidence().replaceAll("\\s+", ""));
       }
     }
+  }
+
+  @Test
+  @DocClaim("docs/operations.md: `poolApplyThreads`, default 8)")
+  void thePoolApplyThreadsDefaultIsOneValueInTheCatalogTheControllerAndTheChart()
+      throws IOException {
+    int dflt = SloClassReconciler.DEFAULT_POOL_APPLIERS;
+    assertThat(dflt).isEqualTo(8);
+    assertThat(ParameterCatalog.byId("isolato.pool-apply-threads").orElseThrow().limit())
+        .hasValue(dflt);
+    assertThat(new IsolatoProperties(null, null, false, 0, 0, null, null, null).poolApplyThreads())
+        .isEqualTo(dflt);
+    assertThat(Files.readString(REPO.resolve("controller/src/main/resources/application.yaml")))
+        .contains("pool-apply-threads: " + dflt);
+    assertThat(Files.readString(REPO.resolve("helm/isolato/values.yaml")))
+        .contains("poolApplyThreads: " + dflt);
   }
 
   @Test
