@@ -115,6 +115,25 @@ class Run:
             f"experiment {e.name} (run {self.run_id}): {len(e.classes)} classes, "
             f"{len(e.tenants)} tenants, {e.simulation.name}; results in {self.results_dir}"
         )
+        try:
+            self.create_and_measure()
+        except BaseException:
+            self.delete_created_after_failure()
+            raise
+
+    def delete_created_after_failure(self) -> None:
+        """A definition that deletes what it created when it finishes does so when it fails too
+        (an error, Ctrl-C): its classes would otherwise hold the node's CPU for the next run."""
+        if not any(isinstance(s, DeleteCreated) for s in self.experiment.steps("finish")):
+            return
+        log("the run failed: deleting its tenants and classes (the definition's deleteCreated)")
+        try:
+            self.step(DeleteCreated())
+        except Exception as err:  # the failure that got here is the one to report
+            log(f"clean-up failed too: {err}")
+
+    def create_and_measure(self) -> None:
+        e = self.experiment
         for c in e.classes:
             log(f"creating SLO class {c.name}")
             self.reuse(
