@@ -101,13 +101,14 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
     @SuppressWarnings("unchecked")
     List<HasMetadata> objects =
         context.managedWorkflowAndDependentResourceContext().getMandatory(DESIRED, List.class);
-    return objects.stream()
-        .filter(
-            o ->
-                resourceType().isInstance(o)
-                    && PoolObjects.isFiller(o) == filler
-                    && (objectName == null || objectName.equals(o.getMetadata().getName())))
-        .findFirst();
+    return objects.stream().filter(this::holds).findFirst();
+  }
+
+  /** Whether {@code o} is this dependent's object (its kind, filler or not, and name if set). */
+  boolean holds(HasMetadata o) {
+    return resourceType().isInstance(o)
+        && PoolObjects.isFiller(o) == filler
+        && (objectName == null || objectName.equals(o.getMetadata().getName()));
   }
 
   @Override

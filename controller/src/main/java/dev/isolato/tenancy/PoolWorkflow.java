@@ -24,6 +24,8 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -81,6 +83,34 @@ final class PoolWorkflow {
           .withThrowExceptionFurther(false)
           .build();
 
+  private final List<PoolDependent<?>> dependents =
+      List.of(
+          namespace,
+          priorityClass,
+          quota,
+          limits,
+          denyAll,
+          allowService,
+          adminSecret,
+          table,
+          deployment,
+          service,
+          autoscaler,
+          fillerPriorityClass,
+          filler);
+
+  /**
+   * Per pool namespace, what its last apply in full left: the desired objects and the version the
+   * informers held of each afterwards. A pass that wants the same objects while every one is still
+   * at that version skips the workflow: while pods start, the class is re-checked every 500 ms, and
+   * each pass re-ran every pool's workflow (copies and server-side-apply matching of a dozen
+   * objects) only to find nothing to do. A change of any object (an edit, a deletion) is a new
+   * version, so drift is still repaired.
+   */
+  private final Map<String, Applied> applied = new ConcurrentHashMap<>();
+
+  private record Applied(List<HasMetadata> desired, List<String> versions) {}
+
   /** The informers of every pool object kind. */
   List<EventSource<?, SloClass>> eventSources(EventSourceContext<SloClass> context) {
     return EventSourceUtils.eventSourcesFromWorkflow(context, workflow);
@@ -91,9 +121,58 @@ final class PoolWorkflow {
 
   /**
    * Brings the pool's objects to {@code desired} (in any order; the workflow orders them). Returns
-   * why that failed, or empty; exceptions other than refusals and API errors are thrown.
+   * why that failed, or empty; exceptions other than refusals and API errors are thrown. {@code
+   * ran} is told whether the workflow ran (false: the objects were unchanged since the pool's last
+   * apply in full, see {@link #applied}).
    */
-  Optional<Failure> apply(SloClass cls, List<HasMetadata> desired, Context<SloClass> context) {
+  Optional<Failure> apply(
+      SloClass cls, List<HasMetadata> desired, Context<SloClass> context, Consumer<Boolean> ran) {
+    String pool = namespaceOf(desired);
+    Applied last = pool == null ? null : applied.get(pool);
+    if (last != null && last.desired().equals(desired)) {
+      List<String> versions = liveVersions(desired);
+      if (!versions.contains(null) && versions.equals(last.versions())) {
+        ran.accept(false);
+        return Optional.empty();
+      }
+    }
+    ran.accept(true);
+    Optional<Failure> failure = applyAll(cls, desired, context);
+    if (pool != null) {
+      if (failure.isEmpty()) {
+        applied.put(pool, new Applied(desired, liveVersions(desired)));
+      } else {
+        applied.remove(pool);
+      }
+    }
+    return failure;
+  }
+
+  /** The resourceVersion the informers hold of each object (null: none, or no informer). */
+  private List<String> liveVersions(List<HasMetadata> desired) {
+    return desired.stream()
+        .map(
+            o ->
+                dependents.stream()
+                    .filter(d -> d.holds(o))
+                    .findFirst()
+                    .flatMap(
+                        d -> d.cached(o.getMetadata().getNamespace(), o.getMetadata().getName()))
+                    .map(live -> live.getMetadata().getResourceVersion())
+                    .orElse(null))
+        .toList();
+  }
+
+  private static String namespaceOf(List<HasMetadata> desired) {
+    return desired.stream()
+        .filter(Namespace.class::isInstance)
+        .findFirst()
+        .map(n -> n.getMetadata().getName())
+        .orElse(null);
+  }
+
+  private Optional<Failure> applyAll(
+      SloClass cls, List<HasMetadata> desired, Context<SloClass> context) {
     context.managedWorkflowAndDependentResourceContext().put(PoolDependent.DESIRED, desired);
     var result = workflow.reconcile(cls, context);
     if (!result.erroredDependentsExist()) {
@@ -132,12 +211,7 @@ final class PoolWorkflow {
     if (desired.stream().anyMatch(PoolObjects::isFiller)) {
       return Optional.empty();
     }
-    String namespace =
-        desired.stream()
-            .filter(Namespace.class::isInstance)
-            .findFirst()
-            .map(n -> n.getMetadata().getName())
-            .orElse(null);
+    String namespace = namespaceOf(desired);
     List<HasMetadata> stale =
         Stream.concat(
                 namespace == null

@@ -407,7 +407,11 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
             .toList();
     Optional<PoolWorkflow.Failure> failure =
         pools
-            .apply(cls, desired, new PoolContext(context))
+            .apply(
+                cls,
+                desired,
+                new PoolContext(context),
+                ran -> metrics.poolApply(cls.getMetadata().getName(), ran))
             .or(() -> pools.applyUnmanaged(cls, desired, client));
     if (failure.isPresent()) {
       log.warn(

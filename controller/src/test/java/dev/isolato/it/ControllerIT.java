@@ -457,6 +457,19 @@ class ControllerIT extends ItBase {
                     .containsEntry("isolato.dev/tenant", id);
               }
             });
+    // the tenants wait for pods (none run here), so the class is re-checked every 500 ms: those
+    // passes find the pools' objects unchanged and skip their workflows
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              var unchanged =
+                  meters
+                      .find("isolato.pool.applies")
+                      .tags("class", "gold", "result", "unchanged")
+                      .counter();
+              return unchanged != null && unchanged.count() > 0;
+            });
     for (String id : ids) {
       assertThat(api("DELETE", "/api/v1/tenants/" + id, null).status()).isEqualTo(202);
     }
