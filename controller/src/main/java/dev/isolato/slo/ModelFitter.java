@@ -42,6 +42,14 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
 
   private static final int MAX_EVALUATIONS = 2_000;
 
+  /**
+   * Widest gap, relative to the cut-off, between a count's cut-off and its first failing step for σ
+   * to come from the cut-offs: with coarser steps each count's cut-off may sit up to a step below
+   * the truth, and σ takes the difference (a 10 % ramp step turned σ = 0.2 into 0.08). The runner's
+   * knee bisection brings it to <= 5 % (issue 13).
+   */
+  static final double MAX_CUTOFF_RESOLUTION = 0.05;
+
   /** σ tried for the starting point when σ is fitted. */
   static final double[] SIGMA_GRID = {0, 0.02, 0.05, 0.1, 0.2, 0.4};
 
@@ -193,6 +201,21 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
             fmt(
                 "σ fitted on every step: no cut-off at %d replicas for %.1f ms (%s)",
                 replicas, targetMs, r.status()));
+        return Optional.empty();
+      }
+      double violation =
+          r.steps().stream()
+              .filter(v -> StepVerdict.VIOLATION.equals(v.role()))
+              .mapToDouble(StepVerdict::offeredRps)
+              .findFirst()
+              .orElse(Double.POSITIVE_INFINITY);
+      double resolution = (violation - r.cutoffRps()) / r.cutoffRps();
+      if (resolution > MAX_CUTOFF_RESOLUTION) {
+        notes.add(
+            fmt(
+                "σ fitted on every step: the cut-off at %d replicas, %.1f rps, is only known to"
+                    + " %.0f %% (next step %.1f rps; σ from cut-offs needs <= %.0f %%)",
+                replicas, r.cutoffRps(), 100 * resolution, violation, 100 * MAX_CUTOFF_RESOLUTION));
         return Optional.empty();
       }
       cutoffs.put(replicas, r.cutoffRps());
