@@ -32,8 +32,9 @@ HEADER = (
 
 def how_sent(run: Mapping[str, Any]) -> str:
     h = run["hygiene"]
-    if h["instrument"] == "gatling":
-        return "Gatling (even, shared pool)"
+    if h["instrument"] == "gatling":  # runs before 2026-11-24 did not record it: shared
+        per_request = h.get("connections") == "per-request"
+        return f"Gatling (even, {'per-request' if per_request else 'shared pool'})"
     return f"referee ({h.get('arrivals', 'even')}, {h.get('connections', 'reuse')})"
 
 

@@ -10,7 +10,7 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
   openloop|both (the open-loop referee drives every simulation, from the plan the Gatling
   module exports; both: side by side and compared), HYGIENE=on|off (generator and pods on
   disjoint CPUs), CONTAMINATED=refuse|post, REFINE=1|0 (bisect near the knee),
-  ARRIVALS=even|poisson and CONNECTIONS=reuse|per-request (open-loop), OPENLOOP (default
+  ARRIVALS=even|poisson and CONNECTIONS=reuse|per-request (both generators), OPENLOOP (default
   build/openloop), WIRE=on|off (capture the requests at the pods; ramps only).
 list: the definitions with their parameters and a line each.
 model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to

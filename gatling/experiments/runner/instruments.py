@@ -89,6 +89,13 @@ def openloop_plan_command(
     ]  # fmt: skip
 
 
+def gatling_connection_args(connections: str) -> list[str]:
+    """Gatling's side of CONNECTIONS: `reuse` keeps its shared keep-alive pool (its default),
+    `per-request` gives every virtual user (one request each) a connection of its own, so that
+    kube-proxy draws the pod per request for Gatling as it does for the referee."""
+    return ["-Disolato.shareConnections=false"] if connections == "per-request" else []
+
+
 def probe_simulation(sim: Simulation, rate: float) -> Simulation:
     """The ramp reduced to one step at `rate` (a Gatling probe of the bisection)."""
     props = {k: v for k, v in sim.properties.items() if k not in ("maxRate", "steps", "rateStep")}
@@ -109,7 +116,7 @@ def merge_probe(run: dict[str, Any], probe: Mapping[str, Any]) -> dict[str, Any]
 class Options:
     """How a run measures: INSTRUMENT, HYGIENE (pin the CPUs), CONTAMINATED (refuse or post a
     contaminated run), REFINE (bisect near the knee), ARRIVALS (the open-loop generator's:
-    even or poisson), CONNECTIONS (the open-loop generator's: reuse or per-request), OPENLOOP
+    even or poisson), CONNECTIONS (both generators': reuse or per-request), OPENLOOP
     (its binary), WIRE (capture the arrivals at the pods)."""
 
     instrument: str = "gatling"

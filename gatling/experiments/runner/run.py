@@ -39,6 +39,7 @@ from .instruments import (
     RAMP,
     Options,
     Ramp,
+    gatling_connection_args,
     merge_probe,
     openloop_plan_command,
     probe_simulation,
@@ -302,9 +303,10 @@ class Run:
                 for i, s in enumerate(run["steps"])
             ]
             run["hygiene"] = {"instrument": instrument, **verdict, "pinning": pin, "steps": steps}
-            if instrument == "openloop":  # how it sent: the pods' split depends on it
-                o = self.options
-                run["hygiene"] |= {"arrivals": o.arrivals, "connections": o.connections}
+            # how it sent: the pods' split depends on it
+            run["hygiene"]["connections"] = self.options.connections
+            if instrument == "openloop":
+                run["hygiene"]["arrivals"] = self.options.arrivals
             if not per_step:
                 run["hygiene"]["run"] = windows[0]
             if knee and run["sloClass"] == ramp.slo_class:  # type: ignore[union-attr]
@@ -334,6 +336,7 @@ class Run:
                 *simulation.args(urls),
                 f"-Disolato.runId={self.run_id}",
                 f"-Disolato.outputDir={work}",
+                *gatling_connection_args(o.connections),
                 # no HTML report: its CPU would land in the last step's window, which is laid
                 # back from the process's exit, and nothing here reads it
                 "-Dgatling.noReports=true",

@@ -7,6 +7,7 @@ from runner.definition import Simulation, catalogue
 from runner.instruments import (
     InstrumentError,
     Options,
+    gatling_connection_args,
     merge_probe,
     openloop_plan_command,
     probe_simulation,
@@ -91,3 +92,8 @@ def test_the_referee_sends_the_exported_plan():
         "/b/openloop", "-plan", "p.json", "-out-dir", "out", "-run-id", "run1",
         "-arrivals", "even", "-connections", "reuse",
     ]  # fmt: skip
+
+
+def test_connections_per_request_give_gatling_a_connection_per_virtual_user():
+    assert gatling_connection_args("per-request") == ["-Disolato.shareConnections=false"]
+    assert gatling_connection_args("reuse") == []  # its shared keep-alive pool

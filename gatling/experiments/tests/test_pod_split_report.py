@@ -26,6 +26,7 @@ def test_a_row_per_run_counts_the_steps_the_runners_rule_calls_uneven(tmp_path):
     stored(tmp_path, "acc3.openloop", "openloop", [[285, 8, 7]], -1, extra)
     stored(tmp_path, "acc2", "gatling", [[100, 100], [101, 99]], 32)
     stored(tmp_path, "acc1", "gatling", [[100]])
+    stored(tmp_path, "acc3", "gatling", [[97, 104, 99]], None, {"connections": "per-request"})
     (tmp_path / "acc2.comparison.json").write_text("{}")  # not a run: skipped
     out = tmp_path / "README.md"
     out.write_text("# splits\n")
@@ -43,6 +44,8 @@ def test_a_row_per_run_counts_the_steps_the_runners_rule_calls_uneven(tmp_path):
         in text
     )
     assert "| Gatling (even, shared pool) | 1 | n/a | n/a | 0 / 1 | n/a | n/a |" in text
+    per_request = "| Gatling (even, per-request) | 3 | n/a | n/a | 0 / 1 | 16: 97 / 104 / 99 |"
+    assert per_request in text
     assert "(acc2.openloop.json)" in text and text.startswith("# splits\n")
     assert r.main([str(tmp_path), "--write", str(out)]) == 0
     assert out.read_text().count(r.BEGIN) == 1  # rewritten in place
