@@ -43,6 +43,11 @@ UNIT_TEST_TARGETS += test-faults
 test-faults: ## unit tests of the fault runs' verdicts, windows and tables (no cluster)
 	@source gatling/experiments/venv.sh && cd controller/bench/faults && "$$PY" -m pytest -q
 
+# The controller's CPU profile during an onboarding (tenants-bench.sh PROFILE=DIR): the reader's tests.
+UNIT_TEST_TARGETS += test-bench-profile
+test-bench-profile: ## unit tests of controller/bench/profile/jfr_hot.py (no cluster)
+	@source gatling/experiments/venv.sh && cd controller/bench/profile && "$$PY" -m pytest -q
+
 chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API server, etcd, kubelet, node) → docs/results/chaos
 	@HELM=$(HELM) controller/bench/faults/chaos.sh $(ARGS)
 

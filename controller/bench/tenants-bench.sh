@@ -15,6 +15,9 @@
 # docs/BENCHMARKS.md.
 #   controller/bench/tenants-bench.sh N REPEATS KEY=DEFAULT:TUNED...   (localkube keys; isolato.*
 #   keys go to the controller and the tracer as properties, DEFAULT or TUNED)
+# PROFILE=DIR records the controller with JDK Flight Recorder during each N-tenant onboarding
+# (DIR/<default|tuned>-<repeat>.jfr, started and stopped by jcmd outside the timed window) and
+# logs where its CPU went (controller/bench/profile/jfr_hot.py).
 # Uses its own state directory (LOCALKUBE_HOME, default /var/lib/localkube-tune) and leaves it down.
 set -euo pipefail
 LOG_TAG=tenants-bench
@@ -23,6 +26,7 @@ source "$(dirname "$0")/../test/lib.sh"
 [ $# -ge 3 ] || { echo "usage: $0 N REPEATS KEY=DEFAULT:TUNED..." >&2; exit 2; }
 N=$1 REPEATS=$2; shift 2
 TUNED=("$@")
+[ -z "${PROFILE:-}" ] || PROFILE=$(realpath -m "$PROFILE") # jcmd's file is the controller's, whose cwd differs
 CLS=tb
 reset() { local kv; for kv in "${TUNED[@]}"; do "${LK:-$LOCALKUBE}" config unset "${kv%%=*}" >/dev/null 2>&1 || true; done; }
 configure() { # default|tuned: localkube keys set/unset, then up
@@ -167,6 +171,12 @@ offboard_all() {
     sleep 1
   done
 }
+profile_onboarding() { # NAME: stops the recording into $PROFILE/NAME.jfr and logs its summary
+  mkdir -p "$PROFILE"
+  jcmd "$CTL_PID" JFR.stop name=onboard filename="$PROFILE/$1.jfr" >/dev/null
+  log "controller profile $1 ($PROFILE/$1.jfr):"
+  "$(dirname "$0")/profile/jfr_hot.py" --top 15 "$PROFILE/$1.jfr" >&2
+}
 
 # CPU time (clock ticks, user + system) of a process: the controller's own share of a path
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -181,9 +191,11 @@ for r in $(seq 1 "$REPEATS"); do
     start_tracer "$TRACES/$v-$r.json" $(controller_props "$v" | sed 's/ -D/ --set /g')
     cls[$v-$r]=$(new_class class)
     onboard_one single
+    [ -z "${PROFILE:-}" ] || jcmd "$CTL_PID" JFR.start name=onboard settings=profile >/dev/null
     c0=$(cpu_ticks "$CTL_PID")
     secs[$v-$r]=$(onboard_all tenants single)
     ctl[$v-$r]=$(awk -v a="$c0" -v b="$(cpu_ticks "$CTL_PID")" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) / hz }')
+    [ -z "${PROFILE:-}" ] || profile_onboarding "$v-$r"
     offboard_all
     # after the tenants: a dedicated pool takes the class's replica bounds, so at minReplicas 10
     # each tenant would get 10 pods

@@ -146,40 +146,66 @@ def step_windows(
     return out
 
 
+def step_reasons(
+    i: int,
+    w: Mapping[str, Any],
+    pinned: bool,
+    max_generator_pct: float = MAX_GENERATOR_CPU_PCT,
+    max_steal_pct: float = MAX_STEAL_PCT,
+) -> list[str]:
+    """Why step i's window is contaminated (empty: clean)."""
+    if w.get("unmeasured"):
+        return [f"step {i}: not measured (shorter than the 1 s sampling)"]
+    reasons = []
+    if w["sharedCpus"] and pinned:  # unpinned: said once for the run
+        reasons.append(f"step {i}: CPUs {w['sharedCpus']} shared by the generator and the pods")
+    if w["generatorCpuPct"] > max_generator_pct:
+        reasons.append(
+            f"step {i}: the generator used {w['generatorCpuPct']} % of its CPUs "
+            f"(> {max_generator_pct} %)"
+        )
+    if w["stealPct"] > max_steal_pct:
+        reasons.append(f"step {i}: steal {w['stealPct']} % on the pods' CPUs (> {max_steal_pct} %)")
+    if "wire" in w and (why := contamination(i, w["wire"])):
+        reasons.append(why)
+    return reasons
+
+
 def assess(
     windows: Sequence[Mapping[str, Any]],
     pinning: Mapping[str, Any],
     max_generator_pct: float = MAX_GENERATOR_CPU_PCT,
     max_steal_pct: float = MAX_STEAL_PCT,
+    moot: Callable[[set[int]], set[int]] | None = None,
 ) -> dict[str, Any]:
-    """`clean` or `contaminated` with every reason (step by step), and the thresholds used."""
+    """`clean` or `contaminated` with every reason (step by step), and the thresholds used.
+    `moot`, given the contaminated steps' positions, names those whose contamination cannot
+    change the result (knee.past_the_knee); their reasons are kept under `ignored`."""
     reasons = []
-    if not pinning.get("pinned"):
+    pinned = bool(pinning.get("pinned"))
+    if not pinned:
         reasons.append(
             f"the generator shares CPUs with the pods ({pinning.get('reason', 'not pinned')})"
         )
-    for i, w in enumerate(windows):
-        if w.get("unmeasured"):
-            reasons.append(f"step {i}: not measured (shorter than the 1 s sampling)")
-            continue
-        if w["sharedCpus"] and pinning.get("pinned"):  # unpinned: said once above
-            reasons.append(f"step {i}: CPUs {w['sharedCpus']} shared by the generator and the pods")
-        if w["generatorCpuPct"] > max_generator_pct:
-            reasons.append(
-                f"step {i}: the generator used {w['generatorCpuPct']} % of its CPUs "
-                f"(> {max_generator_pct} %)"
-            )
-        if w["stealPct"] > max_steal_pct:
-            reasons.append(
-                f"step {i}: steal {w['stealPct']} % on the pods' CPUs (> {max_steal_pct} %)"
-            )
-        if "wire" in w and (why := contamination(i, w["wire"])):
-            reasons.append(why)
-    return {
+    per_step = {
+        i: why
+        for i, w in enumerate(windows)
+        if (why := step_reasons(i, w, pinned, max_generator_pct, max_steal_pct))
+    }
+    ignored = moot(set(per_step)) if moot else set()
+    reasons += [r for i in sorted(per_step) if i not in ignored for r in per_step[i]]
+    out = {
         "status": "contaminated" if reasons else "clean",
         "reasons": reasons,
         "thresholds": {"generatorCpuPct": max_generator_pct, "stealPct": max_steal_pct},
     }
+    if ignored:
+        out["ignored"] = [
+            f"{r} (failed above a clean first failure: cannot move the cut-off)"
+            for i in sorted(ignored)
+            for r in per_step[i]
+        ]
+    return out
 
 
 def split_cpus(online: frozenset[int]) -> tuple[frozenset[int], frozenset[int]] | None:

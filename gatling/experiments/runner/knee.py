@@ -91,6 +91,26 @@ def bracket(steps: Sequence[Mapping[str, Any]], target_ms: float) -> tuple[float
     return None
 
 
+def past_the_knee(
+    steps: Sequence[Mapping[str, Any]], target_ms: float, dirty: set[int]
+) -> set[int]:
+    """Positions (in `steps`) of failing steps above a clean first failure: whatever contaminated
+    them cannot move the cut-off, since each failed and a clean failure lies below it. `dirty`
+    holds the positions of contaminated steps; none is past the knee when the first failure is
+    itself one of them (it may have failed because of it)."""
+    b = bracket(steps, target_ms)
+    if b is None:
+        return set()
+    first_failures = [i for i, s in enumerate(steps) if s["offeredRps"] == b[1]]
+    if any(i in dirty for i in first_failures):
+        return set()
+    return {
+        i
+        for i, s in enumerate(steps)
+        if i in dirty and s["offeredRps"] > b[1] and not passes(s, target_ms)
+    }
+
+
 def next_probe(passing: float, failing: float, resolution: float = RESOLUTION) -> float | None:
     """The rate to probe next (the midpoint, to 0.1 req/s), or None once failing - passing is
     within `resolution` of the passing rate."""

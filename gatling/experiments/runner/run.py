@@ -46,7 +46,7 @@ from .instruments import (
     ramp_of,
     warmup_requests,
 )
-from .knee import RESOLUTION, bracket, next_probe, p95_ci
+from .knee import RESOLUTION, bracket, next_probe, p95_ci, past_the_knee
 from .plan_export import PlanExporter, PlanExportError
 from .verdict import holds, verdict
 
@@ -264,9 +264,9 @@ class Run:
         rates = ramp.rates if ramp else None
         runs, windows = self.generate(instrument, urls, ramp, rates, work, pin, cgroups)
         knee: dict[str, Any] | None = None
+        target = float(LATENCY["targetMs"])
         if ramp and self.options.refine and ramp.slo_class in runs:
             run, probes = runs[ramp.slo_class], []
-            target = float(LATENCY["targetMs"])
             while (b := bracket(run["steps"], target)) and (rate := next_probe(*b)) is not None:
                 if len(probes) == MAX_PROBES:
                     log(f"knee: {MAX_PROBES} probes done, bracket still {b}")
@@ -291,7 +291,9 @@ class Run:
             }
         for run in runs.values():
             per_step = ramp is not None or len(windows) == len(run["steps"])
-            verdict = assess(windows, pin)
+            ramped = ramp is not None and run["sloClass"] == ramp.slo_class
+            moot = functools.partial(past_the_knee, run["steps"], target) if ramped else None
+            verdict = assess(windows, pin, moot=moot)
             steps = [
                 {
                     "index": s["index"],

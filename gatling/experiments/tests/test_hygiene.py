@@ -89,6 +89,21 @@ def test_assess_names_every_reason():
     assert v["thresholds"] == {"generatorCpuPct": 70.0, "stealPct": 5.0}
 
 
+def test_assess_keeps_moot_steps_reasons_apart():
+    clean = {"generatorCpuPct": 10.0, "stealPct": 0.0, "sharedCpus": ""}
+    busy = {**clean, "generatorCpuPct": 85.0}
+    v = assess([clean, busy, busy], {"pinned": True}, moot=lambda dirty: dirty & {2})
+    assert v["status"] == "contaminated"
+    assert v["reasons"] == ["step 1: the generator used 85.0 % of its CPUs (> 70.0 %)"]
+    assert v["ignored"] == [
+        "step 2: the generator used 85.0 % of its CPUs (> 70.0 %) (failed above a clean first "
+        "failure: cannot move the cut-off)"
+    ]
+    v = assess([clean, clean, busy], {"pinned": True}, moot=lambda dirty: dirty)
+    assert v["status"] == "clean" and len(v["ignored"]) == 1
+    assert "ignored" not in assess([clean], {"pinned": True}, moot=lambda dirty: dirty)
+
+
 def test_split_cpus_gives_the_first_to_the_generator():
     assert split_cpus(frozenset({0, 1})) == ({0}, {1})
     assert split_cpus(frozenset({0})) is None

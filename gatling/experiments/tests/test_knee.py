@@ -1,5 +1,5 @@
 import pytest
-from runner.knee import bracket, next_probe, p95_ci, passes, quantile_ci_ranks
+from runner.knee import bracket, next_probe, p95_ci, passes, past_the_knee, quantile_ci_ranks
 
 
 def step(rate, p95, errors=0, count=300):
@@ -53,6 +53,20 @@ def test_bracket_is_the_last_pass_and_the_first_failure_above_it():
     assert bracket(steps, 50) == (30, 45)
     assert bracket([step(15, 5), step(30, 6)], 50) is None  # no failure: a lower bound only
     assert bracket([step(15, 90), step(30, 95)], 50) is None  # the lowest step fails
+
+
+def test_only_failing_steps_above_a_clean_first_failure_are_past_the_knee():
+    # ramp 24..168 by 24, then probes 78 and 81: bracket (78, 81); the 2026-11-24 00:29 3-pod
+    # run was refused for an uneven split at 168 req/s, a collapsed step far past the knee
+    steps = [step(r, 5) for r in (24, 48, 72)] + [step(r, 900) for r in (96, 120, 144, 168)]
+    steps += [step(78, 30), step(81, 70)]
+    assert bracket(steps, 50) == (78, 81)
+    assert past_the_knee(steps, 50, {6}) == {6}
+    assert past_the_knee(steps, 50, {8, 6}) == set()  # the first failure itself is dirty
+    assert past_the_knee(steps, 50, {1, 6}) == {6}  # a dirty passing step still counts
+    steps[5] = step(144, 40)  # a pass above the first failure: it could move the cut-off
+    assert past_the_knee(steps, 50, {5, 6}) == {6}
+    assert past_the_knee([step(15, 5), step(30, 6)], 50, {1}) == set()  # no failure at all
 
 
 def test_bisection_stops_at_five_percent_of_the_cutoff():
