@@ -43,17 +43,28 @@ type sample struct {
 	end     time.Time
 }
 
-// offsets are the intended send times of n requests at rate r from the step's start.
+// offsets are the intended send times of n requests at rate r from the step's start. Poisson
+// arrivals are a Poisson process conditioned on n arrivals in the step's n/r seconds: n sorted
+// uniform times, drawn as normalised sums of n+1 exponential gaps. Unconditioned gaps would let
+// the step's span vary by about 1/sqrt(n) (10 % at 100 requests), and the achieved-rate rule
+// (>= 95 % of offered) would then fail steps by chance, not by load.
 func offsets(n int, rate float64, poisson bool, rng *rand.Rand) []time.Duration {
 	out := make([]time.Duration, n)
-	t := 0.0
-	for i := range out {
-		out[i] = time.Duration(t * float64(time.Second))
-		if poisson {
-			t += rng.ExpFloat64() / rate
-		} else {
-			t += 1 / rate
+	seconds := float64(n) / rate
+	if !poisson {
+		for i := range out {
+			out[i] = time.Duration(float64(i) / rate * float64(time.Second))
 		}
+		return out
+	}
+	sums := make([]float64, n+1)
+	total := 0.0
+	for i := range sums {
+		total += rng.ExpFloat64()
+		sums[i] = total
+	}
+	for i := range out {
+		out[i] = time.Duration(sums[i] / total * seconds * float64(time.Second))
 	}
 	return out
 }

@@ -65,10 +65,33 @@ func TestEvenAndPoissonArrivalsKeepTheRate(t *testing.T) {
 			t.Fatalf("even offset %d = %v", i, o)
 		}
 	}
-	p := offsets(20001, 50, true, rand.New(rand.NewPCG(7, 9)))
-	mean := p[20000].Seconds() / 20000
-	if math.Abs(mean-0.02) > 0.001 {
-		t.Fatalf("Poisson mean inter-arrival %v s, want 0.02", mean)
+	// 200 steps of 100 Poisson arrivals at 50 req/s: each step's 100 requests fall inside its 2 s
+	// (the step's achieved rate is its offered rate), in order, with exponential-like gaps.
+	rng := rand.New(rand.NewPCG(7, 9))
+	var gaps []float64
+	for step := 0; step < 200; step++ {
+		p := offsets(100, 50, true, rng)
+		if len(p) != 100 || p[0] < 0 || p[99] >= 2*time.Second {
+			t.Fatalf("step %d: %d arrivals from %v to %v, want 100 within [0, 2 s)", step, len(p), p[0], p[99])
+		}
+		for i := 1; i < len(p); i++ {
+			if p[i] < p[i-1] {
+				t.Fatalf("step %d: arrival %d at %v before %v", step, i, p[i], p[i-1])
+			}
+			gaps = append(gaps, (p[i] - p[i-1]).Seconds())
+		}
+	}
+	mean, sq := 0.0, 0.0
+	for _, g := range gaps {
+		mean += g
+	}
+	mean /= float64(len(gaps))
+	for _, g := range gaps {
+		sq += (g - mean) * (g - mean)
+	}
+	cv := math.Sqrt(sq/float64(len(gaps))) / mean
+	if math.Abs(mean-0.02) > 0.001 || math.Abs(cv-1) > 0.05 {
+		t.Fatalf("Poisson gaps: mean %v s (want 0.02), coefficient of variation %v (want 1: exponential)", mean, cv)
 	}
 }
 

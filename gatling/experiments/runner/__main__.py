@@ -15,7 +15,7 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
 list: the definitions with their parameters and a line each.
 model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to
   one class and compares the predicted cut-off with the measured one; INSTRUMENT=openloop
-  fits and checks on the open-loop referee's runs instead of Gatling's.
+  fits and checks on the open-loop referee's runs instead of Gatling's, both on each in turn.
 pod-size-plan [DIR]: posts the pod-size runs of DIR (default docs/results/pod-size) to a class
   with candidate sizes and asks the planner which size it runs for a range of committed loads.
 Exit status: 0 done, 1 failed, 2 usage or definition error, 130 interrupted.
@@ -140,12 +140,15 @@ def main(argv: list[str]) -> int:
                 else REPO_ROOT / "docs/results/model-accuracy"
             )
             instrument = environ.get("INSTRUMENT") or "gatling"
-            if instrument not in ("gatling", "openloop"):
-                problem = f"INSTRUMENT must be gatling or openloop, not '{instrument}'"
+            fits = {"gatling": ["gatling"], "openloop": ["openloop"]}
+            fits["both"] = fits["gatling"] + fits["openloop"]
+            if instrument not in fits:
+                problem = f"INSTRUMENT must be gatling, openloop or both, not '{instrument}'"
                 print(problem, file=sys.stderr)
                 return 2
             settings = api_settings(environ)
-            model_accuracy(IsolatoApi(settings.url, settings.token), directory, instrument)
+            for one in fits[instrument]:
+                model_accuracy(IsolatoApi(settings.url, settings.token), directory, one)
             return 0
         if argv[:1] == ["pod-size-plan"] and len(argv) <= 2:
             directory = Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/pod-size"

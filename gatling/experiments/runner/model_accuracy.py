@@ -52,7 +52,7 @@ def model_accuracy(api: IsolatoApi, directory: Path, instrument: str = "gatling"
             run = {**json.loads(path.read_text()), "sloClass": "accfit"}
             answer = api.call("POST", "/api/v1/calibrations", run)
             (directory / f"replicas-{r}" / response_file(instrument)).write_bytes(answer)
-        (directory / "accfit.status.json").write_bytes(
+        (directory / run_file("accfit.status", instrument)).write_bytes(
             api.call("GET", "/api/v1/slo-classes/accfit")
         )
     finally:

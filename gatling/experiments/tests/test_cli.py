@@ -44,10 +44,21 @@ def test_an_unknown_command_prints_the_usage(capsys):
     assert "usage: runner.sh run NAME" in capsys.readouterr().err
 
 
-def test_model_accuracy_takes_one_instrument(capsys, monkeypatch):
-    monkeypatch.setenv("INSTRUMENT", "both")
+def test_model_accuracy_names_its_instruments(capsys, monkeypatch):
+    monkeypatch.setenv("INSTRUMENT", "wrk")
     assert main(["model-accuracy"]) == 2
-    assert "INSTRUMENT must be gatling or openloop, not 'both'" in capsys.readouterr().err
+    assert "INSTRUMENT must be gatling, openloop or both, not 'wrk'" in capsys.readouterr().err
+
+
+def test_model_accuracy_with_both_fits_each_instrument_in_turn(monkeypatch, tmp_path):
+    import runner.__main__ as cli
+
+    fitted = []
+    monkeypatch.setenv("INSTRUMENT", "both")
+    monkeypatch.setenv("ISOLATO_API_TOKEN", "t")
+    monkeypatch.setattr(cli, "model_accuracy", lambda api, d, one: fitted.append((d, one)))
+    assert main(["model-accuracy", str(tmp_path)]) == 0
+    assert fitted == [(tmp_path.resolve(), "gatling"), (tmp_path.resolve(), "openloop")]
 
 
 def test_model_accuracy_names_each_instruments_files():
