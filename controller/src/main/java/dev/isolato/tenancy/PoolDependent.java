@@ -13,6 +13,7 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResourceConfigBuilder;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,6 +36,14 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
     implements Creator<R, SloClass>, Updater<R, SloClass>, GarbageCollected<SloClass> {
   /** Context key of the current pool's desired objects ({@code List<HasMetadata>}). */
   static final String DESIRED = "isolato.pool.desired";
+
+  /**
+   * Context key of the versions this pass's workflow left the pool's objects at ({@code Map<String,
+   * String>}, {@link #versionKey} → resourceVersion): the version it matched unchanged, or the one
+   * its own write returned. An edit that lands while the workflow runs is a later version, so it is
+   * not taken for one the workflow saw (see {@link PoolWorkflow}'s skip of unchanged pools).
+   */
+  static final String VERIFIED = "isolato.pool.verified";
 
   private final String objectName;
   private final boolean filler;
@@ -80,9 +89,26 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
    */
   @Override
   public ReconcileResult<R> reconcile(SloClass primary, Context<SloClass> context) {
-    return find(context).isPresent()
-        ? super.reconcile(primary, context)
-        : ReconcileResult.noOperation(null);
+    if (find(context).isEmpty()) {
+      return ReconcileResult.noOperation(null);
+    }
+    ReconcileResult<R> result = super.reconcile(primary, context);
+    @SuppressWarnings("unchecked")
+    Map<String, String> verified =
+        context.managedWorkflowAndDependentResourceContext().getMandatory(VERIFIED, Map.class);
+    result
+        .getSingleResource()
+        .ifPresent(r -> verified.put(versionKey(r), r.getMetadata().getResourceVersion()));
+    return result;
+  }
+
+  /** An object's key in {@link #VERIFIED}: its type, namespace and name. */
+  static String versionKey(HasMetadata o) {
+    return o.getClass().getName()
+        + "/"
+        + o.getMetadata().getNamespace()
+        + "/"
+        + o.getMetadata().getName();
   }
 
   /**

@@ -100,12 +100,14 @@ final class PoolWorkflow {
           filler);
 
   /**
-   * Per pool namespace, what its last apply in full left: the desired objects and the version the
-   * informers held of each afterwards. A pass that wants the same objects while every one is still
-   * at that version skips the workflow: while pods start, the class is re-checked every 500 ms, and
-   * each pass re-ran every pool's workflow (copies and server-side-apply matching of a dozen
-   * objects) only to find nothing to do. A change of any object (an edit, a deletion) is a new
-   * version, so drift is still repaired.
+   * Per pool namespace, what its last apply in full left: the desired objects and the version of
+   * each that the workflow matched or wrote ({@link PoolDependent#VERIFIED}). A pass that wants the
+   * same objects while the informers still hold every one at that version skips the workflow: while
+   * pods start, the class is re-checked every 500 ms, and each pass re-ran every pool's workflow
+   * (copies and server-side-apply matching of a dozen objects) only to find nothing to do. A change
+   * of any object (an edit, a deletion) is a new version, so drift is still repaired, also when it
+   * lands while the workflow runs (the informers' versions read afterwards could already include
+   * it: PoolDriftIT saw a stale data key kept that way).
    */
   private final Map<String, Applied> applied = new ConcurrentHashMap<>();
 
@@ -137,10 +139,16 @@ final class PoolWorkflow {
       }
     }
     ran.accept(true);
+    Map<String, String> verified = new ConcurrentHashMap<>();
+    context.managedWorkflowAndDependentResourceContext().put(PoolDependent.VERIFIED, verified);
     Optional<Failure> failure = applyAll(cls, desired, context);
     if (pool != null) {
       if (failure.isEmpty()) {
-        applied.put(pool, new Applied(desired, liveVersions(desired)));
+        applied.put(
+            pool,
+            new Applied(
+                desired,
+                desired.stream().map(o -> verified.get(PoolDependent.versionKey(o))).toList()));
       } else {
         applied.remove(pool);
       }

@@ -51,9 +51,10 @@ import org.slf4j.LoggerFactory;
  * JOSDK serialises all work on one class and a burst of tenant events collapses into few reconciles
  * (and few API writes).
  *
- * <p>One pass is a short sequence of steps: {@link #applyPoolObjects pool objects} (each pool's
- * {@link PoolWorkflow}), {@link #pushTables table push}, {@link #writeTenantStatuses tenant
- * statuses}, {@link #releaseDeleted releases}, {@link #classStatus class status}.
+ * <p>One pass is a short sequence of steps: {@link #applyPoolObjects pool objects and table pushes}
+ * (each pool's {@link PoolWorkflow}, then its {@link #push table push}), {@link
+ * #writeTenantStatuses tenant statuses}, {@link #releaseDeleted releases}, {@link #classStatus
+ * class status}.
  */
 public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClass>, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SloClassReconciler.class);
@@ -231,7 +232,6 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       runs = applyPoolObjects(cls, classPools, context);
       removeStrayPools(cls, classPools.stream().map(Pool::namespace).collect(Collectors.toSet()));
     }
-    runs = pushTables(runs);
     Map<String, TenantPhase> written = writeTenantStatuses(runs);
     releaseDeleted(cls, tenants);
     // counted after the writes, so the gauge says what the statuses now say
@@ -349,11 +349,12 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   }
 
   /**
-   * Step 1, pool objects: each pool's plan, table and tokens, and its objects through the pool
-   * workflow, {@code poolAppliers} pools at a time (a pool's apply is a chain of API round trips;
-   * one after another, 50 dedicated tenants' pools took 40 s). A pool with an invalid namespace
-   * name, or whose objects are not Isolato's, is held; one whose apply failed is retried soon; the
-   * other pools go on either way.
+   * Step 1, pool objects and table pushes: each pool's plan, table and tokens, its objects through
+   * the pool workflow, then its table push (step 2), {@code poolAppliers} pools at a time (a pool's
+   * apply and push are chains of round trips; one after another, 50 dedicated tenants' pools took
+   * 40 s, and a pool's push does not wait for the other pools' applies). A pool with an invalid
+   * namespace name, or whose objects are not Isolato's, is held; one whose apply failed is retried
+   * soon; the other pools go on either way.
    */
   private List<PoolRun> applyPoolObjects(
       SloClass cls, List<Pool> classPools, Context<SloClass> context) {
@@ -363,14 +364,14 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
                 ? null
                 : keySource.get(new ResourceID(PoolKeys.SECRET, tenantNamespace)).orElse(null));
     if (classPools.size() == 1) {
-      return List.of(applyPool(cls, classPools.get(0), keys, context));
+      return List.of(pushed(applyPool(cls, classPools.get(0), keys, context)));
     }
     List<CompletableFuture<PoolRun>> applies =
         classPools.stream()
             .map(
                 pool ->
                     CompletableFuture.supplyAsync(
-                        () -> applyPool(cls, pool, keys, context), poolAppliers))
+                        () -> pushed(applyPool(cls, pool, keys, context)), poolAppliers))
             .toList();
     awaitAll(applies);
     return applies.stream().map(CompletableFuture::join).toList();
@@ -438,11 +439,11 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   }
 
   /**
-   * Step 2, table push: to the pods of every applied pool whose table changed, whose tenants wait,
-   * or whose rotated token is not yet confirmed; each pool's resulting state.
+   * Step 2, table push: to the pods of an applied pool whose table changed, whose tenants wait, or
+   * whose rotated token is not yet confirmed; the run with the pool's resulting state.
    */
-  private List<PoolRun> pushTables(List<PoolRun> runs) {
-    return runs.stream().map(r -> r.applied() ? r.withState(push(r)) : r).toList();
+  private PoolRun pushed(PoolRun run) {
+    return run.applied() ? run.withState(push(run)) : run;
   }
 
   private PoolState push(PoolRun run) {
