@@ -21,8 +21,9 @@ from runner.definition import (
 # and tenant bodies, simulation, -D properties, URL properties, results directory. Deliberate
 # changes since: bronze-alone ramps 3..33 req/s with 150 requests per step (was 4..31 x 100);
 # every class of a calibrating definition has admission off (test_calibrations_turn_admission_off);
-# gold-alone ramps to 180, bronze-alone to 39, and they and accuracy warm up for 20 s; colocated's
-# bronze ramps 4..40 (committed 10 per tenant); finding3 ramps 3..45 (15 steps, committed 48).
+# gold-alone ramps to 180, bronze-alone to 39, and they and accuracy warm up for 20 s; colocated
+# ramps 14 steps, gold 15..210 and bronze 4..56 (committed 55 and 14 per tenant); finding3 ramps
+# 3..45 (15 steps, committed 48).
 BASH_ERA = json.loads((Path(__file__).parent / "bash-definitions.json").read_text())
 DEFS = catalogue()
 
