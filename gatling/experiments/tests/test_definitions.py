@@ -23,7 +23,7 @@ from runner.definition import (
 # every class of a calibrating definition has admission off (test_calibrations_turn_admission_off);
 # gold-alone ramps to 180, bronze-alone to 39, and they and accuracy warm up for 20 s; colocated
 # ramps 14 steps, gold 15..210 and bronze 4..56 (committed 55 and 14 per tenant); finding3 ramps
-# 3..45 (15 steps, committed 48).
+# 3..54 (18 steps, committed 60).
 BASH_ERA = json.loads((Path(__file__).parent / "bash-definitions.json").read_text())
 DEFS = catalogue()
 
