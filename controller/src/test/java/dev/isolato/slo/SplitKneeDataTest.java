@@ -50,7 +50,8 @@ class SplitKneeDataTest {
       strings = {
         "runs-2026-11-23-2204-split",
         "runs-2026-11-24-0029-split",
-        "runs-2026-11-24-0101-split"
+        "runs-2026-11-24-0101-split",
+        "runs-2026-11-24-0920-split"
       })
   void sigmaFromTheCutoffsPredictsThreeReplicasConservativelyAndFarCloserThanLinear(String set)
       throws IOException {
