@@ -188,7 +188,7 @@ for r in $(seq 1 "$REPEATS"); do
     configure "$v"
     JAVA_TOOL_OPTIONS="$(controller_props "$v")" start_controller
     # shellcheck disable=SC2046 # one --set per isolato.* key
-    start_tracer "$TRACES/$v-$r.json" $(controller_props "$v" | sed 's/ -D/ --set /g')
+    start_tracer "$TRACES/$v-$r.json" --client-pid "$CTL_PID" $(controller_props "$v" | sed 's/ -D/ --set /g')
     cls[$v-$r]=$(new_class class)
     onboard_one single
     [ -z "${PROFILE:-}" ] || jcmd "$CTL_PID" JFR.start name=onboard settings=profile >/dev/null
@@ -249,7 +249,7 @@ print("Traced (controller/bench's PathTraceMain: the pools' Deployments, Replica
       "until every new pod is Ready; S1 = call → pool namespace + namespace → Deployment, i.e. Isolato's reconcile and "
       "its writes; medians over the repeats; where the kubelet reported sandbox and containers in one status update, S5 holds both and S6 reads 0):")
 print()
-print("| path | config | traced (s) | S1 (call → ns + ns → Deployment) | S2 | S3 | S4 | S5 | S6 | S7 | best case (s) | bottleneck, measured vs predicted share | decision | CPU control plane / node / host |")
+print("| path | config | traced (s) | S1 (call → ns + ns → Deployment) | S2 | S3 | S4 | S5 | S6 | S7 | best case (s) | bottleneck, measured vs predicted share | decision | CPU control plane / node / Isolato / host |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 med = statistics.median
 for name, title in titles.items():
@@ -265,11 +265,11 @@ for name, title in titles.items():
         bn = ", ".join(f"{x['stage']} {100 * x['measuredShare']:.0f} vs {100 * x['predictedShare']:.0f} %" for x in b) or "–"
         dec = ", ".join(p["decision"] + (f" ({p['recommendation']['parameter']} → {p['recommendation']['to']:g})" if p.get("recommendation") else "")
                         for p in ps if p.get("decision")) or "–"
-        cpu = lambda k: med([p["cpu"][k] for p in ps])
+        cpu = lambda k: med([p["cpu"].get(k, 0.0) for p in ps])
         stages = " | ".join(f"{st(s):.2f}" for s in ("S2", "S3", "S4", "S5", "S6", "S7"))
         best_s = f"{med(best):.2f}" if best else "–"
         print(f"| {title} | {v} | {med([p['tracedSeconds'] for p in ps]):.2f} | {s1} | {stages} | {best_s} | {bn} | {dec} | "
-              f"{100 * cpu('controlPlane'):.0f} / {100 * cpu('node'):.0f} / {100 * cpu('host'):.0f} % |")
+              f"{100 * cpu('controlPlane'):.0f} / {100 * cpu('node'):.0f} / {100 * cpu('client'):.0f} / {100 * cpu('host'):.0f} % |")
 PY
 } >> "$ROOT/docs/BENCHMARKS.md"
 log "appended to docs/BENCHMARKS.md"

@@ -36,32 +36,43 @@ public record TuningStep(
 
   /**
    * CPU utilisation (0–1 of the machine's cores) of the control plane's and of the node's own
-   * processes during the run.
+   * processes during the run, and of the deployment's client when it is measured (Isolato's
+   * controller on its own paths; 0 otherwise).
    *
-   * @param sharedCores both planes run on the same cores (single-node localkube), so each has only
-   *     what the other leaves
+   * @param sharedCores the planes and the client run on the same cores (single-node localkube), so
+   *     each has only what the others leave
    */
-  public record Cpu(double controlPlane, double worker, boolean sharedCores) {
+  public record Cpu(double controlPlane, double worker, double client, boolean sharedCores) {
     public Cpu {
-      if (!(controlPlane >= 0 && worker >= 0)) {
+      if (!(controlPlane >= 0 && worker >= 0 && client >= 0)) {
         throw new IllegalArgumentException(
-            "CPU utilisation must be ≥ 0, got " + controlPlane + " / " + worker);
+            "CPU utilisation must be ≥ 0, got " + controlPlane + " / " + worker + " / " + client);
       }
     }
 
-    /** Planes on machines of their own (Columbo's setup). */
+    /** No client measured. */
+    public Cpu(double controlPlane, double worker, boolean sharedCores) {
+      this(controlPlane, worker, 0, sharedCores);
+    }
+
+    /** Planes on machines of their own (Columbo's setup), no client measured. */
     public Cpu(double controlPlane, double worker) {
       this(controlPlane, worker, false);
     }
 
     /**
-     * Whether {@code plane} is CPU-bound: its own processes used at least {@link #CPU_BOUND} of the
-     * cores available to it — all of them, or, with shared cores, those the other plane left. Other
-     * work on the machine does not count either way: a busy host is not a CPU-bound stage.
+     * Whether {@code stage} is CPU-bound: the processes doing it used at least {@link #CPU_BOUND}
+     * of the cores available to them — all of them, or, with shared cores, those the rest left. S1
+     * is the client's (it creates the workload objects) together with the control plane's; the
+     * other stages are their plane's, with the client as other work. Work on the machine outside
+     * the planes and the client does not count either way: a busy host is not a CPU-bound stage.
      */
-    public boolean bound(Stage.Plane plane) {
-      double own = plane == Stage.Plane.CONTROL ? controlPlane : worker;
-      double other = plane == Stage.Plane.CONTROL ? worker : controlPlane;
+    public boolean bound(Stage stage) {
+      double own =
+          stage.plane() == Stage.Plane.CONTROL
+              ? controlPlane + (stage == Stage.S1 ? client : 0)
+              : worker;
+      double other = controlPlane + worker + client - own;
       double available = sharedCores ? Math.max(0, 1 - other) : 1;
       return own > 0 && own >= CPU_BOUND * available;
     }
@@ -99,7 +110,7 @@ public record TuningStep(
     Decision d;
     if (b.isEmpty()) {
       d = Decision.STOP_NOTHING_MEASURED;
-    } else if (cpu.bound(b.get().stage().plane())) {
+    } else if (cpu.bound(b.get().stage())) {
       d = Decision.STOP_CPU_BOUND;
     } else if (b.get().potentialGain() < MIN_GAIN) {
       d = Decision.STOP_SMALL_GAIN;

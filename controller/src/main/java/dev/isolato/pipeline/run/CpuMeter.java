@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -25,6 +26,9 @@ import java.util.Set;
  * localkube, no cpuacct hierarchy) the plane falls back to {@code /proc/<pid>/stat} of its PIDs, a
  * lower bound, and {@link Usage#cgroups()} is false. On a shared cluster there is nothing to read:
  * {@link Usage#measured()} is false.
+ *
+ * <p>A deployment's client, when it is a process on this host ({@link #withClient}: Isolato's
+ * controller on its own paths), is read from its {@code /proc/<pid>/stat}: all its threads.
  */
 public final class CpuMeter {
 
@@ -39,10 +43,17 @@ public final class CpuMeter {
   static final double TICKS_PER_SECOND = 100;
 
   private final Optional<Path> pids;
+  private final OptionalLong clientPid;
   private final int cores = Runtime.getRuntime().availableProcessors();
 
-  private CpuMeter(Optional<Path> pids) {
+  private CpuMeter(Optional<Path> pids, OptionalLong clientPid) {
     this.pids = pids;
+    this.clientPid = clientPid;
+  }
+
+  /** This meter, also reading the deployment's client: the process {@code pid} on this host. */
+  public CpuMeter withClient(long pid) {
+    return new CpuMeter(pids, OptionalLong.of(pid));
   }
 
   /** For localkube: {@code home} is its state directory ($LOCALKUBE_HOME). */
@@ -52,16 +63,17 @@ public final class CpuMeter {
 
   /** Reads the components whose PIDs are in {@code <dir>/<component>.pid}. */
   static CpuMeter pidsIn(Path dir) {
-    return new CpuMeter(Optional.of(dir));
+    return new CpuMeter(Optional.of(dir), OptionalLong.empty());
   }
 
   public static CpuMeter unavailable() {
-    return new CpuMeter(Optional.empty());
+    return new CpuMeter(Optional.empty(), OptionalLong.empty());
   }
 
   /**
    * Utilisation of the run: 0–1 of all cores; zeros when not measured.
    *
+   * @param client the deployment's client ({@link #withClient}); 0 when not read
    * @param cgroups both planes were read from their cgroups at both marks (children included);
    *     false: from the PIDs, a lower bound
    */
@@ -69,6 +81,7 @@ public final class CpuMeter {
       boolean measured,
       double controlPlane,
       double node,
+      double client,
       double host,
       int cores,
       boolean cgroups) {}
@@ -78,6 +91,7 @@ public final class CpuMeter {
       long nanos,
       long controlPlaneNanos,
       long nodeNanos,
+      long clientNanos,
       boolean cgroups,
       long hostBusy,
       long hostTotal) {}
@@ -91,6 +105,7 @@ public final class CpuMeter {
         System.nanoTime(),
         cp.nanos(),
         node.nanos(),
+        clientPid.isPresent() ? processNanos(String.valueOf(clientPid.getAsLong())) : 0,
         cp.cgroup() && node.cgroup(),
         host[0],
         host[1]);
@@ -98,7 +113,7 @@ public final class CpuMeter {
 
   public Usage since(Mark start) {
     if (pids.isEmpty()) {
-      return new Usage(false, 0, 0, 0, cores, false);
+      return new Usage(false, 0, 0, 0, 0, cores, false);
     }
     Mark end = mark();
     double coreNanos = (end.nanos() - start.nanos()) * (double) cores;
@@ -107,6 +122,7 @@ public final class CpuMeter {
         true,
         share(end.controlPlaneNanos() - start.controlPlaneNanos(), coreNanos),
         share(end.nodeNanos() - start.nodeNanos(), coreNanos),
+        share(end.clientNanos() - start.clientNanos(), coreNanos),
         hostTotal <= 0 ? 0 : (double) (end.hostBusy() - start.hostBusy()) / hostTotal,
         cores,
         start.cgroups() && end.cgroups());
@@ -135,14 +151,14 @@ public final class CpuMeter {
       return new Plane(0, true); // nothing runs, nothing is missed
     }
     Set<String> groups = new HashSet<>();
-    long ticks = 0;
+    long nanos = 0;
     for (String pid : running) {
-      Optional<String> stat = read(Path.of("/proc", pid, "stat"));
-      if (stat.isEmpty()) {
+      Optional<String> cgroup = read(Path.of("/proc", pid, "cgroup"));
+      if (cgroup.isEmpty()) {
         continue; // exited since its PID was written: counts as 0
       }
-      ticks += processTicks(stat.get());
-      groups.add(read(Path.of("/proc", pid, "cgroup")).flatMap(CpuMeter::cpuacctPath).orElse("/"));
+      nanos += processNanos(pid);
+      groups.add(cgroup.flatMap(CpuMeter::cpuacctPath).orElse("/"));
     }
     if (cpuacct.isPresent() && groups.size() == 1 && !groups.contains("/")) {
       Optional<Long> own = usage(cpuacct.get().resolve(groups.iterator().next().substring(1)));
@@ -154,7 +170,14 @@ public final class CpuMeter {
         return new Plane(sum, true);
       }
     }
-    return new Plane(Math.round(ticks / TICKS_PER_SECOND * 1e9), false);
+    return new Plane(nanos, false);
+  }
+
+  /** A process's own CPU (all its threads) so far; 0 once it has exited. */
+  private static long processNanos(String pid) {
+    return read(Path.of("/proc", pid, "stat"))
+        .map(stat -> Math.round(processTicks(stat) / TICKS_PER_SECOND * 1e9))
+        .orElse(0L);
   }
 
   private static Optional<Long> usage(Path cgroup) {

@@ -50,8 +50,12 @@ import org.slf4j.LoggerFactory;
  * to {@code --out}.
  *
  * <pre>
- * PathTraceMain --localkube PATH --out FILE [--timeout SECONDS] [--set isolato.KEY=VALUE]...
+ * PathTraceMain --localkube PATH --out FILE [--timeout SECONDS] [--client-pid PID]
+ *               [--set isolato.KEY=VALUE]...
  * </pre>
+ *
+ * {@code --client-pid} names Isolato's controller process: the paths' client, whose CPU counts with
+ * the control plane's for S1 in the CPU-bound rule ({@link TuningStep.Cpu#bound}).
  */
 public final class PathTraceMain {
 
@@ -101,12 +105,14 @@ public final class PathTraceMain {
     String localkube = null;
     String out = null;
     int timeout = 120;
+    Long clientPid = null;
     Map<String, Double> set = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--localkube" -> localkube = args[i + 1];
         case "--out" -> out = args[i + 1];
         case "--timeout" -> timeout = Integer.parseInt(args[i + 1]);
+        case "--client-pid" -> clientPid = Long.parseLong(args[i + 1]);
         case "--set" -> {
           String[] kv = args[i + 1].split("=", 2);
           if (kv.length != 2) {
@@ -121,7 +127,8 @@ public final class PathTraceMain {
       usage("--localkube PATH and --out FILE are required");
     }
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
-      CpuMeter meter = CpuMeter.localkube(PipelineAnalyses.localkubeHome());
+      CpuMeter localkubeMeter = CpuMeter.localkube(PipelineAnalyses.localkubeHome());
+      CpuMeter meter = clientPid == null ? localkubeMeter : localkubeMeter.withClient(clientPid);
       Hardware h = new DeploymentBenchmark(client, PipelineProperties.defaults(), meter).hardware();
       Map<String, Double> current =
           new HashMap<>(new LocalkubeSettings(Path.of(localkube)).current());
@@ -211,7 +218,7 @@ public final class PathTraceMain {
               1,
               cmp.measured(),
               cmp.compared(),
-              new TuningStep.Cpu(cpu.controlPlane(), cpu.node(), cpu.measured()),
+              new TuningStep.Cpu(cpu.controlPlane(), cpu.node(), cpu.client(), cpu.measured()),
               shape,
               hardware,
               current,
@@ -293,7 +300,7 @@ public final class PathTraceMain {
         "trace: "
             + why
             + "\nusage: PathTraceMain --localkube PATH --out FILE [--timeout SECONDS]"
-            + " [--set isolato.KEY=VALUE]...");
+            + " [--client-pid PID] [--set isolato.KEY=VALUE]...");
     System.exit(2);
   }
 }

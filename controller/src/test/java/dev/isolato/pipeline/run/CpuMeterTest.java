@@ -136,6 +136,34 @@ class CpuMeterTest {
     assertThat(meter.since(before).cgroups()).isTrue();
   }
 
+  /** The client (Isolato's controller on its own paths) is read by PID, all its threads. */
+  @Test
+  void theClientsCpuIsItsProcesssIncludingEveryThread(@TempDir Path pids) {
+    CpuMeter meter = CpuMeter.pidsIn(pids).withClient(ProcessHandle.current().pid());
+    CpuMeter.Mark before = meter.mark();
+    long burned = burnInThisThread(Duration.ofMillis(200));
+    CpuMeter.Mark after = meter.mark();
+    assertThat(after.clientNanos() - before.clientNanos())
+        .as("this JVM's CPU, which includes the %d ns this thread burned", burned)
+        .isGreaterThanOrEqualTo(burned - 10_000_000L); // one USER_HZ tick
+    assertThat(CpuMeter.pidsIn(pids).mark().clientNanos()).as("no client: not read").isZero();
+  }
+
+  /** Spins until this thread used {@code cpu} of CPU (at most 10 s of wall time); returns it. */
+  private static long burnInThisThread(Duration cpu) {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    long start = threads.getCurrentThreadCpuTime();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long x = 0;
+    while (threads.getCurrentThreadCpuTime() - start < cpu.toNanos()
+        && System.nanoTime() < deadline) {
+      x += Long.numberOfTrailingZeros(x + System.nanoTime());
+    }
+    assertThat(x).isNotNegative();
+    return threads.getCurrentThreadCpuTime() - start;
+  }
+
   private Path mkdir(Path p) throws IOException {
     Files.createDirectory(p);
     groups.add(p);
