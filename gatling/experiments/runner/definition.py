@@ -423,6 +423,7 @@ def _experiment(d: Definition, body: dict[str, Any], env: dict[str, Any]) -> Exp
     calibrate = top.get("calibrate", bool)
     if calibrate:
         _require_admission_off(top, classes)
+    _require_declared_capacity(top, classes, tenants)
     results = _relative(top, "results", top.get("results", str))
     hooks = {
         h: tuple(_step(top, f"{h}[{i}]", s, names) for i, s in enumerate(top.get(h, list)))
@@ -430,6 +431,24 @@ def _experiment(d: Definition, body: dict[str, Any], env: dict[str, Any]) -> Exp
     }
     top.done()
     return Experiment(d.name, classes, tuple(tenants), simulation, calibrate, results, hooks, env)
+
+
+def _require_declared_capacity(
+    f: _Fields, classes: tuple[SloClass, ...], tenants: list[Tenant]
+) -> None:
+    """The API admits a class's tenants up to maxReplicas x perPodCutoffRps before any calibration
+    (docs/api.md, 422 Capacity exceeded); checked here so that a definition fails when it is loaded,
+    not minutes into a run after its classes were created."""
+    for c in classes:
+        committed = sum(t.committed_rps for t in tenants if t.slo_class == c.name)
+        capacity = c.max_replicas * c.per_pod_cutoff_rps
+        if committed > capacity:
+            f.fail(
+                "tenants",
+                f"class {c.name}'s tenants commit {committed:g} req/s, more than its declared "
+                f"capacity {capacity:g} (maxReplicas {c.max_replicas} x perPodCutoffRps "
+                f"{c.per_pod_cutoff_rps:g}); the API would refuse the last onboarding with 422",
+            )
 
 
 def _require_admission_off(f: _Fields, classes: tuple[SloClass, ...]) -> None:

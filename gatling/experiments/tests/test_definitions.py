@@ -22,7 +22,8 @@ from runner.definition import (
 # changes since: bronze-alone ramps 3..33 req/s with 150 requests per step (was 4..31 x 100);
 # every class of a calibrating definition has admission off (test_calibrations_turn_admission_off);
 # gold-alone ramps to 180, bronze-alone to 39, and they and accuracy warm up for 20 s; colocated
-# ramps 14 steps, gold 15..210 and bronze 4..56 (committed 55 and 14 per tenant); finding3 ramps
+# ramps 14 steps, gold 15..210 and bronze 4..56 (committed 55 and 14 per tenant, gold's declared
+# cut-off 240 so that 4 x 55 is admitted); finding3 ramps
 # 3..54 (18 steps, committed 60).
 BASH_ERA = json.loads((Path(__file__).parent / "bash-definitions.json").read_text())
 DEFS = catalogue()
@@ -216,6 +217,13 @@ def test_a_mistake_names_the_file_and_the_field(tmp_path, change, where):
 def test_steps_and_parameters_are_checked_on_load(tmp_path, extra, where):
     with pytest.raises(DefinitionError, match=r"x\.yaml: " + where):
         load(write(tmp_path, MINIMAL + extra + "\n"))
+
+
+def test_tenants_beyond_a_classs_declared_capacity_are_refused_on_load(tmp_path):
+    # 2 x 5 = 10 fits maxReplicas 1 x perPodCutoffRps 10; 2 x 6 is what the API answers 422 to
+    assert load(write(tmp_path, MINIMAL)).resolve({}).tenants
+    with pytest.raises(DefinitionError, match=r"x\.yaml: tenants: class c's tenants commit 12 "):
+        load(write(tmp_path, MINIMAL.replace("committedRps: 5", "committedRps: 6")))
 
 
 def test_invalid_yaml_names_the_file(tmp_path):
