@@ -102,6 +102,30 @@ final class PoolDependent<R extends HasMetadata> extends KubernetesDependentReso
     return result;
   }
 
+  /**
+   * The informer's copy of this pool's object, looked up by its name, if it is a secondary of the
+   * class (an owner reference to it, as JOSDK's owner-reference mapper counts them). JOSDK's lookup
+   * collects every secondary of the kind into a hash set (a deep hashCode per object) and clones
+   * the desired object to pick one: with 50 pools per class, every pool's every dependent paid for
+   * all 50, a quarter of the controller's CPU while 50 tenants were onboarded (docs/pipeline.md).
+   */
+  @Override
+  public Optional<R> getSecondaryResource(SloClass primary, Context<SloClass> context) {
+    return find(context)
+        .flatMap(d -> cached(d.getMetadata().getNamespace(), d.getMetadata().getName()))
+        .filter(live -> ownerOf(live, primary));
+  }
+
+  private static boolean ownerOf(HasMetadata live, SloClass primary) {
+    List<OwnerReference> refs = live.getMetadata().getOwnerReferences();
+    return refs != null
+        && refs.stream()
+            .anyMatch(
+                r ->
+                    primary.getKind().equals(r.getKind())
+                        && primary.getMetadata().getName().equals(r.getName()));
+  }
+
   /** An object's key in {@link #VERIFIED}: its type, namespace and name. */
   static String versionKey(HasMetadata o) {
     return o.getClass().getName()

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.isolato.DocClaim;
+import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassSpec;
 import dev.isolato.tenancy.Tenant;
@@ -19,6 +20,8 @@ import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import org.junit.jupiter.api.Order;
@@ -280,6 +283,50 @@ class PoolSecurityIT extends ItBase {
         .endTemplate()
         .endSpec()
         .build();
+  }
+
+  @Test
+  @Order(105)
+  void aLookAlikeInThePoolInformersOwnedByAnotherClassIsNeitherUpdatedNorDeleted() {
+    // Isolato's label puts it in the pool informers' cache, where the dependents look their
+    // objects up by name; its owner is another class (no GC runs here, so a made-up one stays)
+    String name = PoolNames.priorityClass("lookalike");
+    kube.resource(
+            new PriorityClassBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("app.kubernetes.io/managed-by", "isolato")
+                .addNewOwnerReference()
+                .withApiVersion("isolato.dev/v1alpha1")
+                .withKind("SloClass")
+                .withName("someone-elses")
+                .withUid("6f1c3c9e-0000-4000-8000-000000000105")
+                .endOwnerReference()
+                .endMetadata()
+                .withValue(7)
+                .build())
+        .create();
+    kube.resource(sloClass("lookalike", null)).create();
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(ready("lookalike").getMessage())
+                    .contains(name, "is not owned by SloClass lookalike"));
+    PriorityClass kept = kube.scheduling().v1().priorityClasses().withName(name).get();
+    assertThat(kept.getValue()).isEqualTo(7);
+    assertThat(kept.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(r -> assertThat(r.getName()).isEqualTo("someone-elses"));
+
+    kube.resources(SloClass.class).withName("lookalike").delete();
+    await()
+        .atMost(WAIT)
+        .until(() -> kube.resources(SloClass.class).withName("lookalike").get() == null);
+    assertThat(kube.scheduling().v1().priorityClasses().withName(name).get().getValue())
+        .as("left as it was")
+        .isEqualTo(7);
+    kube.scheduling().v1().priorityClasses().withName(name).delete();
   }
 
   @Test
