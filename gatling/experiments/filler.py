@@ -54,10 +54,11 @@ def utilisation(before: str, after: str, cpus: set[int] | None = None) -> float:
 
 
 def p95_ci(latencies: list[float], confidence: float = 0.95) -> tuple[float, float]:
-    """Distribution-free CI of the p95 from the samples themselves (order statistics)."""
+    """Distribution-free CI of the p95 from the samples themselves (order statistics). A filler
+    run has thousands of samples; a bound beyond a smaller sample is its smallest or largest."""
     s = sorted(latencies)
     low, high = quantile_ci_ranks(len(s), 0.95, confidence)
-    return s[low - 1], s[high - 1]
+    return s[max(low, 1) - 1], s[min(high, len(s)) - 1]
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from runner.compare import low_load_step
+from runner.compare import ci_text, low_load_step
+from runner.knee import p95_ci
 
 RESULTS = Path(__file__).resolve().parent.parent.parent / "docs" / "results"
 CALIBRATIONS = (
@@ -75,7 +76,8 @@ def row(name: str, pods: str, comparison: Mapping[str, Any], gatling: Mapping, o
         f"| {name} | {pods} | {fmt(comparison['openloop']['cutoffRps'])} | "
         f"{fmt(comparison['gatling']['cutoffRps'])} | {diff} | "
         f"{fmt(knee.get('resolutionPct'))} % | {o_low['offeredRps']:g} req/s: "
-        f"{fmt(o_low['total']['p95'])} / {fmt(g_low['total']['p95'])} | "
+        f"{fmt(o_low['total']['p95'])} {ci_text(p95_ci(o_low['total']))} / "
+        f"{fmt(g_low['total']['p95'])} {ci_text(p95_ci(g_low['total']))} | "
         f"{fmt(o_wire.get('serviceP95Ms'))} / {fmt(g_wire.get('serviceP95Ms'))} | "
         f"{fmt(off_rate_pct(openloop))} / {fmt(off_rate_pct(gatling))} | "
         f"{comparison['verdict']} |"
@@ -84,7 +86,7 @@ def row(name: str, pods: str, comparison: Mapping[str, Any], gatling: Mapping, o
 
 HEADER = (
     "| class | pods | referee cut-off (req/s) | Gatling cut-off | Gatling − referee (tolerance) "
-    "| Gatling's bracket | low-load p95 at the client, referee / Gatling (ms) "
+    "| Gatling's bracket | low-load p95 [its 95 % CI] at the client, referee / Gatling (ms) "
     "| same step at the pod (ms) | worst step off its rate at the pod, referee / Gatling (%) "
     "| verdict |\n|---|---|---|---|---|---|---|---|---|---|"
 )

@@ -58,6 +58,45 @@ func TestSummarizeIsNearestRankInMillisLikeTheGatlingWriter(t *testing.T) {
 	}
 }
 
+func TestQuantileRanksAreTheSharedVectors(t *testing.T) {
+	raw, err := os.ReadFile("../../calibration-format/src/test/resources/quantile-ci-ranks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []struct {
+			N             int
+			Q, Confidence float64
+			Low, High     int
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Cases) < 20 {
+		t.Fatalf("only %d shared vectors", len(doc.Cases))
+	}
+	for _, c := range doc.Cases {
+		if low, high := quantileRanks(c.N, c.Q, c.Confidence); low != c.Low || high != c.High {
+			t.Errorf("n=%d q=%v confidence=%v: ranks %d, %d; want %d, %d", c.N, c.Q, c.Confidence, low, high, c.Low, c.High)
+		}
+	}
+}
+
+func TestSummarizeBoundsTheP95ByOrderStatistics(t *testing.T) {
+	var lat []time.Duration
+	for _, i := range rand.Perm(300) {
+		lat = append(lat, time.Duration(i+1)*time.Millisecond)
+	}
+	s := summarize(lat, 0)
+	if *s.P95 != 285 || s.P95Low == nil || *s.P95Low != 277 || s.P95High == nil || *s.P95High != 293 {
+		t.Fatalf("300 samples: p95 %v in [%v, %v], want 285 in [277, 293]", *s.P95, s.P95Low, s.P95High)
+	}
+	if few := summarize(lat[:71], 0); few.P95Low == nil || few.P95High != nil {
+		t.Fatalf("71 samples bound the p95 from below only, got %+v", few)
+	}
+}
+
 func TestEvenAndPoissonArrivalsKeepTheRate(t *testing.T) {
 	even := offsets(5, 10, false, nil)
 	for i, o := range even {

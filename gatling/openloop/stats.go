@@ -17,6 +17,10 @@ type Summary struct {
 	P95    *float64 `json:"p95"`
 	P99    *float64 `json:"p99"`
 	Max    *float64 `json:"max"`
+	// the p95's 95 % confidence interval, the samples at quantileRanks; a bound the sample
+	// cannot give (no upper one below 72 requests) is left out
+	P95Low  *float64 `json:"p95Low,omitempty"`
+	P95High *float64 `json:"p95High,omitempty"`
 }
 
 // Step is one step of a calibration run, as the Gatling writer emits it.
@@ -61,7 +65,45 @@ func summarize(latencies []time.Duration, errors int) Summary {
 	s.P50, s.P90, s.P95, s.P99 = at(50), at(90), at(95), at(99)
 	m := millis(latencies[len(latencies)-1])
 	s.Max = &m
+	low, high := quantileRanks(len(latencies), 0.95, 0.95)
+	if low >= 1 {
+		v := millis(latencies[low-1])
+		s.P95Low = &v
+	}
+	if high <= len(latencies) {
+		v := millis(latencies[high-1])
+		s.P95High = &v
+	}
 	return s
+}
+
+// quantileRanks is the distribution-free confidence interval of the q-quantile of n samples:
+// 1-based ranks (low, high) of the order statistics between which it lies with the given
+// confidence, since the count of samples below it is Binomial(n, q); each tail at most
+// (1-confidence)/2; low 0 or high n+1 where the sample is too small to give a bound. The same
+// ranks as the Gatling writer (QuantileInterval) and the runner (knee.py): the shared vectors in
+// calibration-format/src/test/resources/quantile-ci-ranks.json hold all three to them.
+func quantileRanks(n int, q, confidence float64) (int, int) {
+	tail := (1 - confidence) / 2
+	cdf := make([]float64, n+1) // P(B <= k), the mass by its ratio recurrence in log space
+	logPmf, logOdds, sum := float64(n)*math.Log1p(-q), math.Log(q)-math.Log1p(-q), 0.0
+	for k := 0; k <= n; k++ {
+		if k > 0 {
+			logPmf += math.Log(float64(n-k+1)/float64(k)) + logOdds
+		}
+		sum += math.Exp(logPmf)
+		cdf[k] = math.Min(sum, 1)
+	}
+	cdf[n] = 1
+	low := 0
+	for low+1 <= n && cdf[low] <= tail {
+		low++
+	}
+	high := n + 1
+	for high-1 >= 1 && 1-cdf[high-2] <= tail {
+		high--
+	}
+	return low, high
 }
 
 func millis(d time.Duration) float64 {

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .knee import ci_overlap, p95_ci
+
 CUTOFF_TOLERANCE = 0.10
 LOW_LOAD_P95_MS = 2.0
 
@@ -31,6 +33,7 @@ def compare(
     and the verdict `agrees`, `disagrees` (with reasons) or `inconclusive` (a cut-off missing)."""
     g_low, o_low = low_load_step(gatling_run), low_load_step(openloop_run)
     p95_diff = round(g_low["total"]["p95"] - o_low["total"]["p95"], 3)
+    g_ci, o_ci = p95_ci(g_low["total"]), p95_ci(o_low["total"])
     out: dict[str, Any] = {
         "sloClass": gatling_run["sloClass"],
         "gatling": {"runId": gatling_run["runId"], "cutoffRps": gatling_cutoff},
@@ -40,8 +43,12 @@ def compare(
             "openloop": {"offeredRps": o_low["offeredRps"], "p95": o_low["total"]["p95"]},
             "p95DiffMs": p95_diff,
             "goalMs": LOW_LOAD_P95_MS,
+            "ciOverlap": ci_overlap(g_ci, o_ci),
         },
     }
+    for name, ci in (("gatling", g_ci), ("openloop", o_ci)):
+        out["lowLoad"][name]["p95Ci"] = [ci["lowMs"], ci["highMs"]]
+        out["lowLoad"][name]["p95CiExact"] = ci["exact"]
     reasons = []
     if g_low["offeredRps"] != o_low["offeredRps"]:
         reasons.append(
@@ -49,7 +56,10 @@ def compare(
             f"({g_low['offeredRps']} vs {o_low['offeredRps']} req/s)"
         )
     if abs(p95_diff) > LOW_LOAD_P95_MS:
-        reasons.append(f"low-load p95 differs by {p95_diff} ms (goal within {LOW_LOAD_P95_MS} ms)")
+        reasons.append(
+            f"low-load p95 differs by {p95_diff} ms (goal within {LOW_LOAD_P95_MS} ms); "
+            + low_load_error_text(g_ci, o_ci)
+        )
     if gatling_cutoff is None or openloop_cutoff is None:
         missing = [
             n for n, c in (("gatling", gatling_cutoff), ("openloop", openloop_cutoff)) if c is None
@@ -73,6 +83,21 @@ def compare(
     out["verdict"] = "disagrees" if reasons else "agrees"
     out["reasons"] = reasons
     return out
+
+
+def ci_text(ci: Mapping[str, Any]) -> str:
+    """[low, high] in ms, an open bound as ∞ (or 0), `≈` when bracketed by stored percentiles."""
+    low = "0" if ci["lowMs"] is None else f"{ci['lowMs']:.1f}"
+    high = "∞" if ci["highMs"] is None else f"{ci['highMs']:.1f}"
+    return f"{'' if ci['exact'] else '≈'}[{low}, {high}]"
+
+
+def low_load_error_text(g_ci: Mapping[str, Any], o_ci: Mapping[str, Any]) -> str:
+    """Whether a low-load difference is more than the two p95s' sampling error."""
+    both = f"95 % CIs {ci_text(g_ci)} vs {ci_text(o_ci)} ms at {o_ci['count']} requests"
+    if ci_overlap(g_ci, o_ci):
+        return f"within the measurement error ({both} overlap)"
+    return f"beyond the measurement error ({both} are disjoint)"
 
 
 def lines(c: Mapping[str, Any]) -> list[str]:

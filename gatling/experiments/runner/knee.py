@@ -34,40 +34,62 @@ def _binom_cdf(k: int, n: int, p: float) -> float:
 def quantile_ci_ranks(n: int, q: float = 0.95, confidence: float = 0.95) -> tuple[int, int]:
     """Distribution-free CI of the q-quantile from n samples: 1-based ranks (l, u) with
     P(X_(l) <= x_q <= X_(u)) >= confidence, since the number B of samples below x_q is
-    Binomial(n, q) and the quantile lies in [X_(l), X_(u)] when l <= B < u. Equal tails; a
-    rank beyond the sample (n too small) is clamped to 1 or n, the interval then covers less."""
+    Binomial(n, q) and the quantile lies in [X_(l), X_(u)] when l <= B < u. Equal tails, each
+    at most (1 - confidence) / 2. A bound the sample is too small to give is 0 (no lower bound)
+    or n + 1 (no upper bound: at q = 0.95 and 95 %, below 72 samples). The Java writer
+    (QuantileInterval) and the Go referee compute the same ranks: the shared vectors in
+    calibration-format/src/test/resources/quantile-ci-ranks.json hold all three to it."""
     if n < 1 or not 0 < q < 1 or not 0 < confidence < 1:
         raise ValueError(f"need n >= 1, 0 < q < 1, 0 < confidence < 1, not {n}, {q}, {confidence}")
     tail = (1 - confidence) / 2
     low = 0
     while low + 1 <= n and _binom_cdf(low, n, q) <= tail:
         low += 1  # P(B <= low-1) <= tail: rank `low` is still a lower bound
-    high = n
+    high = n + 1
     while high - 1 >= 1 and 1 - _binom_cdf(high - 2, n, q) <= tail:
         high -= 1  # P(B >= high-1) <= tail: rank high-1 is still an upper bound
-    return max(low, 1), high
+    return low, high
 
 
 def p95_ci(summary: Mapping[str, Any], confidence: float = 0.95) -> dict[str, Any]:
-    """The p95's confidence interval of one step summary. The format keeps p50/p90/p95/p99/max,
-    not the samples, so the interval in ms is bracketed conservatively: the largest known
-    percentile at or below the lower rank, the smallest at or above the upper one."""
+    """The p95's confidence interval of one step summary. Generators that write the format's
+    p95Low/p95High (the order statistics at quantile_ci_ranks) give it exactly; runs stored
+    before that keep only p50/p90/p95/p99/max, so the interval is bracketed conservatively: the
+    largest known percentile at or below the lower rank, the smallest at or above the upper
+    one. A bound the sample cannot give is None."""
     n = int(summary["count"])
     low, high = quantile_ci_ranks(n, 0.95, confidence)
     low_level, high_level = low / n, high / n
-    below = [summary[k] for k, level in _KNOWN if level <= low_level and summary.get(k) is not None]
-    above = [
-        summary[k] for k, level in _KNOWN if level >= high_level and summary.get(k) is not None
-    ]
+    exact = "p95Low" in summary or "p95High" in summary
+    if exact:
+        low_ms, high_ms = summary.get("p95Low"), summary.get("p95High")
+    else:
+        below = [
+            summary[k] for k, level in _KNOWN if level <= low_level and summary.get(k) is not None
+        ]
+        above = [
+            summary[k] for k, level in _KNOWN if level >= high_level and summary.get(k) is not None
+        ]
+        low_ms = max(below) if below else (None if low == 0 else 0.0)
+        high_ms = min(above) if above else (None if high > n else summary.get("max"))
     return {
         "confidence": confidence,
         "count": n,
         "p95": summary.get("p95"),
         "ranks": [low, high],
         "percentiles": [round(100 * low_level, 2), round(100 * high_level, 2)],
-        "lowMs": max(below) if below else 0.0,
-        "highMs": min(above) if above else summary.get("max"),
+        "exact": exact,
+        "lowMs": low_ms,
+        "highMs": high_ms,
     }
+
+
+def ci_overlap(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two p95_ci intervals share a value (a missing bound is unbounded)."""
+    inf = float("inf")
+    a_low, a_high = a["lowMs"] or 0.0, inf if a["highMs"] is None else a["highMs"]
+    b_low, b_high = b["lowMs"] or 0.0, inf if b["highMs"] is None else b["highMs"]
+    return a_low <= b_high and b_low <= a_high
 
 
 def passes(step: Mapping[str, Any], target_ms: float) -> bool:

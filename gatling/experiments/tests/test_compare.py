@@ -5,8 +5,14 @@ def run(run_id, *steps):
     return {
         "runId": run_id,
         "sloClass": "gold",
-        "steps": [{"offeredRps": r, "total": {"p95": p}} for r, p in steps],
+        "steps": [{"offeredRps": r, "total": {"count": 300, "p95": p}} for r, p in steps],
     }
+
+
+def low_run(run_id, p95, low, high, count=152):
+    """One low-load step whose generator wrote the p95's confidence interval."""
+    total = {"count": count, "p95": p95, "p95Low": low, "p95High": high}
+    return {"runId": run_id, "sloClass": "bronze", "steps": [{"offeredRps": 3, "total": total}]}
 
 
 GATLING = run("g", (30, 6.0), (15, 5.5), (45, 9.0))
@@ -34,6 +40,20 @@ def test_the_stored_gold_alone_figures_disagree_with_the_referee():
     assert c["verdict"] == "disagrees"
     assert len(c["reasons"]) == 1  # 15 within max(10.5, 15); the low-load p95 is not
     assert "low-load p95 differs by 10.8 ms" in c["reasons"][0]
+
+
+def test_a_low_load_difference_says_whether_it_is_beyond_the_sampling_error():
+    # bronze-alone 2026-11-24: 8.075 vs 6.071 ms over 152 requests each
+    c = compare(low_run("g", 8.075, 6.3, 10.9), 28.5, low_run("o", 6.071, 5.4, 8.2), 30.0, 3.0)
+    assert c["verdict"] == "disagrees"  # the goal is 2 ms, whatever the error
+    assert c["lowLoad"]["ciOverlap"] is True
+    assert c["lowLoad"]["openloop"]["p95Ci"] == [5.4, 8.2]
+    assert "within the measurement error (95 % CIs [6.3, 10.9] vs [5.4, 8.2] ms" in c["reasons"][0]
+    apart = compare(low_run("g", 19.9, 15.0, 30.0), 24, low_run("o", 8.8, 7.0, 9.5), 28, 4.0)
+    assert apart["lowLoad"]["ciOverlap"] is False
+    assert "beyond the measurement error" in apart["reasons"][0]
+    few = compare(low_run("g", 9.0, 6.0, None, 40), 28, low_run("o", 6.0, 5.0, 6.5, 40), 28, 4.0)
+    assert "[6.0, ∞]" in few["reasons"][0] and few["lowLoad"]["ciOverlap"] is True
 
 
 def test_a_missing_cutoff_is_inconclusive_and_a_rate_mismatch_is_named():

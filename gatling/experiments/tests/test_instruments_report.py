@@ -4,7 +4,10 @@ import instruments_report as r
 
 
 def run(p95s, rates, wire_rates=None, knee=None):
-    steps = [{"offeredRps": x, "total": {"p95": p}} for x, p in zip(rates, p95s, strict=True)]
+    steps = [
+        {"offeredRps": x, "total": {"count": 300, "p90": p - 0.5, "p95": p, "p99": p + 2}}
+        for x, p in zip(rates, p95s, strict=True)
+    ]
     hygiene = [
         {"wire": {"sentRps": s, "offeredRps": x, "serviceP95Ms": 3.0}} if s else {}
         for x, s in zip(rates, wire_rates or [None] * len(rates), strict=True)
@@ -23,9 +26,11 @@ def test_a_row_shows_both_cut_offs_and_both_views_of_low_load():
     o = run([4.3, 4.4], [16, 8], wire_rates=[16.0, 8.0])
     line = r.row("acc1", "1 × 200m", comparison, g, o)
     assert line == (
-        "| acc1 | 1 × 200m | 72.0 | 68.0 | -5.6 % (±8) | 2.9 % | 8 req/s: 4.4 / 7.6 | "
-        "3.0 / 3.0 | 0.0 / 2.5 | agrees |"
+        "| acc1 | 1 × 200m | 72.0 | 68.0 | -5.6 % (±8) | 2.9 % | 8 req/s: 4.4 ≈[3.9, 6.4] / "
+        "7.6 ≈[7.1, 9.6] | 3.0 / 3.0 | 0.0 / 2.5 | agrees |"
     )
+    g["steps"][1]["total"] |= {"p95Low": 7.2, "p95High": 8.0}  # a generator's own interval
+    assert "7.6 [7.2, 8.0] |" in r.row("acc1", "1 × 200m", comparison, g, o)
     assert r.off_rate_pct(run([1], [10])) is None
 
 

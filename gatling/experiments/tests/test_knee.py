@@ -1,5 +1,19 @@
+import json
+from pathlib import Path
+
 import pytest
-from runner.knee import bracket, next_probe, p95_ci, passes, past_the_knee, quantile_ci_ranks
+from runner.knee import (
+    _binom_cdf,
+    bracket,
+    ci_overlap,
+    next_probe,
+    p95_ci,
+    passes,
+    past_the_knee,
+    quantile_ci_ranks,
+)
+
+VECTORS = Path(__file__).parents[3] / "calibration-format/src/test/resources/quantile-ci-ranks.json"
 
 
 def step(rate, p95, errors=0, count=300):
@@ -21,8 +35,23 @@ def test_ci_ranks_cover_at_least_the_confidence_and_shrink_with_n():
     assert (high - low) / 80 > (1538 - 1503) / 1600
 
 
-def test_a_small_sample_clamps_to_the_largest_rank():
-    assert quantile_ci_ranks(20)[1] == 20
+def test_below_72_samples_the_p95_has_no_upper_bound():
+    # 0.95^72 = 0.0249: only from 72 samples is "all below x_95" rare enough to bound it
+    assert quantile_ci_ranks(71)[1] == 72
+    assert quantile_ci_ranks(72)[1] == 72
+    assert quantile_ci_ranks(20)[1] == 21
+
+
+@pytest.mark.parametrize("case", json.loads(VECTORS.read_text())["cases"], ids=str)
+def test_shared_vectors_are_the_tightest_ranks_with_both_tails_within_the_confidence(case):
+    n, q, tail = case["n"], case["q"], (1 - case["confidence"]) / 2
+    low, high = case["low"], case["high"]
+    assert quantile_ci_ranks(n, q, case["confidence"]) == (low, high)
+    # P(B < low) and P(B >= high) within the tail; one rank further in and they are not
+    assert _binom_cdf(low - 1, n, q) <= tail
+    assert 1 - _binom_cdf(high - 1, n, q) <= tail
+    assert low == n or _binom_cdf(low, n, q) > tail
+    assert high == 1 or 1 - _binom_cdf(high - 2, n, q) > tail
 
 
 def test_bad_arguments_are_refused():
@@ -38,8 +67,27 @@ def test_p95_ci_in_ms_is_bracketed_by_the_known_percentiles():
     assert ci["ranks"] == [277, 293]
     assert ci["percentiles"] == [92.33, 97.67]
     assert (ci["lowMs"], ci["highMs"]) == (6.0, 9.0)
-    few = p95_ci({**s, "count": 20})  # the upper rank is the largest sample
-    assert few["highMs"] == 20.0
+    assert ci["exact"] is False
+    few = p95_ci({**s, "count": 20})  # 20 samples cannot bound the p95 from above
+    assert few["highMs"] is None
+
+
+def test_p95_ci_takes_the_bounds_a_generator_wrote():
+    s = {"count": 300, "p90": 6.0, "p95": 7.0, "p99": 9.0, "p95Low": 6.4, "p95High": 7.9}
+    ci = p95_ci(s)
+    assert (ci["lowMs"], ci["highMs"], ci["exact"]) == (6.4, 7.9, True)
+    assert p95_ci({"count": 38, "p95": 7.0, "p95Low": 6.1})["highMs"] is None
+
+
+def test_intervals_overlap_when_they_share_a_value_and_a_missing_bound_is_open():
+    def ci(low, high):
+        return {"lowMs": low, "highMs": high}
+
+    assert ci_overlap(ci(5.4, 8.2), ci(6.3, 10.9))
+    assert ci_overlap(ci(5.0, 6.0), ci(6.0, 7.0))
+    assert not ci_overlap(ci(5.0, 6.0), ci(6.1, 7.0))
+    assert ci_overlap(ci(9.0, None), ci(6.0, 20.0))
+    assert not ci_overlap(ci(30.0, None), ci(6.0, 20.0))
 
 
 def test_passes_needs_the_p95_within_the_target_and_errors_within_one_percent():

@@ -134,6 +134,22 @@ public final class CalibrationValidator {
                 "must be >= " + names[k - 1] + " (" + values[k - 1] + "), was " + values[k]));
       }
     }
+    if (s.p95Low() != null && !(s.p95Low() >= 0 && s.p95Low() <= s.p95())) {
+      errors.add(
+          new FieldError(
+              path + ".p95Low", "must be between 0 and p95 (" + s.p95() + "), was " + s.p95Low()));
+    }
+    if (s.p95High() != null && !(s.p95High() >= s.p95() && s.p95High() <= s.max())) {
+      errors.add(
+          new FieldError(
+              path + ".p95High",
+              "must be between p95 ("
+                  + s.p95()
+                  + ") and max ("
+                  + s.max()
+                  + "), was "
+                  + s.p95High()));
+    }
   }
 
   /** Shared field checks (the engine's other validators use them too). */

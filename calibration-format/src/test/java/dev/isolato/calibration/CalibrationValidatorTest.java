@@ -31,7 +31,13 @@ class CalibrationValidatorTest {
             5,
             10,
             new LatencySummary(100, 120, 5, 4, 6, 7, 8),
-            Map.of("t1", new LatencySummary(-1, 0, 1, 2, 3, 4, 5))));
+            Map.of(
+                "t1",
+                new LatencySummary(-1, 0, 1, 2, 3, 4, 5),
+                "t2",
+                new LatencySummary(100, 0, 1, 2, 3, 4, 5, 3.5, 6.0),
+                "t3",
+                new LatencySummary(100, 0, 1, 2, 3, 4, 5, 2.5, 4.5))));
     CalibrationRun run =
         new CalibrationRun(
             2,
@@ -52,7 +58,9 @@ class CalibrationValidatorTest {
             "steps[3].total.errors: must be between 0 and count (100), was 120",
             "steps[3].total.p90: must be >= p50 (5.0), was 4.0",
             "steps[3].tenants.t1.count: must be >= 0, was -1",
-            "steps[3].tenants.t1.errors: must be between 0 and count (-1), was 0");
+            "steps[3].tenants.t1.errors: must be between 0 and count (-1), was 0",
+            "steps[3].tenants.t2.p95Low: must be between 0 and p95 (3.0), was 3.5",
+            "steps[3].tenants.t2.p95High: must be between p95 (3.0) and max (5.0), was 6.0");
   }
 
   @Test

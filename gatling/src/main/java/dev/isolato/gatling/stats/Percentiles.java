@@ -1,12 +1,15 @@
 package dev.isolato.gatling.stats;
 
 import dev.isolato.calibration.LatencySummary;
+import dev.isolato.calibration.QuantileInterval;
 import java.util.Arrays;
 
 /**
  * Latency statistics of one set of requests, in milliseconds, as the calibration format wants them.
  * Percentiles use the nearest-rank method on the exact samples (no histogram error): p(q) is the
- * smallest sample with at least q% of the samples at or below it.
+ * smallest sample with at least q% of the samples at or below it. The p95's 95 % confidence
+ * interval is the samples at {@link QuantileInterval#p95(int)}'s ranks, a bound the sample cannot
+ * give left out.
  */
 public final class Percentiles {
 
@@ -28,14 +31,18 @@ public final class Percentiles {
       return new LatencySummary(0, 0, 0, 0, 0, 0, 0);
     }
     Arrays.sort(latenciesNanos);
+    int n = latenciesNanos.length;
+    QuantileInterval ci = QuantileInterval.p95(n);
     return new LatencySummary(
-        latenciesNanos.length,
+        n,
         errors,
         millis(nearestRank(latenciesNanos, 50)),
         millis(nearestRank(latenciesNanos, 90)),
         millis(nearestRank(latenciesNanos, 95)),
         millis(nearestRank(latenciesNanos, 99)),
-        millis(latenciesNanos[latenciesNanos.length - 1]));
+        millis(latenciesNanos[n - 1]),
+        ci.hasLow() ? millis(latenciesNanos[ci.low() - 1]) : null,
+        ci.hasHigh(n) ? millis(latenciesNanos[ci.high() - 1]) : null);
   }
 
   /** Nearest-rank percentile of sorted samples: index ceil(q/100 * n) - 1. */

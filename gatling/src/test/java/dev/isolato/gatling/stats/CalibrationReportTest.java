@@ -109,8 +109,9 @@ class CalibrationReportTest {
         List.of("index", "offeredRps", "achievedRps", "durationSeconds", "total", "tenants"),
         names(step));
     assertEquals(
-        List.of("count", "errors", "p50", "p90", "p95", "p99", "max"),
-        names(step.get("tenants").get("t1")));
+        List.of("count", "errors", "p50", "p90", "p95", "p99", "max", "p95Low"),
+        names(step.get("tenants").get("t1")),
+        "4 requests bound the p95 from below only: no p95High, not null");
     assertEquals(1, step.get("total").get("errors").asInt());
     assertEquals(run, CalibrationReport.read(file));
     try (var files = Files.list(file.getParent())) {

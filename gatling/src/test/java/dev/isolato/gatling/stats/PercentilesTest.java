@@ -1,6 +1,7 @@
 package dev.isolato.gatling.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.isolato.calibration.LatencySummary;
@@ -24,6 +25,23 @@ class PercentilesTest {
     assertEquals(95.0, s.p95());
     assertEquals(99.0, s.p99());
     assertEquals(100.0, s.max());
+  }
+
+  @Test
+  void theP95sConfidenceIntervalIsTheSamplesAtTheBinomialRanks() {
+    long[] shuffled = LongStream.rangeClosed(1, 300).map(i -> (i * 37) % 300 + 1).toArray();
+    LatencySummary s = Percentiles.ofNanos(millisToNanos(shuffled), 0);
+    assertEquals(285.0, s.p95());
+    assertEquals(277.0, s.p95Low());
+    assertEquals(293.0, s.p95High());
+  }
+
+  @Test
+  void seventyOneSamplesGiveNoUpperBoundForTheP95() {
+    LatencySummary s =
+        Percentiles.ofNanos(millisToNanos(LongStream.rangeClosed(1, 71).toArray()), 0);
+    assertEquals(63.0, s.p95Low());
+    assertNull(s.p95High());
   }
 
   @Test
