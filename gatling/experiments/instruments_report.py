@@ -23,8 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from runner.compare import ci_text, low_load_step
-from runner.knee import p95_ci
+from runner.compare import LOW_LOAD_P95_MS, ci_text, low_load_step
+from runner.knee import ci_overlap, p95_ci
 
 RESULTS = Path(__file__).resolve().parent.parent.parent / "docs" / "results"
 CALIBRATIONS = (
@@ -80,8 +80,17 @@ def row(name: str, pods: str, comparison: Mapping[str, Any], gatling: Mapping, o
         f"{fmt(g_low['total']['p95'])} {ci_text(p95_ci(g_low['total']))} | "
         f"{fmt(o_wire.get('serviceP95Ms'))} / {fmt(g_wire.get('serviceP95Ms'))} | "
         f"{fmt(off_rate_pct(openloop))} / {fmt(off_rate_pct(gatling))} | "
-        f"{comparison['verdict']} |"
+        f"{verdict(comparison['verdict'], o_low['total'], g_low['total'])} |"
     )
+
+
+def verdict(text: str, o_total: Mapping[str, Any], g_total: Mapping[str, Any]) -> str:
+    """The stored verdict, and for a low-load difference over the goal whether the two p95s'
+    confidence intervals overlap (then it is within the sampling error)."""
+    if abs(g_total["p95"] - o_total["p95"]) <= LOW_LOAD_P95_MS:
+        return text
+    within = ci_overlap(p95_ci(o_total), p95_ci(g_total))
+    return f"{text} (low-load Δ {'within' if within else 'beyond'} the CIs)"
 
 
 HEADER = (

@@ -22,8 +22,8 @@ from runner.definition import (
 # changes since: bronze-alone ramps 3..33 req/s with 150 requests per step (was 4..31 x 100);
 # every class of a calibrating definition has admission off (test_calibrations_turn_admission_off);
 # gold-alone ramps to 180, bronze-alone to 39, and they and accuracy warm up for 20 s; colocated
-# ramps 14 steps, gold 15..210 and bronze 4..56 (committed 55 and 14 per tenant, gold's declared
-# cut-off 240 so that 4 x 55 is admitted); finding3 ramps
+# ramps 14 steps of 20 s (STEP_SECONDS), gold 15..210 and bronze 4..56 (committed 55 and 14 per
+# tenant, gold's declared cut-off 240 so that 4 x 55 is admitted); finding3 ramps
 # 3..54 (18 steps, committed 60).
 BASH_ERA = json.loads((Path(__file__).parent / "bash-definitions.json").read_text())
 DEFS = catalogue()

@@ -27,11 +27,20 @@ def test_a_row_shows_both_cut_offs_and_both_views_of_low_load():
     line = r.row("acc1", "1 × 200m", comparison, g, o)
     assert line == (
         "| acc1 | 1 × 200m | 72.0 | 68.0 | -5.6 % (±8) | 2.9 % | 8 req/s: 4.4 ≈[3.9, 6.4] / "
-        "7.6 ≈[7.1, 9.6] | 3.0 / 3.0 | 0.0 / 2.5 | agrees |"
+        "7.6 ≈[7.1, 9.6] | 3.0 / 3.0 | 0.0 / 2.5 | agrees (low-load Δ beyond the CIs) |"
     )
     g["steps"][1]["total"] |= {"p95Low": 7.2, "p95High": 8.0}  # a generator's own interval
     assert "7.6 [7.2, 8.0] |" in r.row("acc1", "1 × 200m", comparison, g, o)
     assert r.off_rate_pct(run([1], [10])) is None
+
+
+def test_a_low_load_difference_over_the_goal_says_whether_the_intervals_overlap():
+    o = {"count": 152, "p95": 6.1, "p95Low": 5.4, "p95High": 8.2}
+    assert r.verdict("agrees", o, {**o, "p95": 7.9}) == "agrees"
+    g = {"count": 152, "p95": 8.2, "p95Low": 6.3, "p95High": 10.9}
+    assert r.verdict("disagrees", o, g) == "disagrees (low-load Δ within the CIs)"
+    g = {"count": 152, "p95": 19.9, "p95Low": 15.0, "p95High": 30.0}
+    assert r.verdict("disagrees", o, g) == "disagrees (low-load Δ beyond the CIs)"
 
 
 def test_the_section_is_replaced_between_its_markers():
