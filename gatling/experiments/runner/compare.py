@@ -30,7 +30,8 @@ def compare(
     ramp_step: float,
 ) -> dict[str, Any]:
     """The comparison record: both cut-offs, their difference and tolerance, both low-load p95,
-    and the verdict `agrees`, `disagrees` (with reasons) or `inconclusive` (a cut-off missing)."""
+    and the verdict `agrees`, `disagrees` (with reasons) or `inconclusive` (a cut-off missing, or
+    the class's pods changed: pods_changed)."""
     g_low, o_low = low_load_step(gatling_run), low_load_step(openloop_run)
     p95_diff = round(g_low["total"]["p95"] - o_low["total"]["p95"], 3)
     g_ci, o_ci = p95_ci(g_low["total"]), p95_ci(o_low["total"])
@@ -49,7 +50,8 @@ def compare(
     for name, ci in (("gatling", g_ci), ("openloop", o_ci)):
         out["lowLoad"][name]["p95Ci"] = [ci["lowMs"], ci["highMs"]]
         out["lowLoad"][name]["p95CiExact"] = ci["exact"]
-    reasons = []
+    changed = pods_changed(gatling_run, openloop_run)
+    reasons = [changed] if changed else []
     if g_low["offeredRps"] != o_low["offeredRps"]:
         reasons.append(
             "the low-load steps differ in rate "
@@ -80,7 +82,7 @@ def compare(
             f"cut-off {gatling_cutoff} vs open-loop {openloop_cutoff} req/s: "
             f"{diff:+} beyond ±{tolerance:g}"
         )
-    out["verdict"] = "disagrees" if reasons else "agrees"
+    out["verdict"] = "inconclusive" if changed else "disagrees" if reasons else "agrees"
     out["reasons"] = reasons
     return out
 
@@ -139,12 +141,29 @@ def p95_agree(gatling_p95: float | None, openloop_p95: float | None, target_ms: 
     return abs(gatling_p95 - openloop_p95) <= tolerance
 
 
+def pods_changed(gatling_run: Mapping[str, Any], openloop_run: Mapping[str, Any]) -> str | None:
+    """Why the two runs did not measure the same pods, when the class's ready pods differed
+    between the start and end of either run or between the runs (an autoscaler acted); None when
+    they did not or a run predates the record (hygiene.pods)."""
+    counts = {
+        name: run.get("hygiene", {}).get("pods")
+        for name, run in (("referee", openloop_run), ("Gatling", gatling_run))
+    }
+    if any(c is None for c in counts.values()):
+        return None
+    if len({n for c in counts.values() for n in (c["atStart"], c["atEnd"])}) == 1:
+        return None
+    during = ", ".join(f"{n} {c['atStart']} → {c['atEnd']}" for n, c in counts.items())
+    return f"the class's ready pods changed ({during}): the instruments measured different pods"
+
+
 def compare_steps(
     gatling_run: Mapping[str, Any], openloop_run: Mapping[str, Any], target_ms: float
 ) -> dict[str, Any]:
     """The step comparison record: per step (matched by index) each tenant's p95 by both
     instruments and whether they agree (p95_agree); verdict `agrees`, or `disagrees` with one
-    reason per cell that does not (a step or tenant only one instrument has is one too)."""
+    reason per cell that does not (a step or tenant only one instrument has is one too), or
+    `inconclusive` when the class's pods changed (pods_changed)."""
     o_steps = {s["index"]: s for s in openloop_run["steps"]}
     tolerance = max(STEP_P95_MS, STEP_P95_TARGET_FRACTION * target_ms)
     steps, reasons = [], []
@@ -165,6 +184,8 @@ def compare_steps(
                 )
         steps.append({"index": g["index"], "offeredRps": g["offeredRps"], "tenants": cells})
     reasons += [f"step {i}: no Gatling step" for i in sorted(o_steps)]
+    changed = pods_changed(gatling_run, openloop_run)
+    verdict = "inconclusive" if changed else "disagrees" if reasons else "agrees"
     return {
         "sloClass": gatling_run["sloClass"],
         "kind": "steps",
@@ -176,8 +197,8 @@ def compare_steps(
             "text": f"both above {target_ms:g} ms, or within {tolerance:g} ms",
         },
         "steps": steps,
-        "verdict": "disagrees" if reasons else "agrees",
-        "reasons": reasons,
+        "verdict": verdict,
+        "reasons": [changed, *reasons] if changed else reasons,
     }
 
 

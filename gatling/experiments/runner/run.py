@@ -22,7 +22,7 @@ from typing import Any
 from . import simulation as sim
 from . import wire
 from .api import ApiError, IsolatoApi
-from .cluster import ClusterError, Kubectl, pool_selector
+from .cluster import ClusterError, Kubectl, pool_selector, ready_replicas
 from .collision import differences
 from .compare import compare, compare_steps, lines, rate_step, step_lines
 from .definition import LATENCY, Calibrate, DeleteCreated, Experiment, Step, Verdict
@@ -262,6 +262,7 @@ class Run:
         """One instrument's runs by class, with the knee's probes merged and the hygiene block."""
         work = self.out_dir / instrument
         rates = ramp.rates if ramp else None
+        pods_at_start = self.ready_pods()
         runs, windows = self.generate(instrument, urls, ramp, rates, work, pin, cgroups)
         knee: dict[str, Any] | None = None
         target = float(LATENCY["targetMs"])
@@ -289,6 +290,7 @@ class Run:
                 "resolutionPct": round(100 * (b[1] - b[0]) / b[0], 1) if b else None,
                 "goalPct": 100 * RESOLUTION,
             }
+        pods_at_end = self.ready_pods()
         for run in runs.values():
             per_step = ramp is not None or len(windows) == len(run["steps"])
             ramped = ramp is not None and run["sloClass"] == ramp.slo_class
@@ -307,6 +309,8 @@ class Run:
             run["hygiene"] = {"instrument": instrument, **verdict, "pinning": pin, "steps": steps}
             # how it sent: the pods' split depends on it
             run["hygiene"]["connections"] = self.options.connections
+            cls = run["sloClass"]
+            run["hygiene"]["pods"] = {"atStart": pods_at_start[cls], "atEnd": pods_at_end[cls]}
             if instrument == "openloop":
                 run["hygiene"]["arrivals"] = self.options.arrivals
             if not per_step:
@@ -314,6 +318,13 @@ class Run:
             if knee and run["sloClass"] == ramp.slo_class:  # type: ignore[union-attr]
                 run["hygiene"]["knee"] = knee
         return runs
+
+    def ready_pods(self) -> dict[str, int]:
+        """Each class's ready pods now: an autoscaler may change them during a run."""
+        return {
+            c.name: ready_replicas(self.kube.items("deployments", pool_selector(c.name)))
+            for c in self.experiment.classes
+        }
 
     def generate(
         self,

@@ -1,4 +1,12 @@
-from runner.compare import compare, compare_steps, lines, p95_agree, rate_step, step_lines
+from runner.compare import (
+    compare,
+    compare_steps,
+    lines,
+    p95_agree,
+    pods_changed,
+    rate_step,
+    step_lines,
+)
 
 
 def run(run_id, *steps):
@@ -118,3 +126,25 @@ def test_compare_steps_names_a_step_only_one_instrument_has():
 def test_rate_step_of_a_run_that_is_not_a_ramp():
     assert rate_step(run("g", (30, 1), (10, 1), (20, 1))) == 10
     assert rate_step(run("g", (90, 1))) == 90
+
+
+def with_pods(r, at_start, at_end):
+    return {**r, "hygiene": {"pods": {"atStart": at_start, "atEnd": at_end}}}
+
+
+def test_a_scale_out_during_either_run_makes_the_comparison_inconclusive():
+    g = steps_run("g", (0, {"t1": 8.0}))
+    o = steps_run("o", (0, {"t1": 8.5}))
+    same = compare_steps(with_pods(g, 4, 4), with_pods(o, 4, 4), 50.0)
+    assert same["verdict"] == "agrees" and same["reasons"] == []
+    c = compare_steps(with_pods(g, 4, 5), with_pods(o, 4, 4), 50.0)
+    assert c["verdict"] == "inconclusive"
+    assert c["reasons"] == [
+        "the class's ready pods changed (referee 4 → 4, Gatling 4 → 5): "
+        "the instruments measured different pods"
+    ]
+    # between the runs too, and in a cut-off comparison; runs without the record are not judged
+    assert pods_changed(with_pods(g, 5, 5), with_pods(o, 4, 4)) is not None
+    assert pods_changed(g, with_pods(o, 4, 5)) is None
+    cut = compare(with_pods(GATLING, 1, 1), 30, with_pods(OPENLOOP, 1, 2), 30, 15)
+    assert cut["verdict"] == "inconclusive" and "ready pods changed" in cut["reasons"][0]

@@ -81,6 +81,19 @@ class NoPods:
         return []
 
 
+class ScalingOut(NoPods):
+    """A class whose pool gains a ready pod each time it is looked at (an autoscaler acting)."""
+
+    def __init__(self):
+        self.ready = 0
+
+    def items(self, kind, selector):
+        if kind != "deployments":
+            return []
+        self.ready += 1
+        return [{"status": {"readyReplicas": self.ready}}]
+
+
 def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, plans, service, tmp_path):
     e = catalogue()["smoke"].resolve({})
     props = {
@@ -93,7 +106,7 @@ def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, plans, 
     }
     e = replace(e, simulation=Simulation(e.simulation.name, e.simulation.service_urls, props))
     options = Options(instrument="openloop", pin=False, openloop=openloop)
-    r = Run(e, None, NoPods(), Path("."), tmp_path / "results", tmp_path, "t1", options=options)
+    r = Run(e, None, ScalingOut(), Path("."), tmp_path / "results", tmp_path, "t1", options=options)
     r.plans = plans
     assert r.measure({"e2egold": service}) == ["e2egold"]
     run = json.loads((tmp_path / "results" / "e2egold.openloop.json").read_text())
@@ -110,6 +123,7 @@ def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, plans, 
     assert [s["index"] for s in h["steps"]] == [s["index"] for s in run["steps"]]
     assert h["steps"][0]["p95Ci"]["count"] == 60
     assert "generatorCpuPct" in h["steps"][0]  # a 3 s step: sampled
+    assert h["pods"] == {"atStart": 1, "atEnd": 2}  # read before the ramp, after the probes
 
 
 def test_any_simulation_is_measured_by_the_referee_from_the_exported_plan(
