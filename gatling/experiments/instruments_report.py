@@ -149,7 +149,8 @@ STEP_HEADER = (
 
 
 def step_rows(directory: str, c: Mapping[str, Any], link: str) -> list[str]:
-    """One row per step of a step comparison; a cell that disagrees is marked (!)."""
+    """One row per step of a step comparison; a cell that disagrees is marked (!), and a
+    comparison of different pods says so."""
     rows = []
     for s in c["steps"]:
         cells = ", ".join(
@@ -157,9 +158,12 @@ def step_rows(directory: str, c: Mapping[str, Any], link: str) -> list[str]:
             for t, v in s["tenants"].items()
         )
         agrees = all(v["agrees"] for v in s["tenants"].values())
+        verdict = "agrees" if agrees else "disagrees"
+        if c.get("verdict") == "inconclusive":  # the cells compare different pods (compare.py)
+            verdict = f"inconclusive: {c['reasons'][0]} (cells: {verdict})"
         rows.append(
             f"| [{directory}]({link}/) | {c['sloClass']} | {s['index']} | {s['offeredRps']:g} | "
-            f"{cells} | {'agrees' if agrees else 'disagrees'} |"
+            f"{cells} | {verdict} |"
         )
     return rows
 

@@ -90,3 +90,21 @@ def test_stored_comparisons_are_found_listed_ones_first_and_step_ones_apart(tmp_
         "| disagrees |"
     )
     assert r.step_table(tmp_path / "gold-alone", tmp_path) == ""
+
+
+def test_a_step_row_of_different_pods_is_inconclusive_whatever_its_cells():
+    reason = "the class's ready pods changed (referee 4 → 5, Gatling 5 → 5): ..."
+    c = {
+        "sloClass": "f3bronze",
+        "verdict": "inconclusive",
+        "reasons": [reason],
+        "steps": [
+            {
+                "index": 0,
+                "offeredRps": 108.0,
+                "tenants": {"t1": {"gatling": 8.3, "openloop": 7.5, "agrees": True}},
+            }
+        ],
+    }
+    (row,) = r.step_rows("finding3/plan-1-3", c, "plan")
+    assert row.endswith(f"| t1 7.5 / 8.3 | inconclusive: {reason} (cells: agrees) |")
