@@ -82,7 +82,7 @@ def compare(
             f"cut-off {gatling_cutoff} vs open-loop {openloop_cutoff} req/s: "
             f"{diff:+} beyond ±{tolerance:g}"
         )
-    out["verdict"] = "inconclusive" if changed else "disagrees" if reasons else "agrees"
+    out["verdict"] = verdict(changed, reasons)
     out["reasons"] = reasons
     return out
 
@@ -141,6 +141,11 @@ def p95_agree(gatling_p95: float | None, openloop_p95: float | None, target_ms: 
     return abs(gatling_p95 - openloop_p95) <= tolerance
 
 
+def verdict(pods_changed_reason: str | None, reasons: list[str]) -> str:
+    """`inconclusive` when the runs measured different pods, else whether anything disagreed."""
+    return "inconclusive" if pods_changed_reason else "disagrees" if reasons else "agrees"
+
+
 def pods_changed(gatling_run: Mapping[str, Any], openloop_run: Mapping[str, Any]) -> str | None:
     """Why the two runs did not measure the same pods, when the class's ready pods differed
     between the start and end of either run or between the runs (an autoscaler acted); None when
@@ -166,7 +171,8 @@ def compare_steps(
     `inconclusive` when the class's pods changed (pods_changed)."""
     o_steps = {s["index"]: s for s in openloop_run["steps"]}
     tolerance = max(STEP_P95_MS, STEP_P95_TARGET_FRACTION * target_ms)
-    steps, reasons = [], []
+    changed = pods_changed(gatling_run, openloop_run)
+    steps, reasons = [], [changed] if changed else []
     for g in gatling_run["steps"]:
         o = o_steps.pop(g["index"], None)
         if o is None:
@@ -184,8 +190,6 @@ def compare_steps(
                 )
         steps.append({"index": g["index"], "offeredRps": g["offeredRps"], "tenants": cells})
     reasons += [f"step {i}: no Gatling step" for i in sorted(o_steps)]
-    changed = pods_changed(gatling_run, openloop_run)
-    verdict = "inconclusive" if changed else "disagrees" if reasons else "agrees"
     return {
         "sloClass": gatling_run["sloClass"],
         "kind": "steps",
@@ -197,8 +201,8 @@ def compare_steps(
             "text": f"both above {target_ms:g} ms, or within {tolerance:g} ms",
         },
         "steps": steps,
-        "verdict": verdict,
-        "reasons": [changed, *reasons] if changed else reasons,
+        "verdict": verdict(changed, reasons),
+        "reasons": reasons,
     }
 
 

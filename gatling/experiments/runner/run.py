@@ -22,7 +22,7 @@ from typing import Any
 from . import simulation as sim
 from . import wire
 from .api import ApiError, IsolatoApi
-from .cluster import ClusterError, Kubectl, pool_selector, ready_replicas
+from .cluster import ClusterError, Kubectl, pool_selector
 from .collision import differences
 from .compare import compare, compare_steps, lines, rate_step, step_lines
 from .definition import LATENCY, Calibrate, DeleteCreated, Experiment, Step, Verdict
@@ -321,10 +321,7 @@ class Run:
 
     def ready_pods(self) -> dict[str, int]:
         """Each class's ready pods now: an autoscaler may change them during a run."""
-        return {
-            c.name: ready_replicas(self.kube.items("deployments", pool_selector(c.name)))
-            for c in self.experiment.classes
-        }
+        return {c.name: self.kube.class_ready_replicas(c.name) for c in self.experiment.classes}
 
     def generate(
         self,

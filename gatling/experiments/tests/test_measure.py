@@ -80,6 +80,9 @@ class NoPods:
     def items(self, kind, selector):
         return []
 
+    def class_ready_replicas(self, slo_class):
+        return 0
+
 
 class ScalingOut(NoPods):
     """A class whose pool gains a ready pod each time it is looked at (an autoscaler acting)."""
@@ -87,11 +90,9 @@ class ScalingOut(NoPods):
     def __init__(self):
         self.ready = 0
 
-    def items(self, kind, selector):
-        if kind != "deployments":
-            return []
+    def class_ready_replicas(self, slo_class):
         self.ready += 1
-        return [{"status": {"readyReplicas": self.ready}}]
+        return self.ready
 
 
 def test_an_openloop_ramp_is_bisected_near_its_knee_and_marked(openloop, plans, service, tmp_path):
