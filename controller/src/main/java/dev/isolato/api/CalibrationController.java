@@ -86,6 +86,13 @@ public class CalibrationController {
   @PostMapping("/api/v1/calibrations")
   public ResponseEntity<CalibrationResponse> ingest(@RequestBody CalibrationRun run) {
     List<FieldError> errors = new ArrayList<>(CalibrationValidator.validate(run));
+    if (errors.isEmpty()) {
+      try { // the format's pattern admits sizes no pod has; the status stores millicores
+        CalibrationStatusMapper.podCpuMillis(run);
+      } catch (IllegalArgumentException e) {
+        errors.add(new FieldError("context.podCpu", e.getMessage()));
+      }
+    }
     if (run != null
         && run.steps() != null
         && run.steps().size() > CalibrationStatusMapper.MAX_STEPS) {

@@ -204,6 +204,8 @@ public final class CalibrationStatusMapper {
   /**
    * A CPU quantity in millicores (rounded up: 0.5m is 1m, as the API server stores it); null for
    * null.
+   *
+   * @throws IllegalArgumentException when it is not positive or does not fit in a long
    */
   public static Long cpuMillis(String cpu) {
     if (cpu == null) {
@@ -214,7 +216,12 @@ public final class CalibrationStatusMapper {
       throw new IllegalArgumentException(
           "must be a positive CPU quantity such as 250m or 1, was '" + cpu + "'");
     }
-    return cores.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
+    try {
+      return cores.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(
+          "must be a CPU quantity of at most " + Long.MAX_VALUE + "m, was '" + cpu + "'", e);
+    }
   }
 
   /**

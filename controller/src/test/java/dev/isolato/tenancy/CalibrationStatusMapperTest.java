@@ -1,6 +1,7 @@
 package dev.isolato.tenancy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -144,6 +145,10 @@ class CalibrationStatusMapperTest {
         .as("rounded up, as the API server does")
         .isEqualTo(1);
     assertThat(CalibrationStatusMapper.cpuMillis(null)).isNull();
+    // found by FuzzIT: a pattern-valid quantity beyond a long of millicores was a 500
+    assertThatThrownBy(() -> CalibrationStatusMapper.cpuMillis("918716020247188742873010044250Mi"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at most");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> CalibrationStatusMapper.cpuMillis("0"))
         .hasMessageContaining("positive CPU quantity");
     org.assertj.core.api.Assertions.assertThatThrownBy(
