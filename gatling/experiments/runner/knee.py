@@ -16,7 +16,7 @@ MAX_ERROR_RATE = 0.01  # the controller's default error threshold (docs/calibrat
 _KNOWN = (("p50", 0.50), ("p90", 0.90), ("p95", 0.95), ("p99", 0.99))
 
 
-def _binom_cdf(k: int, n: int, p: float) -> float:
+def binom_cdf(k: int, n: int, p: float) -> float:
     """P(B <= k) for B ~ Binomial(n, p), summed in log space (n up to a few 10^4)."""
     if k < 0:
         return 0.0
@@ -43,10 +43,10 @@ def quantile_ci_ranks(n: int, q: float = 0.95, confidence: float = 0.95) -> tupl
         raise ValueError(f"need n >= 1, 0 < q < 1, 0 < confidence < 1, not {n}, {q}, {confidence}")
     tail = (1 - confidence) / 2
     low = 0
-    while low + 1 <= n and _binom_cdf(low, n, q) <= tail:
+    while low + 1 <= n and binom_cdf(low, n, q) <= tail:
         low += 1  # P(B <= low-1) <= tail: rank `low` is still a lower bound
     high = n + 1
-    while high - 1 >= 1 and 1 - _binom_cdf(high - 2, n, q) <= tail:
+    while high - 1 >= 1 and 1 - binom_cdf(high - 2, n, q) <= tail:
         high -= 1  # P(B >= high-1) <= tail: rank high-1 is still an upper bound
     return low, high
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 from runner.knee import (
-    _binom_cdf,
+    binom_cdf,
     bracket,
     ci_overlap,
     next_probe,
@@ -48,10 +48,10 @@ def test_shared_vectors_are_the_tightest_ranks_with_both_tails_within_the_confid
     low, high = case["low"], case["high"]
     assert quantile_ci_ranks(n, q, case["confidence"]) == (low, high)
     # P(B < low) and P(B >= high) within the tail; one rank further in and they are not
-    assert _binom_cdf(low - 1, n, q) <= tail
-    assert 1 - _binom_cdf(high - 1, n, q) <= tail
-    assert low == n or _binom_cdf(low, n, q) > tail
-    assert high == 1 or 1 - _binom_cdf(high - 2, n, q) > tail
+    assert binom_cdf(low - 1, n, q) <= tail
+    assert 1 - binom_cdf(high - 1, n, q) <= tail
+    assert low == n or binom_cdf(low, n, q) > tail
+    assert high == 1 or 1 - binom_cdf(high - 2, n, q) > tail
 
 
 def test_bad_arguments_are_refused():

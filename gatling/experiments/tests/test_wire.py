@@ -1,9 +1,11 @@
 """The arrivals at the pods (runner/wire.py): parsing, pairing, step summaries, the verdict, and
 a real capture on the loopback interface."""
 
+import collections
 import dataclasses
 import http.server
 import os
+import random
 import socket
 import struct
 import subprocess
@@ -86,6 +88,25 @@ def test_a_step_the_pods_shared_unevenly_contaminates_the_run_whatever_the_arriv
         assert why is not None and f"pods received {'/'.join(map(str, pods))}" in why
     for fair in ([112, 88], [81, 119], [100, 94, 106], [200], []):
         assert wire.contamination(3, {**step, "podArrivals": fair, "evenArrivals": False}) is None
+
+
+def test_a_split_a_random_one_gives_by_chance_is_not_refused_however_far_over_a_quarter():
+    # measured 2026-11-25 20:24: 400 requests at random over 4 pods, one 27 % over its share
+    chance = wire.random_split_chance(127, 400, 4)
+    assert 1e-3 < chance < 1e-2
+    assert wire.uneven_split(10, [96, 91, 127, 86]) is None
+    # few requests: 4 of 4 on one of 2 pods is 100 % over its share, and a coin gives it 1 in 8
+    assert wire.uneven_split(0, [4, 0]) is None
+    why = wire.uneven_split(0, [199, 1])
+    assert why is not None and "a random split gives with p = " in why
+    # the Bonferroni bound against a simulation of the random split
+    rng = random.Random(9)
+    trials = 4000
+    hits = sum(
+        max(collections.Counter(rng.randrange(4) for _ in range(400)).values()) >= 127
+        for _ in range(trials)
+    )
+    assert hits / trials <= chance * 1.5 + 3 * (chance / trials) ** 0.5
 
 
 def evenly(n, rate, start_ns=0, service_ns=2_000_000):
