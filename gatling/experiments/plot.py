@@ -78,9 +78,10 @@ def form_of(model):
 
 def model_ms(model, total_rps, replicas):
     """The SLO engine's predicted latency (LatencyModel): the form's curve at the per-replica
-    load r = RR / C(replicas), C(n) = n / (1 + sigma(n - 1))."""
-    sigma = model.get("sigma", 0.0)
-    r = total_rps / (replicas / (1 + sigma * (replicas - 1)))
+    load r = RR / C(replicas), C(n) = (theta + (1 - theta) n) / (1 + sigma (n - 1)); models
+    stored before theta have none (0)."""
+    sigma, theta = model.get("sigma", 0.0), model.get("theta", 0.0)
+    r = total_rps / ((theta + (1 - theta) * replicas) / (1 + sigma * (replicas - 1)))
     return FORMS[form_of(model)](model, r)
 
 

@@ -7,11 +7,13 @@ import java.util.OptionalInt;
 /**
  * A fitted latency model of one class: the latency at the target percentile as a function of the
  * class's total offered rate RR and its replicas λ, through the effective load of one replica r =
- * RR / C(λ), C(λ) = λ / (1 + σ·(λ − 1)) (the USL capacity of λ replicas relative to one; σ = 0:
- * replicas scale linearly). The forms differ only in the per-replica curve latency(r): {@link
- * UslModel} (smooth, polynomial) and {@link QueueModel} (a knee at a per-replica capacity).
- * Planning uses only this interface. See docs/slo-engine.md. In JSON the parameters carry the form
- * as {@code "form"} (so a stored outcome reads back as its form).
+ * RR / C(λ), C(λ) = (θ + (1 − θ)·λ) / (1 + σ·(λ − 1)), the capacity of λ replicas relative to one:
+ * θ is what a random split of the arrivals costs (each replica beyond the first adds 1 − θ: its
+ * share of an evenly spaced stream is burstier), σ the USL's contention between replicas (C then
+ * tends to (1 − θ)/σ); θ = σ = 0: replicas scale linearly. The forms differ only in the per-replica
+ * curve latency(r): {@link UslModel} (smooth, polynomial) and {@link QueueModel} (a knee at a
+ * per-replica capacity). Planning uses only this interface. See docs/slo-engine.md. In JSON the
+ * parameters carry the form as {@code "form"} (so a stored outcome reads back as its form).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "form")
 @JsonSubTypes({
@@ -28,6 +30,9 @@ public sealed interface LatencyModel permits UslModel, QueueModel {
 
   /** σ, the contention between replicas, in [0, 1). */
   double sigma();
+
+  /** θ, the capacity a random split of the arrivals costs each added replica, in [0, 1). */
+  double theta();
 
   /** Predicted latency (ms, at the fitted percentile) for an effective per-replica load r. */
   double latencyAtLoad(double perReplicaRps);
@@ -51,7 +56,23 @@ public sealed interface LatencyModel permits UslModel, QueueModel {
     if (replicas < 1) {
       throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
     }
-    return replicas / (1 + sigma() * (replicas - 1));
+    return capacity(replicas, sigma(), theta());
+  }
+
+  /** C(λ) = (θ + (1 − θ)·λ) / (1 + σ·(λ − 1)): the one definition of the replicas' capacity law. */
+  static double capacity(double replicas, double sigma, double theta) {
+    return (theta + (1 - theta) * replicas) / (1 + sigma * (replicas - 1));
+  }
+
+  /** The capacity law with its numbers, for a model's description. */
+  static String describeCapacity(double sigma, double theta) {
+    return Text.fmt(
+        "r = RR/C(λ), C(λ) = (%.4g + %.4g·λ)/(1 + %.4g·(λ − 1))", theta, 1 - theta, sigma);
+  }
+
+  /** Whether σ and θ are both in [0, 1), the domain of the capacity law. */
+  static boolean validScaling(double sigma, double theta) {
+    return sigma >= 0 && sigma < 1 && theta >= 0 && theta < 1;
   }
 
   /** Predicted latency (ms, at the fitted percentile) for a total rate over {@code replicas}. */
@@ -66,8 +87,8 @@ public sealed interface LatencyModel permits UslModel, QueueModel {
 
   /**
    * The fewest replicas whose predicted cut-off for {@code targetMs} is at least {@code totalRps};
-   * empty when no replica count reaches it (C(λ) tends to 1/σ) or the target is below the latency
-   * at zero load. Closed form: C(λ) ≥ k ⇔ λ ≥ k(1 − σ)/(1 − kσ).
+   * empty when no replica count reaches it (C(λ) tends to (1 − θ)/σ) or the target is below the
+   * latency at zero load. Closed form: C(λ) ≥ k ⇔ λ ≥ (k(1 − σ) − θ)/(1 − θ − kσ).
    */
   default OptionalInt replicasFor(double totalRps, double targetMs) {
     double perReplica = perReplicaCutoffRps(targetMs);
@@ -79,10 +100,11 @@ public sealed interface LatencyModel permits UslModel, QueueModel {
     }
     double k = totalRps / perReplica;
     double sigma = sigma();
-    if (k * sigma >= 1) {
+    double theta = theta();
+    if (k * sigma >= 1 - theta) {
       return OptionalInt.empty();
     }
-    double exact = k * (1 - sigma) / (1 - k * sigma);
+    double exact = (k * (1 - sigma) - theta) / (1 - theta - k * sigma);
     if (exact > Integer.MAX_VALUE - 1) {
       return OptionalInt.empty();
     }

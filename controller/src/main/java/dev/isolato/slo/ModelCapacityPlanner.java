@@ -74,7 +74,7 @@ public final class ModelCapacityPlanner implements CapacityPlanner {
               "capacity-limited: %s; using the maximum %d replicas and scaling admitted rates down",
               needed.isEmpty()
                   ? "no replica count reaches the planned rate (σ bounds capacity at "
-                      + fmt("%.1f", limit / Math.max(model.sigma(), 1e-300))
+                      + fmt("%.1f", limit * (1 - model.theta()) / Math.max(model.sigma(), 1e-300))
                       + " rps)"
                   : fmt(
                       "%d replicas needed > maxReplicas %d",

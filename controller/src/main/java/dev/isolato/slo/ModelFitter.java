@@ -70,7 +70,8 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
    *
    * @throws MathRuntimeException when the optimiser fails
    */
-  abstract LatencyModel optimise(List<RatePoint> used, OptionalDouble fixedSigma, double capMs);
+  abstract LatencyModel optimise(
+      List<RatePoint> used, OptionalDouble fixedSigma, double theta, double capMs);
 
   /** The latency the fit is scored with at step {@code p} (residuals, R², outliers). */
   abstract double scoredMs(LatencyModel model, RatePoint p, double capMs);
@@ -105,6 +106,7 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     List<String> notes = new ArrayList<>();
     OptionalDouble fixedSigma =
         fitSigma ? OptionalDouble.empty() : OptionalDouble.of(policy.assumedSigma());
+    double theta = 0; // measurable only from cut-offs at two or more replica counts
     Optional<CutoffScaling> scaling =
         fitSigma && targetMs != null
             ? scaling(points, replicaCounts, percentile, targetMs, notes)
@@ -115,6 +117,7 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
       if (baseSteps.size() >= Math.max(policy.minPoints(), 5)) {
         used = baseSteps;
         fixedSigma = OptionalDouble.of(scaling.get().sigma());
+        theta = scaling.get().theta();
         notes.add(
             scaling.get().describe()
                 + fmt("; the latency curve is the %d-replica steps' (the others scale it)", base));
@@ -149,13 +152,13 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     double capMs;
     try {
       capMs = maxLatency(used);
-      model = optimise(used, fixedSigma, capMs);
+      model = optimise(used, fixedSigma, theta, capMs);
       List<RatePoint> inliers = withoutOutliers(model, used, needed, capMs, notes);
       if (inliers.size() < used.size()) {
         excluded += used.size() - inliers.size();
         used = inliers;
         capMs = maxLatency(used);
-        model = optimise(used, fixedSigma, capMs);
+        model = optimise(used, fixedSigma, theta, capMs);
       }
     } catch (MathRuntimeException e) {
       return refused(
@@ -360,9 +363,9 @@ public abstract sealed class ModelFitter permits UslFitter, QueueFitter {
     return c;
   }
 
-  /** r = RR·(1 + σ(λ − 1))/λ, the effective load of one replica. */
-  static double load(double rate, double replicas, double sigma) {
-    return rate * (1 + sigma * (replicas - 1)) / replicas;
+  /** r = RR/C(λ), the effective load of one replica. */
+  static double load(double rate, double replicas, double sigma, double theta) {
+    return rate / LatencyModel.capacity(replicas, sigma, theta);
   }
 
   private ModelFit judge(

@@ -51,7 +51,7 @@ public final class QueueFitter extends ModelFitter {
   }
 
   @Override
-  QueueModel optimise(List<RatePoint> used, OptionalDouble fixedSigma, double capMs) {
+  QueueModel optimise(List<RatePoint> used, OptionalDouble fixedSigma, double theta, double capMs) {
     boolean fitSigma = fixedSigma.isEmpty();
     int n = used.size();
     double[][] columns = columns(used);
@@ -64,6 +64,7 @@ public final class QueueFitter extends ModelFitter {
             replicas,
             used,
             fitSigma ? SIGMA_GRID : new double[] {fixedSigma.getAsDouble()},
+            theta,
             capMs);
     double[] start = fitSigma ? grid : Arrays.copyOf(grid, 3);
     MultivariateJacobianFunction model =
@@ -76,7 +77,7 @@ public final class QueueFitter extends ModelFitter {
           RealMatrix jacobian = new Array2DRowRealMatrix(n, fitSigma ? 4 : 3);
           for (int i = 0; i < n; i++) {
             double lambda = replicas[i];
-            double rho = load(rate[i], lambda, sigma) / mu;
+            double rho = load(rate[i], lambda, sigma, theta) / mu;
             double latency = rho >= 1 ? Double.POSITIVE_INFINITY : s + k * rho / (1 - rho);
             if (latency >= capMs) {
               value.setEntry(i, Math.log(capMs));
@@ -89,7 +90,14 @@ public final class QueueFitter extends ModelFitter {
             jacobian.setEntry(i, 2, -dLatencyDrho * rho / mu / latency);
             if (fitSigma) {
               jacobian.setEntry(
-                  i, 3, dLatencyDrho * rate[i] * (lambda - 1) / lambda / mu / latency);
+                  i,
+                  3,
+                  dLatencyDrho
+                      * rate[i]
+                      * (lambda - 1)
+                      / LatencyModel.capacity(lambda, 0, theta)
+                      / mu
+                      / latency);
             }
           }
           return new Pair<>(value, jacobian);
@@ -98,20 +106,25 @@ public final class QueueFitter extends ModelFitter {
     Arrays.fill(ones, 1);
     double[] p =
         leastSquares(start, model, logY, new DiagonalMatrix(ones, false), v -> clamp(v, 1e-9));
-    return new QueueModel(p[0], p[1], p[2], fitSigma ? p[3] : fixedSigma.getAsDouble());
+    return new QueueModel(p[0], p[1], p[2], fitSigma ? p[3] : fixedSigma.getAsDouble(), theta);
   }
 
   /** The best grid point (s, k, μ, σ) by squared log residuals of the capped model. */
   private static double[] start(
-      double[] rate, double[] replicas, List<RatePoint> used, double[] sigmas, double capMs) {
+      double[] rate,
+      double[] replicas,
+      List<RatePoint> used,
+      double[] sigmas,
+      double theta,
+      double capMs) {
     double[] best = null;
     double bestSse = Double.POSITIVE_INFINITY;
     for (double sigma : sigmas) {
       for (int i = 0; i < rate.length; i++) {
         for (double factor : CAPACITY_FACTORS) {
-          double mu = factor * load(rate[i], replicas[i], sigma);
-          double[] sk = linearStart(rate, replicas, used, sigma, mu, capMs);
-          QueueModel m = new QueueModel(sk[0], sk[1], mu, sigma);
+          double mu = factor * load(rate[i], replicas[i], sigma, theta);
+          double[] sk = linearStart(rate, replicas, used, sigma, theta, mu, capMs);
+          QueueModel m = new QueueModel(sk[0], sk[1], mu, sigma, theta);
           double sse = 0;
           for (RatePoint p : used) {
             double r =
@@ -131,8 +144,8 @@ public final class QueueFitter extends ModelFitter {
   }
 
   /**
-   * s and k for fixed μ and σ: least squares of y = s + k·ρ/(1 − ρ) with relative weights over the
-   * steps below saturation, clamped into the model's domain (s falls back to the lowest latency
+   * s and k for fixed μ, σ and θ: least squares of y = s + k·ρ/(1 − ρ) with relative weights over
+   * the steps below saturation, clamped into the model's domain (s falls back to the lowest latency
    * when the solution is not positive).
    */
   private static double[] linearStart(
@@ -140,6 +153,7 @@ public final class QueueFitter extends ModelFitter {
       double[] replicas,
       List<RatePoint> used,
       double sigma,
+      double theta,
       double mu,
       double capMs) {
     int n = rate.length;
@@ -149,7 +163,7 @@ public final class QueueFitter extends ModelFitter {
     for (int i = 0; i < n; i++) {
       double y = Math.max(used.get(i).latencyMs(), 1e-6);
       minY = Math.min(minY, y);
-      double rho = load(rate[i], replicas[i], sigma) / mu;
+      double rho = load(rate[i], replicas[i], sigma, theta) / mu;
       if (rho < 1 && y < capMs) {
         design[i][0] = 1 / y;
         design[i][1] = rho / (1 - rho) / y;

@@ -6,20 +6,22 @@ package dev.isolato.slo;
  *
  * <pre>
  *   latency_ms(RR, λ) = s + k · ρ / (1 − ρ),   ρ = r / μ,   latency = +∞ when ρ ≥ 1
- *   r = RR / C(λ),   C(λ) = λ / (1 + σ·(λ − 1))
+ *   r = RR / C(λ),   C(λ) = (θ + (1 − θ)·λ) / (1 + σ·(λ − 1))
  * </pre>
  *
  * s is the latency without queueing (ms), k the queueing scale (ms; for an M/M/1 queue the mean
  * service time, here a free parameter because the model predicts a percentile), μ the saturation
- * rate of one replica (rps) and σ the contention between replicas as in {@link UslModel}. See
+ * rate of one replica (rps), σ and θ the replicas' capacity law as in {@link LatencyModel}. See
  * docs/slo-engine.md for why this form.
  *
  * @param scaleMs s, > 0
  * @param queueMs k, ≥ 0
  * @param capacityRps μ, > 0
  * @param sigma σ, in [0, 1)
+ * @param theta θ, in [0, 1)
  */
-public record QueueModel(double scaleMs, double queueMs, double capacityRps, double sigma)
+public record QueueModel(
+    double scaleMs, double queueMs, double capacityRps, double sigma, double theta)
     implements LatencyModel {
   public static final String FORM = "queue";
 
@@ -28,12 +30,17 @@ public record QueueModel(double scaleMs, double queueMs, double capacityRps, dou
         || !(queueMs >= 0)
         || !(capacityRps > 0)
         || Double.isInfinite(capacityRps)
-        || !(sigma >= 0 && sigma < 1)) {
+        || !LatencyModel.validScaling(sigma, theta)) {
       throw new IllegalArgumentException(
           String.format(
-              "queue model needs s > 0, k >= 0, finite μ > 0, 0 <= σ < 1; got s=%s k=%s μ=%s σ=%s",
-              scaleMs, queueMs, capacityRps, sigma));
+              "queue model needs s > 0, k >= 0, finite μ > 0, 0 <= σ < 1, 0 <= θ < 1; got s=%s k=%s μ=%s σ=%s θ=%s",
+              scaleMs, queueMs, capacityRps, sigma, theta));
     }
+  }
+
+  /** A model whose replicas lose nothing to the split of the arrivals (θ = 0). */
+  public QueueModel(double scaleMs, double queueMs, double capacityRps, double sigma) {
+    this(scaleMs, queueMs, capacityRps, sigma, 0);
   }
 
   @Override
@@ -72,7 +79,7 @@ public record QueueModel(double scaleMs, double queueMs, double capacityRps, dou
   @Override
   public String describe() {
     return Text.fmt(
-        "latency = %.4g ms + %.4g ms · ρ/(1 − ρ), ρ = r/%.4g rps (∞ at ρ ≥ 1), r = RR·(1 + %.4g·(λ − 1))/λ",
-        scaleMs, queueMs, capacityRps, sigma);
+        "latency = %.4g ms + %.4g ms · ρ/(1 − ρ), ρ = r/%.4g rps (∞ at ρ ≥ 1), %s",
+        scaleMs, queueMs, capacityRps, LatencyModel.describeCapacity(sigma, theta));
   }
 }

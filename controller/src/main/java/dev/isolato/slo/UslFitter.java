@@ -53,7 +53,7 @@ public final class UslFitter extends ModelFitter {
   }
 
   @Override
-  UslModel optimise(List<RatePoint> used, OptionalDouble fixedSigma, double capMs) {
+  UslModel optimise(List<RatePoint> used, OptionalDouble fixedSigma, double theta, double capMs) {
     boolean fitSigma = fixedSigma.isEmpty();
     int n = used.size();
     double[][] columns = columns(used);
@@ -62,8 +62,8 @@ public final class UslFitter extends ModelFitter {
     double[] y = columns[2];
     double[] start =
         fitSigma
-            ? bestLinearStart(rate, replicas, y)
-            : linearStart(rate, replicas, y, fixedSigma.getAsDouble());
+            ? bestLinearStart(rate, replicas, y, theta)
+            : linearStart(rate, replicas, y, fixedSigma.getAsDouble(), theta);
     MultivariateJacobianFunction model =
         point -> {
           double s = point.getEntry(0);
@@ -74,20 +74,27 @@ public final class UslFitter extends ModelFitter {
           RealMatrix jacobian = new Array2DRowRealMatrix(n, fitSigma ? 4 : 3);
           for (int i = 0; i < n; i++) {
             double lambda = replicas[i];
-            double u = load(rate[i], lambda, sigma);
+            double u = load(rate[i], lambda, sigma, theta);
             double shape = 1 + a * (u - 1) + b * u * (u - 1);
             value.setEntry(i, s * shape);
             jacobian.setEntry(i, 0, shape);
             jacobian.setEntry(i, 1, s * (u - 1));
             jacobian.setEntry(i, 2, s * u * (u - 1));
             if (fitSigma) {
-              jacobian.setEntry(i, 3, s * (a + b * (2 * u - 1)) * rate[i] * (lambda - 1) / lambda);
+              jacobian.setEntry(
+                  i,
+                  3,
+                  s
+                      * (a + b * (2 * u - 1))
+                      * rate[i]
+                      * (lambda - 1)
+                      / LatencyModel.capacity(lambda, 0, theta));
             }
           }
           return new Pair<>(value, jacobian);
         };
     double[] p = leastSquares(start, model, y, relativeWeights(y), v -> clamp(v, 0));
-    return new UslModel(p[0], p[1], p[2], fitSigma ? p[3] : fixedSigma.getAsDouble());
+    return new UslModel(p[0], p[1], p[2], fitSigma ? p[3] : fixedSigma.getAsDouble(), theta);
   }
 
   /**
@@ -103,12 +110,13 @@ public final class UslFitter extends ModelFitter {
     return new DiagonalMatrix(w, false);
   }
 
-  private static double[] bestLinearStart(double[] rate, double[] replicas, double[] y) {
+  private static double[] bestLinearStart(
+      double[] rate, double[] replicas, double[] y, double theta) {
     double[] best = null;
     double bestSse = Double.POSITIVE_INFINITY;
     for (double sigma : SIGMA_GRID) {
-      double[] candidate = linearStart(rate, replicas, y, sigma);
-      UslModel m = new UslModel(candidate[0], candidate[1], candidate[2], sigma);
+      double[] candidate = linearStart(rate, replicas, y, sigma, theta);
+      UslModel m = new UslModel(candidate[0], candidate[1], candidate[2], sigma, theta);
       double sse = 0;
       for (int i = 0; i < y.length; i++) {
         double r = y[i] - m.latencyMs(rate[i], (int) replicas[i]);
@@ -127,13 +135,14 @@ public final class UslFitter extends ModelFitter {
    * the non-linear fit (each row divided by y), mapped to (s, α, β) = (c0, c1/c0, c2/c0) and
    * clamped into the model's domain.
    */
-  private static double[] linearStart(double[] rate, double[] replicas, double[] y, double sigma) {
+  private static double[] linearStart(
+      double[] rate, double[] replicas, double[] y, double sigma, double theta) {
     int n = y.length;
     double[][] design = new double[n][3];
     double[] ones = new double[n];
     double minY = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
-      double u = load(rate[i], replicas[i], sigma);
+      double u = load(rate[i], replicas[i], sigma, theta);
       double w = 1 / Math.max(y[i], 1e-6);
       design[i][0] = w;
       design[i][1] = w * (u - 1);

@@ -5,31 +5,41 @@ package dev.isolato.slo;
  *
  * <pre>
  *   latency_ms(RR, λ) = s · (1 + α·(r − 1) + β·r·(r − 1))
- *   r = RR / C(λ),   C(λ) = λ / (1 + σ·(λ − 1))
+ *   r = RR / C(λ),   C(λ) = (θ + (1 − θ)·λ) / (1 + σ·(λ − 1))
  * </pre>
  *
  * RR is the class's total offered rate (rps), λ the replicas, r the effective load of one replica
  * (rps), s the latency scale (ms, the latency at 1 rps), α the contention and β the coherency
- * coefficient of a replica under load (per rps and per rps²), and σ the contention between
- * replicas: C(λ) is the USL capacity of λ replicas relative to one (σ = 0: replicas scale
- * linearly). See docs/slo-engine.md for why this form; planning goes through {@link LatencyModel}.
+ * coefficient of a replica under load (per rps and per rps²), and C(λ) the capacity of λ replicas
+ * relative to one, with σ the contention between replicas and θ the cost of a random split of the
+ * arrivals ({@link LatencyModel}; σ = θ = 0: replicas scale linearly). See docs/slo-engine.md for
+ * why this form; planning goes through {@link LatencyModel}.
  *
  * @param scaleMs s, > 0
  * @param alpha α, ≥ 0
  * @param beta β, ≥ 0
  * @param sigma σ, in [0, 1)
+ * @param theta θ, in [0, 1)
  */
-public record UslModel(double scaleMs, double alpha, double beta, double sigma)
+public record UslModel(double scaleMs, double alpha, double beta, double sigma, double theta)
     implements LatencyModel {
   public static final String FORM = "usl";
 
   public UslModel {
-    if (!(scaleMs > 0) || !(alpha >= 0) || !(beta >= 0) || !(sigma >= 0 && sigma < 1)) {
+    if (!(scaleMs > 0)
+        || !(alpha >= 0)
+        || !(beta >= 0)
+        || !LatencyModel.validScaling(sigma, theta)) {
       throw new IllegalArgumentException(
           String.format(
-              "USL model needs s > 0, α >= 0, β >= 0, 0 <= σ < 1; got s=%s α=%s β=%s σ=%s",
-              scaleMs, alpha, beta, sigma));
+              "USL model needs s > 0, α >= 0, β >= 0, 0 <= σ < 1, 0 <= θ < 1; got s=%s α=%s β=%s σ=%s θ=%s",
+              scaleMs, alpha, beta, sigma, theta));
     }
+  }
+
+  /** A model whose replicas lose nothing to the split of the arrivals (θ = 0). */
+  public UslModel(double scaleMs, double alpha, double beta, double sigma) {
+    this(scaleMs, alpha, beta, sigma, 0);
   }
 
   @Override
@@ -65,7 +75,7 @@ public record UslModel(double scaleMs, double alpha, double beta, double sigma)
   @Override
   public String describe() {
     return Text.fmt(
-        "latency = %.4g ms · (1 + %.4g·(r − 1) + %.4g·r·(r − 1)), r = RR·(1 + %.4g·(λ − 1))/λ",
-        scaleMs, alpha, beta, sigma);
+        "latency = %.4g ms · (1 + %.4g·(r − 1) + %.4g·r·(r − 1)), %s",
+        scaleMs, alpha, beta, LatencyModel.describeCapacity(sigma, theta));
   }
 }

@@ -465,6 +465,7 @@ public final class CalibrationStatusMapper {
     }
     m.form = model.form();
     m.sigma = model.sigma();
+    m.theta = model.theta();
     return m;
   }
 
@@ -477,12 +478,12 @@ public final class CalibrationStatusMapper {
       if (m.queueMs == null || m.capacityRps == null) {
         throw new IllegalArgumentException("queue model needs queueMs and capacityRps");
       }
-      return new QueueModel(m.scaleMs, m.queueMs, m.capacityRps, m.sigma);
+      return new QueueModel(m.scaleMs, m.queueMs, m.capacityRps, m.sigma, m.theta);
     }
     if (m.form != null && !UslModel.FORM.equals(m.form)) {
       throw new IllegalArgumentException("unknown model form " + m.form);
     }
-    return new UslModel(m.scaleMs, m.alpha, m.beta, m.sigma);
+    return new UslModel(m.scaleMs, m.alpha, m.beta, m.sigma, m.theta);
   }
 
   private static String formOf(SloClassStatus.Model m) {

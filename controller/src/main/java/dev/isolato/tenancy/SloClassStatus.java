@@ -91,6 +91,12 @@ public class SloClassStatus {
     public double beta;
     public double sigma;
 
+    /**
+     * θ, the capacity a random split of the arrivals costs each replica beyond the first; absent
+     * (0) in status written before it.
+     */
+    public double theta;
+
     /** k, queue form only. */
     public Double queueMs;
 

@@ -116,7 +116,10 @@ class SloApiIT extends ItBase {
     assertThat(posted.body().get("fitRuns").findValuesAsText("runId"))
         .containsExactly("calib-1", "calib-2");
     JsonNode status = api("GET", "/api/v1/slo-classes/" + CLS, null).body().get("status");
+    // the synthetic ramps' 10 % steps know each cut-off too coarsely for the law from the cut-offs:
+    // σ alone is fitted on every step (θ = 0)
     assertThat(status.at("/model/sigma").asDouble()).isCloseTo(0.2, within(0.05));
+    assertThat(status.at("/model/theta").asDouble()).isZero();
     assertThat(status.get("cutoffs")).hasSize(2);
     assertThat(status.at("/cutoffs/1/pods").asInt()).isEqualTo(2);
     // two replicas carry ~100 rps, not 120: 110 planned needs a third
@@ -149,6 +152,13 @@ class SloApiIT extends ItBase {
     Reply typed = api("POST", "/api/v1/calibrations", wrongType);
     assertThat(typed.status()).isEqualTo(400);
     assertThat(typed.body().at("/errors/0/field").asText()).isEqualTo("steps[2].total.p95");
+
+    // matches the quantity pattern but no long holds its millicores (found by FuzzIT: was a 500)
+    ObjectNode huge = (ObjectNode) JSON.readTree(runJson("calib-bad", CLS, 1));
+    ((ObjectNode) huge.at("/context")).put("podCpu", "918716020247188742873010044250.43538Mi");
+    Reply overflow = api("POST", "/api/v1/calibrations", huge);
+    assertThat(overflow.status()).isEqualTo(400);
+    assertThat(overflow.body().at("/errors/0/field").asText()).isEqualTo("context.podCpu");
 
     Reply unknown = api("POST", "/api/v1/calibrations", runJson("calib-bad", "platinum", 1));
     assertThat(unknown.status()).isEqualTo(422);
