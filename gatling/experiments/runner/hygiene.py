@@ -15,7 +15,8 @@ Thresholds (a run beyond any is `contaminated`, not stored as a cut-off):
   then delays sends by u/(1-u) ≈ 2.3 times (u = 0.7) its per-request CPU cost (0.1-0.3 ms) or more,
   which eats into the 2 ms low-load goal and grows steeply beyond (9× at 90 %);
 - steal above 5 % on the pods' CPUs: it removes capacity the CFS quota does not see, and the
-  cut-off goal is ±10 %, so 5 % keeps it at half the tolerance;
+  cut-off goal is ±10 %, so 5 % keeps it at half the tolerance (a step that passed despite it
+  cannot move the cut-off and is only recorded, unless its p95 is the run's low-load figure);
 - any CPU shared between the generator and the pods.
 CFS throttling of the class's pods is recorded, not judged: it is the quota being measured.
 """
@@ -23,6 +24,7 @@ CFS throttling of the class's pods is recorded, not judged: it is the quota bein
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import threading
 import time
@@ -176,11 +178,12 @@ def assess(
     pinning: Mapping[str, Any],
     max_generator_pct: float = MAX_GENERATOR_CPU_PCT,
     max_steal_pct: float = MAX_STEAL_PCT,
-    moot: Callable[[set[int]], set[int]] | None = None,
+    moot: Callable[[set[int], set[int]], Mapping[int, str]] | None = None,
 ) -> dict[str, Any]:
     """`clean` or `contaminated` with every reason (step by step), and the thresholds used.
-    `moot`, given the contaminated steps' positions, names those whose contamination cannot
-    change the result (knee.past_the_knee); their reasons are kept under `ignored`."""
+    `moot`, given the contaminated steps' positions and those of them whose only fault is steal,
+    names the steps whose contamination cannot change the result, each with why
+    (knee.moot_steps); their reasons are kept under `ignored`."""
     reasons = []
     pinned = bool(pinning.get("pinned"))
     if not pinned:
@@ -192,7 +195,10 @@ def assess(
         for i, w in enumerate(windows)
         if (why := step_reasons(i, w, pinned, max_generator_pct, max_steal_pct))
     }
-    ignored = moot(set(per_step)) if moot else set()
+    steal_only = {
+        i for i in per_step if not step_reasons(i, windows[i], pinned, max_generator_pct, math.inf)
+    }
+    ignored = moot(set(per_step), steal_only) if moot else {}
     reasons += [r for i in sorted(per_step) if i not in ignored for r in per_step[i]]
     out = {
         "status": "contaminated" if reasons else "clean",
@@ -200,11 +206,7 @@ def assess(
         "thresholds": {"generatorCpuPct": max_generator_pct, "stealPct": max_steal_pct},
     }
     if ignored:
-        out["ignored"] = [
-            f"{r} (failed above a clean first failure: cannot move the cut-off)"
-            for i in sorted(ignored)
-            for r in per_step[i]
-        ]
+        out["ignored"] = [f"{r} ({ignored[i]})" for i in sorted(ignored) for r in per_step[i]]
     return out
 
 

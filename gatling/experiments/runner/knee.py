@@ -133,6 +133,27 @@ def past_the_knee(
     }
 
 
+PAST_THE_KNEE = "failed above a clean first failure: cannot move the cut-off"
+PASSED_DESPITE_STEAL = (
+    "passed despite the steal, which only takes capacity away: cannot move the cut-off"
+)
+
+
+def moot_steps(
+    steps: Sequence[Mapping[str, Any]], target_ms: float, dirty: set[int], steal_only: set[int]
+) -> dict[int, str]:
+    """Contaminated steps (positions in `steps`) that cannot change the result, each with why:
+    failing steps past the knee, and steps whose only fault is steal that passed anyway (steal
+    removes CPU the quota does not see, so without it they would pass too) unless they set the
+    low-load figure (the lowest rate), whose p95 the steal may have raised."""
+    out = dict.fromkeys(past_the_knee(steps, target_ms, dirty), PAST_THE_KNEE)
+    lowest = min((s["offeredRps"] for s in steps), default=None)
+    for i in sorted(steal_only - out.keys()):
+        if passes(steps[i], target_ms) and steps[i]["offeredRps"] != lowest:
+            out[i] = PASSED_DESPITE_STEAL
+    return out
+
+
 def next_probe(passing: float, failing: float, resolution: float = RESOLUTION) -> float | None:
     """The rate to probe next (the midpoint, to 0.1 req/s), or None once failing - passing is
     within `resolution` of the passing rate."""

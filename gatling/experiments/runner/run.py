@@ -46,7 +46,7 @@ from .instruments import (
     ramp_of,
     warmup_requests,
 )
-from .knee import RESOLUTION, bracket, next_probe, p95_ci, past_the_knee
+from .knee import RESOLUTION, bracket, moot_steps, next_probe, p95_ci
 from .plan_export import PlanExporter, PlanExportError
 from .verdict import holds, verdict
 
@@ -294,7 +294,7 @@ class Run:
         for run in runs.values():
             per_step = ramp is not None or len(windows) == len(run["steps"])
             ramped = ramp is not None and run["sloClass"] == ramp.slo_class
-            moot = functools.partial(past_the_knee, run["steps"], target) if ramped else None
+            moot = functools.partial(moot_steps, run["steps"], target) if ramped else None
             verdict = assess(windows, pin, moot=moot)
             steps = [
                 {

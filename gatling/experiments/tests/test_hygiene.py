@@ -92,16 +92,27 @@ def test_assess_names_every_reason():
 def test_assess_keeps_moot_steps_reasons_apart():
     clean = {"generatorCpuPct": 10.0, "stealPct": 0.0, "sharedCpus": ""}
     busy = {**clean, "generatorCpuPct": 85.0}
-    v = assess([clean, busy, busy], {"pinned": True}, moot=lambda dirty: dirty & {2})
+    v = assess(
+        [clean, busy, busy],
+        {"pinned": True},
+        moot=lambda dirty, _: {2: "moot"} if 2 in dirty else {},
+    )
     assert v["status"] == "contaminated"
     assert v["reasons"] == ["step 1: the generator used 85.0 % of its CPUs (> 70.0 %)"]
-    assert v["ignored"] == [
-        "step 2: the generator used 85.0 % of its CPUs (> 70.0 %) (failed above a clean first "
-        "failure: cannot move the cut-off)"
-    ]
-    v = assess([clean, clean, busy], {"pinned": True}, moot=lambda dirty: dirty)
+    assert v["ignored"] == ["step 2: the generator used 85.0 % of its CPUs (> 70.0 %) (moot)"]
+    every = lambda dirty, _: dict.fromkeys(dirty, "moot")  # noqa: E731
+    v = assess([clean, clean, busy], {"pinned": True}, moot=every)
     assert v["status"] == "clean" and len(v["ignored"]) == 1
-    assert "ignored" not in assess([clean], {"pinned": True}, moot=lambda dirty: dirty)
+    assert "ignored" not in assess([clean], {"pinned": True}, moot=every)
+
+
+def test_assess_tells_the_moot_rule_which_steps_only_steal_contaminated():
+    clean = {"generatorCpuPct": 10.0, "stealPct": 0.0, "sharedCpus": ""}
+    stolen = {**clean, "stealPct": 5.1}
+    both = {**stolen, "generatorCpuPct": 85.0}
+    seen = []
+    assess([clean, stolen, both], {"pinned": True}, moot=lambda d, s: seen.append((d, s)) or {})
+    assert seen == [({1, 2}, {1})]
 
 
 def test_split_cpus_gives_the_first_to_the_generator():

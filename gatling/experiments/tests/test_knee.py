@@ -6,6 +6,7 @@ from runner.knee import (
     binom_cdf,
     bracket,
     ci_overlap,
+    moot_steps,
     next_probe,
     p95_ci,
     passes,
@@ -115,6 +116,21 @@ def test_only_failing_steps_above_a_clean_first_failure_are_past_the_knee():
     steps[5] = step(144, 40)  # a pass above the first failure: it could move the cut-off
     assert past_the_knee(steps, 50, {5, 6}) == {6}
     assert past_the_knee([step(15, 5), step(30, 6)], 50, {1}) == set()  # no failure at all
+
+
+def test_a_step_that_passed_despite_steal_is_moot_unless_it_is_the_low_load_one():
+    # refused on 2026-11-25 04:34 and 05:07: 5.12 and 5.02 % steal in a step that passed
+    steps = [step(r, 5) for r in (4, 8, 12)] + [step(16, 90), step(14, 30), step(15, 60)]
+    moot = moot_steps(steps, 50, dirty={0, 1, 3, 5}, steal_only={0, 1, 3})
+    assert moot == {
+        1: "passed despite the steal, which only takes capacity away: cannot move the cut-off"
+    }
+    # 0 set the low-load p95; 3 (16 req/s) failed above the first failure, 15, which is dirty
+    assert 3 not in moot_steps(steps, 50, dirty={3, 5}, steal_only={3})
+    assert moot_steps(steps, 50, dirty={3}, steal_only={3}) == {
+        3: "failed above a clean first failure: cannot move the cut-off"
+    }
+    assert moot_steps(steps, 50, dirty={2}, steal_only=set()) == {}  # not steal: not moot
 
 
 def test_bisection_stops_at_five_percent_of_the_cutoff():
