@@ -64,22 +64,33 @@ def off_rate_pct(run: Mapping[str, Any]) -> float | None:
     return round(max(devs), 1) if devs else None
 
 
+def cpu_ms(run: Mapping[str, Any]) -> float | None:
+    """What a request cost the pods in CPU (hygiene.podCpu; None for runs stored before it)."""
+    return (run["hygiene"].get("podCpu") or {}).get("msPerRequest")
+
+
 def row(name: str, pods: str, comparison: Mapping[str, Any], gatling: Mapping, openloop: Mapping):
     """One table row: cut-offs, their difference, low-load p95 at the client and at the pod."""
     cut = comparison.get("cutoff") or {}
     g_low, g_h = _low(gatling)
     o_low, o_h = _low(openloop)
     g_wire, o_wire = g_h.get("wire") or {}, o_h.get("wire") or {}
-    diff = f"{cut['diffPct']:+.1f} % (±{cut['toleranceRps']:g})" if cut else NONE
     knee = gatling["hygiene"].get("knee") or {}
+    if "heldToRps" in cut:  # neither run reached the knee: both cut-offs are lower bounds
+        referee = ours = f"≥ {cut['heldToRps']:g} (held)"
+        diff = "both held to the ramp's top"
+    else:
+        referee = fmt(comparison["openloop"]["cutoffRps"])
+        ours = fmt(comparison["gatling"]["cutoffRps"])
+        diff = f"{cut['diffPct']:+.1f} % (±{cut['toleranceRps']:g})" if cut else NONE
     return (
-        f"| {name} | {pods} | {fmt(comparison['openloop']['cutoffRps'])} | "
-        f"{fmt(comparison['gatling']['cutoffRps'])} | {diff} | "
+        f"| {name} | {pods} | {referee} | {ours} | {diff} | "
         f"{fmt(knee.get('resolutionPct'))} % | {o_low['offeredRps']:g} req/s: "
         f"{fmt(o_low['total']['p95'])} {ci_text(p95_ci(o_low['total']))} / "
         f"{fmt(g_low['total']['p95'])} {ci_text(p95_ci(g_low['total']))} | "
         f"{fmt(o_wire.get('serviceP95Ms'))} / {fmt(g_wire.get('serviceP95Ms'))} | "
         f"{fmt(off_rate_pct(openloop))} / {fmt(off_rate_pct(gatling))} | "
+        f"{fmt(cpu_ms(openloop), 2)} / {fmt(cpu_ms(gatling), 2)} | "
         f"{verdict(comparison['verdict'], o_low['total'], g_low['total'])} |"
     )
 
@@ -97,7 +108,8 @@ HEADER = (
     "| class | pods | referee cut-off (req/s) | Gatling cut-off | Gatling − referee (tolerance) "
     "| Gatling's bracket | low-load p95 [its 95 % CI] at the client, referee / Gatling (ms) "
     "| same step at the pod (ms) | worst step off its rate at the pod, referee / Gatling (%) "
-    "| verdict |\n|---|---|---|---|---|---|---|---|---|---|"
+    "| pod CPU per request, referee / Gatling (ms) "
+    "| verdict |\n|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 

@@ -1,5 +1,5 @@
 """usage: runner.sh run NAME | runner.sh list | runner.sh model-accuracy [DIR]
-       | runner.sh pod-size-plan [DIR]
+       | runner.sh pod-size-plan [DIR] | runner.sh compare DIR...
 
 run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/gatling.md).
   Its parameters come from the environment (see `list`); ISOLATO_API_URL, ISOLATO_API_TOKEN or
@@ -18,6 +18,8 @@ model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model
   fits and checks on the open-loop referee's runs instead of Gatling's, both on each in turn.
 pod-size-plan [DIR]: posts the pod-size runs of DIR (default docs/results/pod-size) to a class
   with candidate sizes and asks the planner which size it runs for a range of committed loads.
+compare DIR...: compares each directory's stored runs again by today's rule (offline: from the
+  runs and the controller's stored answers to them) and rewrites its *.comparison.json.
 Exit status: 0 done, 1 failed, 2 usage or definition error, 130 interrupted.
 """
 
@@ -39,6 +41,7 @@ from .definition import Definition, DefinitionError, ParameterError, catalogue
 from .instruments import InstrumentError, Options
 from .model_accuracy import model_accuracy
 from .pod_size import pod_size_plan
+from .recompare import RecompareError, recompare
 from .run import EXPERIMENTS_DIR, Run, RunError, log
 from .settings import SettingsError, api_settings, results_dir
 
@@ -150,6 +153,10 @@ def main(argv: list[str]) -> int:
             for one in fits[instrument]:
                 model_accuracy(IsolatoApi(settings.url, settings.token), directory, one)
             return 0
+        if argv[:1] == ["compare"] and len(argv) >= 2:
+            for directory in argv[1:]:
+                print("\n".join(recompare(Path(directory))))
+            return 0
         if argv[:1] == ["pod-size-plan"] and len(argv) <= 2:
             directory = Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/pod-size"
             settings = api_settings(environ)
@@ -158,7 +165,7 @@ def main(argv: list[str]) -> int:
     except DefinitionError as e:
         print(f"[experiment] error: {e}", file=sys.stderr)
         return 2
-    except SettingsError as e:
+    except (SettingsError, RecompareError) as e:
         print(f"[experiment] error: {e}", file=sys.stderr)
         return 2
     except (RunError, ApiError, ApiUnreachable) as e:

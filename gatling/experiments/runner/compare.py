@@ -28,10 +28,13 @@ def compare(
     openloop_run: Mapping[str, Any],
     openloop_cutoff: float | None,
     ramp_step: float,
+    held_to: tuple[float | None, float | None] = (None, None),
 ) -> dict[str, Any]:
     """The comparison record: both cut-offs, their difference and tolerance, both low-load p95,
     and the verdict `agrees`, `disagrees` (with reasons) or `inconclusive` (a cut-off missing, or
-    the class's pods changed: pods_changed)."""
+    the class's pods changed: pods_changed). held_to is (Gatling's, the referee's) top rate when
+    its run held the SLO at every step (the controller's `not-reached`): two such runs up to the
+    same rate agree that the knee lies above it, a lower bound (cutoff.heldToRps)."""
     g_low, o_low = low_load_step(gatling_run), low_load_step(openloop_run)
     p95_diff = round(g_low["total"]["p95"] - o_low["total"]["p95"], 3)
     g_ci, o_ci = p95_ci(g_low["total"]), p95_ci(o_low["total"])
@@ -50,6 +53,13 @@ def compare(
     for name, ci in (("gatling", g_ci), ("openloop", o_ci)):
         out["lowLoad"][name]["p95Ci"] = [ci["lowMs"], ci["highMs"]]
         out["lowLoad"][name]["p95CiExact"] = ci["exact"]
+    # what a request cost the pods under each generator (hygiene.podCpu): explains, not judged
+    cpu = {
+        name: (run.get("hygiene", {}).get("podCpu") or {}).get("msPerRequest")
+        for name, run in (("gatling", gatling_run), ("openloop", openloop_run))
+    }
+    if any(v is not None for v in cpu.values()):
+        out["podCpuMsPerRequest"] = cpu
     changed = pods_changed(gatling_run, openloop_run)
     reasons = [changed] if changed else []
     if g_low["offeredRps"] != o_low["offeredRps"]:
@@ -62,6 +72,16 @@ def compare(
             f"low-load p95 differs by {p95_diff} ms (goal within {LOW_LOAD_P95_MS} ms); "
             + low_load_error_text(g_ci, o_ci)
         )
+    if gatling_cutoff is None and openloop_cutoff is None and None not in held_to:
+        if held_to[0] != held_to[1]:
+            reasons.append(
+                f"both held the SLO to the top of their ramps, but these differ ({held_to[0]:g} "
+                f"vs {held_to[1]:g} req/s)"
+            )
+        out["cutoff"] = {"heldToRps": held_to[1]}
+        out["verdict"] = verdict(changed, reasons)
+        out["reasons"] = reasons
+        return out
     if gatling_cutoff is None or openloop_cutoff is None:
         missing = [
             n for n, c in (("gatling", gatling_cutoff), ("openloop", openloop_cutoff)) if c is None
@@ -87,6 +107,16 @@ def compare(
     return out
 
 
+def cutoff_of(answer: Mapping[str, Any]) -> tuple[float | None, float | None]:
+    """(cut-off, held to) from the controller's answer to a posted run (`cutoff` of
+    POST /api/v1/calibrations): the cut-off when `found`, the rate the SLO held to when
+    `not-reached` (a lower bound), neither when `none`."""
+    cutoff = answer.get("cutoff") or {}
+    rps = cutoff.get("cutoffRps")
+    status = cutoff.get("status")
+    return (rps if status == "found" else None, rps if status == "not-reached" else None)
+
+
 def ci_text(ci: Mapping[str, Any]) -> str:
     """[low, high] in ms, an open bound as ∞ (or 0), `≈` when bracketed by stored percentiles."""
     low = "0" if ci["lowMs"] is None else f"{ci['lowMs']:.1f}"
@@ -106,12 +136,21 @@ def lines(c: Mapping[str, Any]) -> list[str]:
     """The comparison as printed after a run with both instruments."""
     low = c["lowLoad"]
     cut = c.get("cutoff") or {}
+    if "heldToRps" in cut:
+        held = cut["heldToRps"]
+        cutoff = f"  cut-off:      not reached by either; both held the SLO to {held:g} req/s"
+    else:
+        cutoff = (
+            f"  cut-off:      {c['gatling']['cutoffRps']} vs {c['openloop']['cutoffRps']} req/s"
+            + (f" ({cut['diffPct']:+} %, tolerance ±{cut['toleranceRps']})" if cut else "")
+        )
+    cpu = c.get("podCpuMsPerRequest")
     return [
         f"class {c['sloClass']}: Gatling vs open-loop: {c['verdict']}",
-        f"  cut-off:      {c['gatling']['cutoffRps']} vs {c['openloop']['cutoffRps']} req/s"
-        + (f" ({cut['diffPct']:+} %, tolerance ±{cut['toleranceRps']})" if cut else ""),
+        cutoff,
         f"  low-load p95: {low['gatling']['p95']} vs {low['openloop']['p95']} ms at "
         f"{low['openloop']['offeredRps']} req/s ({low['p95DiffMs']:+} ms, goal ±{low['goalMs']})",
+        *([f"  pod CPU:      {cpu['gatling']} vs {cpu['openloop']} ms per request"] if cpu else []),
         *(f"  - {r}" for r in c["reasons"]),
     ]
 

@@ -56,6 +56,7 @@ class SloClass:
     max_replicas: int
     per_pod_cutoff_rps: float
     admission: str | None = None
+    pivot_percent: int | None = None  # None: the API's default
 
     def body(self) -> dict[str, Any]:
         """The POST /api/v1/slo-classes body."""
@@ -72,6 +73,8 @@ class SloClass:
         }
         if self.admission is not None:
             spec["admission"] = self.admission
+        if self.pivot_percent is not None:
+            spec["pivotPercent"] = self.pivot_percent
         return {"name": self.name, "spec": spec}
 
 
@@ -484,6 +487,7 @@ def _slo_class(f: _Fields) -> SloClass:
         max_replicas=f.get("maxReplicas", int),
         per_pod_cutoff_rps=f.get("perPodCutoffRps", _NUMBER),
         admission=f.get("admission", (str, type(None)), None),
+        pivot_percent=f.get("pivotPercent", (int, type(None)), None),
     )
     f.done()
     if c.min_replicas < 1 or c.max_replicas < c.min_replicas:

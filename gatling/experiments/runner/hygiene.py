@@ -39,6 +39,7 @@ MAX_GENERATOR_CPU_PCT = 70.0
 MAX_STEAL_PCT = 5.0
 CPUSET_ROOT = Path("/sys/fs/cgroup/cpuset")
 CPU_ROOT = Path("/sys/fs/cgroup/cpu")
+CPUACCT_ROOT = Path("/sys/fs/cgroup/cpuacct")
 
 
 # ---------------------------------------------------------------------------- parsing (pure)
@@ -93,13 +94,28 @@ def parse_cpu_stat(text: str) -> dict[str, int]:
     return {k: int(values.get(k, 0)) for k in ("nr_periods", "nr_throttled", "throttled_time")}
 
 
+def parse_cpuacct_stat(text: str) -> dict[str, int]:
+    """user and system ticks (USER_HZ) of a cgroup v1 cpuacct.stat."""
+    values = dict(line.split() for line in text.splitlines() if line.strip())
+    return {k: int(values.get(k, 0)) for k in ("user", "system")}
+
+
+def cpuacct_dir(cpu_dir: Path, cpu_root: Path = CPU_ROOT, acct_root: Path = CPUACCT_ROOT) -> Path:
+    """A cpu cgroup's cpuacct twin: the same directory where the two controllers share a
+    hierarchy (cpu,cpuacct), else the same path below the cpuacct root."""
+    if (cpu_dir / "cpuacct.usage").exists():
+        return cpu_dir
+    return acct_root / cpu_dir.relative_to(cpu_root)
+
+
 # ---------------------------------------------------------------------------- judging (pure)
 
 
 @dataclass(frozen=True)
 class Sample:
     """One reading: monotonic time, the generator's CPU ticks (its process tree), steal and total
-    ticks per CPU, the pods' summed cpu.stat, the pods' and the generator's CPUs."""
+    ticks per CPU, the pods' summed cpu.stat, the pods' and the generator's CPUs, the pods' summed
+    CPU time (cpuacct.usage, ns) and its system part (ticks); None where not read."""
 
     t: float
     generator_ticks: int
@@ -107,6 +123,8 @@ class Sample:
     throttle: Mapping[str, int]
     pod_cpus: frozenset[int]
     generator_cpus: frozenset[int]
+    pod_usage_ns: int | None = None
+    pod_system_ticks: int | None = None
 
 
 def window(a: Sample, b: Sample, clk_tck: int = 100) -> dict[str, Any]:
@@ -118,7 +136,7 @@ def window(a: Sample, b: Sample, clk_tck: int = 100) -> dict[str, Any]:
     total = sum(b.cpus[c][1] - a.cpus[c][1] for c in b.pod_cpus if c in a.cpus and c in b.cpus)
     periods = b.throttle["nr_periods"] - a.throttle["nr_periods"]
     throttled = b.throttle["nr_throttled"] - a.throttle["nr_throttled"]
-    return {
+    out: dict[str, Any] = {
         "seconds": round(seconds, 3),
         "generatorCpuPct": round(gen_pct, 1),
         "stealPct": round(100.0 * steal / total, 2) if total > 0 else 0.0,
@@ -130,6 +148,13 @@ def window(a: Sample, b: Sample, clk_tck: int = 100) -> dict[str, Any]:
             (a.pod_cpus & a.generator_cpus) | (b.pod_cpus & b.generator_cpus)
         ),
     }
+    # The pods' own CPU: what their quota pays per request, whichever generator sent it.
+    if a.pod_usage_ns is not None and b.pod_usage_ns is not None:
+        out["podCpuPct"] = round(100.0 * (b.pod_usage_ns - a.pod_usage_ns) / 1e9 / seconds, 2)
+    if a.pod_system_ticks is not None and b.pod_system_ticks is not None:
+        system = (b.pod_system_ticks - a.pod_system_ticks) / clk_tck
+        out["podSystemCpuPct"] = round(100.0 * system / seconds, 1)
+    return out
 
 
 def step_windows(
@@ -171,6 +196,37 @@ def step_reasons(
     if "wire" in w and (why := contamination(i, w["wire"])):
         reasons.append(why)
     return reasons
+
+
+UNTHROTTLED_PCT = 1.0  # a step whose pods were throttled in more periods paid for waiting too
+
+
+def pod_cpu_per_request(steps: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """What one request cost the pods in CPU: the slope of their CPU time per second against
+    the offered rate (least squares over the steps with a podCpuPct that were not throttled),
+    its intercept the pods' idle CPU; None below three such steps at different rates. Both
+    instruments' runs on the same pods should give the same slope: a request is a request."""
+    pts = [
+        (float(s["offeredRps"]), 10.0 * s["podCpuPct"])  # % of a CPU -> ms per s
+        for s in steps
+        if s.get("podCpuPct") is not None
+        and s.get("throttledPeriodsPct", 0.0) <= UNTHROTTLED_PCT
+        and s.get("seconds", 0.0) > 0
+    ]
+    if len({x for x, _ in pts}) < 3:
+        return None
+    n = len(pts)
+    mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    slope = sum((x - mx) * (y - my) for x, y in pts) / sxx
+    resid = [y - my - slope * (x - mx) for x, y in pts]
+    se = math.sqrt(sum(r * r for r in resid) / (n - 2) / sxx) if n > 2 else None
+    return {
+        "msPerRequest": round(slope, 3),
+        "msPerRequestSe": None if se is None else round(se, 3),
+        "idleMsPerSecond": round(my - slope * mx, 2),
+        "steps": n,
+    }
 
 
 def assess(
@@ -345,6 +401,15 @@ class Sampler:
             with contextlib.suppress(OSError):
                 for k, v in parse_cpu_stat((cg / "cpu.stat").read_text()).items():
                     throttle[k] += v
+        usage: int | None = None
+        system: int | None = None
+        for cg in self.pod_cgroups():
+            acct = cpuacct_dir(cg)
+            with contextlib.suppress(OSError, ValueError):
+                usage = (usage or 0) + int((acct / "cpuacct.usage").read_text())
+                system = (system or 0) + parse_cpuacct_stat((acct / "cpuacct.stat").read_text())[
+                    "system"
+                ]
         try:
             pods = parse_cpulist((CPUSET_ROOT / "kubepods" / "cpuset.effective_cpus").read_text())
         except OSError:
@@ -356,6 +421,8 @@ class Sampler:
             throttle,
             pods,
             _affinity(tree) if tree else frozenset(),
+            usage,
+            system,
         )
 
     def start(self, pid: int) -> None:
@@ -381,6 +448,8 @@ class Sampler:
             last.throttle,
             last.pod_cpus,
             self.samples[-1].generator_cpus,
+            last.pod_usage_ns,
+            last.pod_system_ticks,
         )
         self.samples.append(last)
         return last.t

@@ -24,13 +24,14 @@ from . import wire
 from .api import ApiError, IsolatoApi
 from .cluster import ClusterError, Kubectl, pool_selector
 from .collision import differences
-from .compare import compare, compare_steps, lines, rate_step, step_lines
+from .compare import compare, compare_steps, cutoff_of, lines, rate_step, step_lines
 from .definition import LATENCY, Calibrate, DeleteCreated, Experiment, Step, Verdict
 from .hygiene import (
     CpusetPinning,
     Sampler,
     assess,
     pod_cgroup_dirs,
+    pod_cpu_per_request,
     step_windows,
     taskset_prefix,
     window,
@@ -68,7 +69,7 @@ def log(message: str) -> None:
     print(f"[experiment] {message}", file=sys.stderr, flush=True)
 
 
-def _write_json(path: Path, value: Any) -> None:
+def write_json(path: Path, value: Any) -> None:
     path.write_text(json.dumps(value, indent=2) + "\n")
 
 
@@ -237,7 +238,7 @@ class Run:
             for instrument in opts.instruments:
                 runs = self.measure_with(instrument, urls, ramp, pin, cgroups)
                 for cls, run in runs.items():
-                    _write_json(self.results_dir / run_file(cls, instrument), run)
+                    write_json(self.results_dir / run_file(cls, instrument), run)
                     log(f"{instrument} run of {cls}: {run['hygiene']['status']}")
                     for reason in run["hygiene"]["reasons"]:
                         log(f"  - {reason}")
@@ -317,6 +318,8 @@ class Run:
                 run["hygiene"]["run"] = windows[0]
             if knee and run["sloClass"] == ramp.slo_class:  # type: ignore[union-attr]
                 run["hygiene"]["knee"] = knee
+            if ramped and (cpu := pod_cpu_per_request(steps)):
+                run["hygiene"]["podCpu"] = cpu
         return runs
 
     def ready_pods(self) -> dict[str, int]:
@@ -423,13 +426,14 @@ class Run:
         CONTAMINATED=post; none if the definition says calibrate: false), stores and prints the
         class's status and, with both instruments, their comparison."""
         cutoffs: dict[str, float | None] = {}
+        held_to: dict[str, float | None] = {}
         runs: dict[str, dict[str, Any]] = {}
         for instrument in self.options.instruments:
             f = self.results_dir / run_file(slo_class, instrument)
             if not f.exists():
                 continue
             runs[instrument] = run = json.loads(f.read_text())
-            cutoffs[instrument] = None
+            cutoffs[instrument] = held_to[instrument] = None
             if not self.experiment.calibrate:
                 continue
             hygiene = run.get("hygiene", {})
@@ -442,10 +446,7 @@ class Run:
             except ApiError as e:
                 raise RunError(f"the calibration {f.name} was rejected: {e}") from None
             f.with_name(f.name.removesuffix(".json") + ".response.json").write_bytes(answer)
-            cutoff = json.loads(answer).get("cutoff") or {}
-            cutoffs[instrument] = (
-                cutoff.get("cutoffRps") if cutoff.get("status") == "found" else None
-            )
+            cutoffs[instrument], held_to[instrument] = cutoff_of(json.loads(answer))
         status = self.api.call("GET", f"/api/v1/slo-classes/{slo_class}")
         (self.results_dir / f"{slo_class}.status.json").write_bytes(status)
         if self.experiment.calibrate:
@@ -455,12 +456,19 @@ class Run:
             if self.experiment.calibrate:
                 sim = self.experiment.simulation
                 step = ramp_of(sim).step if sim.name == RAMP else rate_step(g)
-                c = compare(g, cutoffs["gatling"], o, cutoffs["openloop"], step)
+                c = compare(
+                    g,
+                    cutoffs["gatling"],
+                    o,
+                    cutoffs["openloop"],
+                    step,
+                    held_to=(held_to["gatling"], held_to["openloop"]),
+                )
                 text = lines(c)
             else:
                 c = compare_steps(g, o, float(LATENCY["targetMs"]))
                 text = step_lines(c)
-            _write_json(self.results_dir / f"{slo_class}.comparison.json", c)
+            write_json(self.results_dir / f"{slo_class}.comparison.json", c)
             print("\n".join(text))
 
     # ------------------------------------------------------------------------ steps
@@ -488,7 +496,7 @@ class Run:
                 run = json.loads((self.results_dir / f"{c}.json").read_text())
                 ready = self.kube.class_ready_replicas(c)
                 v = verdict(list(fields), run, json.loads(plan_raw), ready)
-                _write_json(self.results_dir / f"{c}.verdict.json", v)
+                write_json(self.results_dir / f"{c}.verdict.json", v)
                 log(f"verdict ({'holds' if holds(v) else 'violated'}): {json.dumps(v)}")
             case DeleteCreated():
                 ids = [t.tenant_id for t in self.experiment.tenants]

@@ -1,6 +1,7 @@
 from runner.compare import (
     compare,
     compare_steps,
+    cutoff_of,
     lines,
     p95_agree,
     pods_changed,
@@ -70,6 +71,41 @@ def test_a_missing_cutoff_is_inconclusive_and_a_rate_mismatch_is_named():
     assert c["cutoff"] is None
     assert c["reasons"][0] == "no cut-off measured by gatling"
     assert "differ in rate (15 vs 20 req/s)" in c["reasons"][1]
+
+
+def test_two_runs_that_held_the_slo_to_the_same_top_agree_on_a_lower_bound():
+    """finding3's gold pods: neither instrument reaches a 400m pod's knee at 54 req/s."""
+    c = compare(GATLING, None, OPENLOOP, None, 15.0, held_to=(45.0, 45.0))
+    assert c["verdict"] == "agrees", c["reasons"]
+    assert c["cutoff"] == {"heldToRps": 45.0}
+    assert "both held the SLO to 45 req/s" in "\n".join(lines(c))
+    apart = compare(GATLING, None, OPENLOOP, None, 15.0, held_to=(45.0, 30.0))
+    assert apart["verdict"] == "disagrees"
+    assert "these differ (45 vs 30 req/s)" in apart["reasons"][0]
+    # a knee found by one instrument only is no agreement on a lower bound
+    one = compare(GATLING, 40.0, OPENLOOP, None, 15.0, held_to=(None, 45.0))
+    assert one["verdict"] == "inconclusive"
+    assert one["reasons"][0] == "no cut-off measured by openloop"
+
+
+def test_the_controllers_answer_says_a_cutoff_a_lower_bound_or_neither():
+    def answer(status, rps):
+        return {"cutoff": {"status": status, "cutoffRps": rps}}
+
+    assert cutoff_of(answer("found", 99.0)) == (99.0, None)
+    assert cutoff_of(answer("not-reached", 54.0)) == (None, 54.0)
+    assert cutoff_of(answer("none", None)) == (None, None)
+    assert cutoff_of({}) == (None, None)
+
+
+def test_what_a_request_cost_the_pods_is_reported_beside_not_judged():
+    g = {**GATLING, "hygiene": {"podCpu": {"msPerRequest": 2.8}}}
+    o = {**OPENLOOP, "hygiene": {"podCpu": {"msPerRequest": 2.4}}}
+    c = compare(g, 100.0, o, 105.0, 15.0)
+    assert c["podCpuMsPerRequest"] == {"gatling": 2.8, "openloop": 2.4}
+    assert c["verdict"] == "agrees"
+    assert "  pod CPU:      2.8 vs 2.4 ms per request" in lines(c)
+    assert "podCpuMsPerRequest" not in compare(GATLING, 100.0, OPENLOOP, 105.0, 15.0)
 
 
 def test_lines_print_both_instruments():

@@ -77,6 +77,9 @@ def test_the_steps_of_verify_and_finding3_plan():
         Calibrate("f3bronze", Path("finding3/mix-1-3/f3bronze.json")),
     )
     assert {"onePodPerTenant": 3} in f3.steps("finish")[0].fields
+    # its autoscaler holds each pod at the cut-off the planner divides by: no pod beyond the plan
+    assert f3.classes[1].body()["spec"]["pivotPercent"] == 100
+    assert "pivotPercent" not in f3.classes[0].body()["spec"]
 
 
 def test_the_runs_that_steps_post_are_stored():

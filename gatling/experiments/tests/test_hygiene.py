@@ -1,15 +1,19 @@
+from dataclasses import replace
 from pathlib import Path
 
 from runner.hygiene import (
     CpusetPinning,
     Sample,
     assess,
+    cpuacct_dir,
     format_cpulist,
     parse_cpu_stat,
+    parse_cpuacct_stat,
     parse_cpulist,
     parse_pid_stat,
     parse_proc_stat,
     pod_cgroup_dirs,
+    pod_cpu_per_request,
     split_cpus,
     step_windows,
     window,
@@ -63,6 +67,41 @@ def test_window_in_percent_of_the_time_and_cpus():
     }
     shared = window(sample(0, 0, 0, 0, pods="0-1"), sample(1, 0, 0, 100, pods="0-1"))
     assert shared["sharedCpus"] == "0"
+
+
+def test_a_window_has_the_pods_own_cpu_when_it_was_read(tmp_path):
+    a, b = sample(0, 0, 0, 0), sample(2, 0, 0, 200)
+    assert "podCpuPct" not in window(a, b)  # cpuacct not readable: nothing claimed
+    a = replace(a, pod_usage_ns=10**9, pod_system_ticks=100)
+    b = replace(b, pod_usage_ns=10**9 + 5 * 10**8, pod_system_ticks=110)
+    w = window(a, b)
+    assert w["podCpuPct"] == 25.0  # 0.5 s of CPU in 2 s
+    assert w["podSystemCpuPct"] == 5.0  # 0.1 s of it in the kernel
+    assert parse_cpuacct_stat("user 1234\nsystem 56\n") == {"user": 1234, "system": 56}
+    cpu, acct = tmp_path / "cpu", tmp_path / "cpuacct"
+    pod = cpu / "kubepods" / "burstable" / "podx"
+    assert cpuacct_dir(pod, cpu, acct) == acct / "kubepods" / "burstable" / "podx"
+    pod.mkdir(parents=True)
+    (pod / "cpuacct.usage").write_text("1\n")  # cpu,cpuacct mounted together
+    assert cpuacct_dir(pod, cpu, acct) == pod
+
+
+def test_a_requests_cpu_is_the_slope_over_the_unthrottled_steps():
+    def step(rate, cpu_pct, throttled=0.0):
+        return {
+            "offeredRps": rate,
+            "podCpuPct": cpu_pct,
+            "throttledPeriodsPct": throttled,
+            "seconds": 5.0,
+        }
+
+    # 2.5 ms per request on 3 ms/s idle: 3 req/s -> 10.5 ms/s = 1.05 %
+    steps = [step(r, (3.0 + 2.5 * r) / 10) for r in (3, 6, 9, 12)]
+    steps.append(step(36, 10.0, throttled=78.0))  # capped by the quota: left out
+    cpu = pod_cpu_per_request(steps)
+    assert cpu == {"msPerRequest": 2.5, "msPerRequestSe": 0.0, "idleMsPerSecond": 3.0, "steps": 4}
+    assert pod_cpu_per_request(steps[:2]) is None
+    assert pod_cpu_per_request([{**s, "podCpuPct": None} for s in steps]) is None
 
 
 def test_steps_are_windows_back_to_back_ending_at_the_generators_exit():

@@ -23,15 +23,30 @@ def test_a_row_shows_both_cut_offs_and_both_views_of_low_load():
         "verdict": "agrees",
     }
     g = run([6.4, 7.6], [16, 8], wire_rates=[16.4, 8.0], knee={"resolutionPct": 2.9})
+    g["hygiene"]["podCpu"] = {"msPerRequest": 2.606}
     o = run([4.3, 4.4], [16, 8], wire_rates=[16.0, 8.0])
     line = r.row("acc1", "1 × 200m", comparison, g, o)
     assert line == (
         "| acc1 | 1 × 200m | 72.0 | 68.0 | -5.6 % (±8) | 2.9 % | 8 req/s: 4.4 ≈[3.9, 6.4] / "
-        "7.6 ≈[7.1, 9.6] | 3.0 / 3.0 | 0.0 / 2.5 | agrees (low-load Δ beyond the CIs) |"
+        "7.6 ≈[7.1, 9.6] | 3.0 / 3.0 | 0.0 / 2.5 | n/a / 2.61 | "
+        "agrees (low-load Δ beyond the CIs) |"
     )
     g["steps"][1]["total"] |= {"p95Low": 7.2, "p95High": 8.0}  # a generator's own interval
     assert "7.6 [7.2, 8.0] |" in r.row("acc1", "1 × 200m", comparison, g, o)
     assert r.off_rate_pct(run([1], [10])) is None
+
+
+def test_a_knee_neither_run_reached_shows_as_a_lower_bound_on_both_sides():
+    comparison = {
+        "gatling": {"cutoffRps": None},
+        "openloop": {"cutoffRps": None},
+        "cutoff": {"heldToRps": 54.0},
+        "verdict": "agrees",
+    }
+    g, o = run([6.0, 6.2], [3, 54]), run([6.1, 6.3], [3, 54])
+    line = r.row("f3gold", "1 × 400m", comparison, g, o)
+    assert line.startswith("| f3gold | 1 × 400m | ≥ 54 (held) | ≥ 54 (held) | both held to")
+    assert line.endswith("| agrees |")
 
 
 def test_a_low_load_difference_over_the_goal_says_whether_the_intervals_overlap():
