@@ -157,6 +157,7 @@ class Run:
             )
         self.steps("afterTenants")
         urls = self.wait_served()
+        self.wait_planned_pods()
         try:
             classes = self.measure(urls)
         except KeyboardInterrupt:
@@ -205,6 +206,27 @@ class Run:
                 time.sleep(1)  # a new Service's kube-proxy rule lags Serving by about a second
                 last = _probe(url)
         return urls
+
+    def wait_planned_pods(self) -> None:
+        """Every class's ready pods up to its plan (GET …/plan: a calibration posted before the
+        tenants may raise it, and the autoscaler then adds the pods while the tenants already
+        answer): both instruments must measure the planned pool, not one on the way to it."""
+        deadline = time.monotonic() + self.ready_timeout_s
+        for c in self.experiment.classes:
+            plan = json.loads(self.api.call("GET", f"/api/v1/slo-classes/{c.name}/plan"))
+            want = int(plan["plan"]["replicas"])
+            ready = self.kube.class_ready_replicas(c.name)
+            if ready < want:
+                log(f"waiting until class {c.name} has its plan's {want} pods ready ({ready} now)")
+            while ready < want:
+                if time.monotonic() > deadline:
+                    raise RunError(
+                        f"class {c.name} has {ready} of its plan's {want} pods ready after "
+                        f"{self.ready_timeout_s}s (kubectl get pods -A -l isolato.dev/class="
+                        f"{c.name}: Pending ones do not fit on the node)"
+                    )
+                time.sleep(1)
+                ready = self.kube.class_ready_replicas(c.name)
 
     # ------------------------------------------------------------------------ measuring
 
