@@ -169,8 +169,10 @@ def step_rows(directory: str, c: Mapping[str, Any], link: str) -> list[str]:
             f"{t} {fmt(v['openloop'])} / {fmt(v['gatling'])}{'' if v['agrees'] else ' (!)'}"
             for t, v in s["tenants"].items()
         )
-        agrees = all(v["agrees"] for v in s["tenants"].values())
-        verdict = "agrees" if agrees else "disagrees"
+        off = [v for v in s["tenants"].values() if not v["agrees"]]
+        verdict = "agrees" if not off else "disagrees"
+        if off and all(v.get("ciOverlap") for v in off):
+            verdict += " (the differing p95s within their 95 % CIs)"
         if c.get("verdict") == "inconclusive":  # the cells compare different pods (compare.py)
             verdict = f"inconclusive: {c['reasons'][0]} (cells: {verdict})"
         rows.append(

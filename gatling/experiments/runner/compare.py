@@ -70,7 +70,7 @@ def compare(
     if abs(p95_diff) > LOW_LOAD_P95_MS:
         reasons.append(
             f"low-load p95 differs by {p95_diff} ms (goal within {LOW_LOAD_P95_MS} ms); "
-            + low_load_error_text(g_ci, o_ci)
+            + ci_error_text(g_ci, o_ci)
         )
     if gatling_cutoff is None and openloop_cutoff is None and None not in held_to:
         if held_to[0] != held_to[1]:
@@ -124,8 +124,8 @@ def ci_text(ci: Mapping[str, Any]) -> str:
     return f"{'' if ci['exact'] else '≈'}[{low}, {high}]"
 
 
-def low_load_error_text(g_ci: Mapping[str, Any], o_ci: Mapping[str, Any]) -> str:
-    """Whether a low-load difference is more than the two p95s' sampling error."""
+def ci_error_text(g_ci: Mapping[str, Any], o_ci: Mapping[str, Any]) -> str:
+    """Whether a difference of two p95s is more than their sampling error."""
     both = f"95 % CIs {ci_text(g_ci)} vs {ci_text(o_ci)} ms at {o_ci['count']} requests"
     if ci_overlap(g_ci, o_ci):
         return f"within the measurement error ({both} overlap)"
@@ -219,14 +219,23 @@ def compare_steps(
             continue
         cells = {}
         for tenant in sorted(set(g["tenants"]) | set(o["tenants"])):
-            g_p95 = g["tenants"].get(tenant, {}).get("p95")
-            o_p95 = o["tenants"].get(tenant, {}).get("p95")
+            g_stats, o_stats = g["tenants"].get(tenant, {}), o["tenants"].get(tenant, {})
+            g_p95, o_p95 = g_stats.get("p95"), o_stats.get("p95")
             agree = p95_agree(g_p95, o_p95, target_ms)
             cells[tenant] = {"gatling": g_p95, "openloop": o_p95, "agrees": agree}
-            if not agree:
-                reasons.append(
-                    f"step {g['index']} tenant {tenant}: p95 {g_p95} vs open-loop {o_p95} ms"
-                )
+            if agree:
+                continue
+            why = f"step {g['index']} tenant {tenant}: p95 {g_p95} vs open-loop {o_p95} ms"
+            if (
+                g_p95 is not None
+                and o_p95 is not None
+                and "count" in g_stats
+                and "count" in o_stats
+            ):
+                g_ci, o_ci = p95_ci(g_stats), p95_ci(o_stats)
+                cells[tenant]["ciOverlap"] = ci_overlap(g_ci, o_ci)
+                why += f"; {ci_error_text(g_ci, o_ci)}"
+            reasons.append(why)
         steps.append({"index": g["index"], "offeredRps": g["offeredRps"], "tenants": cells})
     reasons += [f"step {i}: no Gatling step" for i in sorted(o_steps)]
     return {

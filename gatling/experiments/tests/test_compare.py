@@ -151,6 +151,22 @@ def test_compare_steps_puts_each_tenants_p95_side_by_side():
     assert "step 1 (150 req/s), ms: t1 70.0 vs 400.0, t2 30.0 vs 12.0 (!)" in text
 
 
+def test_a_differing_cell_says_whether_it_is_within_the_sampling_error():
+    """finding3-plan 2026-11-25 23:33, bronze t2 near the knee: 43.2 vs 33.6 ms of 400 each."""
+    g = steps_run("g", (0, {"t2": 43.227}))
+    o = steps_run("o", (0, {"t2": 33.594}))
+    g["steps"][0]["tenants"]["t2"] |= {"count": 400, "p95Low": 33.153, "p95High": 57.808}
+    o["steps"][0]["tenants"]["t2"] |= {"count": 400, "p95Low": 26.969, "p95High": 43.632}
+    c = compare_steps(g, o, 50.0)
+    assert c["verdict"] == "disagrees"  # the rule is the rule
+    assert c["steps"][0]["tenants"]["t2"]["ciOverlap"] is True
+    assert "within the measurement error (95 % CIs [33.2, 57.8] vs [27.0, 43.6]" in c["reasons"][0]
+    o["steps"][0]["tenants"]["t2"] |= {"p95": 20.0, "p95Low": 18.0, "p95High": 22.0}
+    apart = compare_steps(g, o, 50.0)
+    assert apart["steps"][0]["tenants"]["t2"]["ciOverlap"] is False
+    assert "beyond the measurement error" in apart["reasons"][0]
+
+
 def test_compare_steps_names_a_step_only_one_instrument_has():
     g = steps_run("g", (0, {"t1": 8.0}), (1, {"t1": 9.0}))
     o = steps_run("o", (0, {"t1": 8.0}))

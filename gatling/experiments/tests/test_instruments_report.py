@@ -123,3 +123,19 @@ def test_a_step_row_of_different_pods_is_inconclusive_whatever_its_cells():
     }
     (row,) = r.step_rows("finding3/plan-1-3", c, "plan")
     assert row.endswith(f"| t1 7.5 / 8.3 | inconclusive: {reason} (cells: agrees) |")
+
+
+def test_a_step_row_whose_differing_cells_overlap_in_their_cis_says_so():
+    cell = {"gatling": 43.2, "openloop": 33.6, "agrees": False, "ciOverlap": True}
+    c = {
+        "sloClass": "f3bronze",
+        "verdict": "disagrees",
+        "reasons": ["step 0 tenant t2: ..."],
+        "steps": [{"index": 0, "offeredRps": 108.0, "tenants": {"t2": cell}}],
+    }
+    (row,) = r.step_rows("finding3/plan-1-3", c, "plan")
+    assert row.endswith(
+        "| t2 33.6 / 43.2 (!) | disagrees (the differing p95s within their 95 % CIs) |"
+    )
+    c["steps"][0]["tenants"]["t2"] = {**cell, "ciOverlap": False}
+    assert r.step_rows("finding3/plan-1-3", c, "plan")[0].endswith("| disagrees |")

@@ -43,3 +43,12 @@ def test_a_missing_answer_names_the_file(mix):
     (mix / "f3gold.openloop.response.json").unlink()
     with pytest.raises(RecompareError, match=r"f3gold\.openloop\.response\.json"):
         recompare(mix)
+
+
+def test_a_step_comparison_is_compared_again_against_its_stored_target(tmp_path):
+    plan = Path(shutil.copytree(STORED.parent / "plan-1-3", tmp_path / "plan-1-3"))
+    before = comparison(plan, "f3gold")
+    (plan / "f3gold.comparison.json").write_text(json.dumps({**before, "verdict": "stale"}))
+    printed = "\n".join(recompare(plan))
+    assert comparison(plan, "f3gold") == before
+    assert "p95 per step and tenant" in printed
