@@ -32,13 +32,15 @@ type ClassPlan struct {
 	Steps          []ClassStep    `json:"steps"`
 }
 
-// ClassStep is one step of a class: each tenant sends exactly Count requests.
+// ClassStep is one step of a class: each tenant sends exactly Count requests, in Order (an
+// index into Tenants per request: the simulation's own order, TenantOrder of the Gatling module).
 type ClassStep struct {
 	Index           int          `json:"index"`
 	OffsetSeconds   float64      `json:"offsetSeconds"`
 	DurationSeconds float64      `json:"durationSeconds"`
 	OfferedRps      float64      `json:"offeredRps"`
 	Tenants         []TenantLoad `json:"tenants"`
+	Order           []int        `json:"order"`
 }
 
 // TenantLoad is a tenant's rate and exact request count in one step.
@@ -89,9 +91,19 @@ func (p PlanFile) check() error {
 			if st.DurationSeconds <= 0 || st.OffsetSeconds < 0 || len(st.Tenants) == 0 {
 				return fmt.Errorf("class %s step %d: needs duration > 0, offset >= 0 and tenants", c.SloClass, st.Index)
 			}
-			for _, t := range st.Tenants {
+			sent := make([]int, len(st.Tenants))
+			for _, o := range st.Order {
+				if o < 0 || o >= len(st.Tenants) {
+					return fmt.Errorf("class %s step %d: order names tenant %d of %d", c.SloClass, st.Index, o, len(st.Tenants))
+				}
+				sent[o]++
+			}
+			for i, t := range st.Tenants {
 				if t.TenantID == "" || t.Count < 1 {
 					return fmt.Errorf("class %s step %d: tenant %q needs an id and count >= 1", c.SloClass, st.Index, t.TenantID)
+				}
+				if sent[i] != t.Count {
+					return fmt.Errorf("class %s step %d: order sends tenant %s %d requests, its count is %d", c.SloClass, st.Index, t.TenantID, sent[i], t.Count)
 				}
 			}
 		}
@@ -99,32 +111,8 @@ func (p PlanFile) check() error {
 	return nil
 }
 
-// interleave is TenantOrder.interleave of the Gatling module (smooth weighted round robin):
-// tenant indexes, one per request, counts[i] of them equal to i, each tenant's requests spread
-// through the step. Same counts, same order as the simulation sends.
-func interleave(counts []int) []int {
-	total := 0
-	for _, c := range counts {
-		total += c
-	}
-	order := make([]int, total)
-	credit := make([]int, len(counts))
-	for n := range order {
-		best := 0
-		for i, c := range counts {
-			credit[i] += c
-			if credit[i] > credit[best] {
-				best = i
-			}
-		}
-		credit[best] -= total
-		order[n] = best
-	}
-	return order
-}
-
 // classSchedule is a plan's class as one stream per step at the step's total rate, each
-// request's tenant by interleave; the warm-up goes to the first step's first tenant, as in
+// request's tenant by the step's order; the warm-up goes to the first step's first tenant, as in
 // the simulation.
 func classSchedule(p PlanFile, c ClassPlan, poisson bool, rng *rand.Rand) schedule {
 	s := schedule{baseURL: strings.TrimRight(c.BaseURL, "/")}
@@ -147,13 +135,12 @@ func classSchedule(p PlanFile, c ClassPlan, poisson bool, rng *rand.Rand) schedu
 		}
 	}
 	for _, st := range c.Steps {
-		counts := make([]int, len(st.Tenants))
 		ids := make([]int, len(st.Tenants))
 		for i, t := range st.Tenants {
-			counts[i], ids[i] = t.Count, tenant(t.TenantID)
+			ids[i] = tenant(t.TenantID)
 		}
-		order := interleave(counts)
-		for i, o := range order {
+		order := make([]int, len(st.Order))
+		for i, o := range st.Order {
 			order[i] = ids[o]
 		}
 		s.steps = append(s.steps, stepSchedule{

@@ -14,23 +14,15 @@ import (
 	"time"
 )
 
-func TestInterleaveIsTenantOrderOfTheGatlingModule(t *testing.T) {
-	// TenantOrderTest's figure, and 1 + 3 requests worked by hand: credits 1,3 -> 1 sends;
-	// 2,-1+3=2 -> the first (ties go to the lower index); then 1 twice
-	if got := interleave([]int{2, 2, 2, 2}); !reflect.DeepEqual(got, []int{0, 1, 2, 3, 0, 1, 2, 3}) {
-		t.Fatalf("interleave(2,2,2,2) = %v", got)
+// blocks is an order that sends each tenant's requests in one block, tenant after tenant.
+func blocks(loads []TenantLoad) []int {
+	var order []int
+	for i, l := range loads {
+		for range l.Count {
+			order = append(order, i)
+		}
 	}
-	if got := interleave([]int{1, 3}); !reflect.DeepEqual(got, []int{1, 0, 1, 1}) {
-		t.Fatalf("interleave(1,3) = %v", got)
-	}
-	got := interleave([]int{7, 2, 11})
-	n := make([]int, 3)
-	for _, i := range got {
-		n[i]++
-	}
-	if !reflect.DeepEqual(n, []int{7, 2, 11}) {
-		t.Fatalf("counts %v, want 7,2,11", n)
-	}
+	return order
 }
 
 // twoClasses: class A in two 1 s steps (a1 10 + a2 30 req/s, then 20 + 20), class B (b1 alone,
@@ -41,7 +33,7 @@ func twoClasses(url string) PlanFile {
 		for _, l := range loads {
 			total += l.Rps
 		}
-		return ClassStep{Index: i, OffsetSeconds: float64(i), DurationSeconds: 1, OfferedRps: total, Tenants: loads}
+		return ClassStep{Index: i, OffsetSeconds: float64(i), DurationSeconds: 1, OfferedRps: total, Tenants: loads, Order: blocks(loads)}
 	}
 	return PlanFile{Simulation: "CoLocatedRamp", Body: "{}", WarmupSeconds: 0.5, Classes: []ClassPlan{
 		{SloClass: "ca", BaseURL: url, Context: map[string]any{"label": "colocated"}, WarmupRequests: 5, Steps: []ClassStep{
@@ -154,6 +146,16 @@ func TestBadPlansAndFlagsAreRefused(t *testing.T) {
 	} {
 		if err := run([]string{"-plan", write(name, text), "-out-dir", dir}); err == nil {
 			t.Errorf("plan %s accepted", name)
+		}
+	}
+	// an order that does not send each tenant's count, or names no tenant, is the export's fault
+	for text, want := range map[string]string{
+		strings.Replace(string(good), `"order":[0,`, `"order":[`, 1):   "order sends tenant a1 9 requests, its count is 10",
+		strings.Replace(string(good), `"order":[0,`, `"order":[7,`, 1): "order names tenant 7 of 2",
+	} {
+		err := run([]string{"-plan", write("order", text), "-out-dir", dir})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("plan with a bad order: %v, want %q", err, want)
 		}
 	}
 	planPath := write("good", string(good))

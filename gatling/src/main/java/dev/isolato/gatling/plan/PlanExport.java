@@ -86,6 +86,8 @@ public final class PlanExport {
     out.put("durationSeconds", step.durationSeconds());
     out.put("offeredRps", step.offeredRps());
     out.put("tenants", tenants);
+    // the simulation's own order (indexes into tenants), so the referee sends it as is
+    out.put("order", TenantOrder.interleave(counts));
     return out;
   }
 }

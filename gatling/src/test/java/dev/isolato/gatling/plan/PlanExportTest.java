@@ -143,6 +143,10 @@ class PlanExportTest {
           counts[t] = tenant.get("count").asLong();
         }
         assertArrayEquals(step.counts(), counts, "the counts the simulation sends");
+        assertArrayEquals(
+            TenantOrder.interleave(step.counts()),
+            JSON.convertValue(n.get("order"), int[].class),
+            "the order the simulation sends in");
       }
     }
   }
