@@ -397,19 +397,17 @@ class Sampler:
             with contextlib.suppress(OSError, ValueError):
                 self._ticks[p] = parse_pid_stat(Path(f"/proc/{p}/stat").read_text())
         throttle = {"nr_periods": 0, "nr_throttled": 0, "throttled_time": 0}
+        usage: int | None = None
+        system: int | None = None
         for cg in self.pod_cgroups():
             with contextlib.suppress(OSError):
                 for k, v in parse_cpu_stat((cg / "cpu.stat").read_text()).items():
                     throttle[k] += v
-        usage: int | None = None
-        system: int | None = None
-        for cg in self.pod_cgroups():
             acct = cpuacct_dir(cg)
             with contextlib.suppress(OSError, ValueError):
-                usage = (usage or 0) + int((acct / "cpuacct.usage").read_text())
-                system = (system or 0) + parse_cpuacct_stat((acct / "cpuacct.stat").read_text())[
-                    "system"
-                ]
+                ns = int((acct / "cpuacct.usage").read_text())
+                ticks = parse_cpuacct_stat((acct / "cpuacct.stat").read_text())["system"]
+                usage, system = (usage or 0) + ns, (system or 0) + ticks
         try:
             pods = parse_cpulist((CPUSET_ROOT / "kubepods" / "cpuset.effective_cpus").read_text())
         except OSError:
