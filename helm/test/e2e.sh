@@ -15,7 +15,16 @@ CLASS=e2e-helm
 WORK=$(mktemp -d /tmp/isolato-helm-e2e.XXXXXX)
 source "$ROOT/helm/test/lib.sh"
 log() { printf '[helm-e2e] %s\n' "$*" >&2; }
-die() { log "FAIL: $*"; kubectl -n $NS get pods -o wide >&2 || true; exit 1; }
+die() { # the replicas' last log lines (and their previous container's) say what they did
+  log "FAIL: $*"; kubectl -n $NS get pods -o wide >&2 || true
+  for p in $(kubectl -n $NS get pods -l app.kubernetes.io/name=isolato -o name 2>/dev/null); do
+    for prev in false true; do
+      printf -- '--- %s (previous container: %s)\n' "$p" $prev >&2
+      kubectl -n $NS logs "$p" --previous=$prev --tail=40 >&2 2>/dev/null || true
+    done
+  done
+  exit 1
+}
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 eventually() { # TIMEOUT CMD...: polls CMD until it succeeds
@@ -39,7 +48,7 @@ cleanup() {
       kubectl ${ns:+-n $ns} delete "$kind" "$name" --wait=false >/dev/null 2>&1 || true
     done
   done
-  if [ -n "${LOAD_PID:-}" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
+  if [ -n "${LOAD_PID:-}" ]; then kill "$LOAD_PID" 2>/dev/null || true; wait "$LOAD_PID" 2>/dev/null || true; fi
   rm -rf "$WORK"
   # Waited for: the next e2e's controller would otherwise start on a terminating namespace.
   if ! kubectl delete namespace $NS "isolato-$CLASS" "isolato-c-$CLASS" --ignore-not-found --timeout=180s >/dev/null; then
@@ -84,15 +93,15 @@ grep -q 'Phase: *Succeeded' "$WORK/helm-test" || die "helm test did not succeed:
 
 API=http://$(kubectl -n $NS get svc isolato -o jsonpath='{.spec.clusterIP}'):8080
 TOKEN=$(kubectl -n $NS get secret isolato-api-tokens -o jsonpath='{.data.admin}' | base64 -d)
-api() { # METHOD PATH [JSON] → HTTP status (body in $WORK/body)
-  curl -s -o "$WORK/body" -w '%{http_code}' --max-time 5 -X "$1" -H "Authorization: Bearer $TOKEN" \
+api() { # METHOD PATH [JSON] → HTTP status (headers and body in $WORK/headers, $WORK/body)
+  curl -s -D "$WORK/headers" -o "$WORK/body" -w '%{http_code}' --max-time 5 -X "$1" -H "Authorization: Bearer $TOKEN" \
     -H 'Content-Type: application/json' ${3:+--data "$3"} "$API$2" || true
 }
 onboard() { # ID [RPS]: retried while no replica answers; 200/409: an earlier try got through
   local end=$((SECONDS + 60)) code
   while :; do
     code=$(api POST /api/v1/tenants "{\"tenantId\":\"$1\",\"sloClass\":\"$CLASS\",\"committedRps\":${2:-1},\"profile\":{\"cpu\":1,\"memory\":4,\"io\":0}}")
-    case $code in 200|201|409) return 0 ;; 000|502|503) ;; *) die "onboarding $1: HTTP $code $(cat "$WORK/body")" ;; esac
+    case $code in 200|201|409) return 0 ;; 000|502|503) ;; *) die "onboarding $1: HTTP $code $(cat "$WORK/headers" "$WORK/body")" ;; esac
     [ $SECONDS -lt $end ] || die "$1 not accepted in 60 s"
     sleep 0.2
   done

@@ -137,7 +137,22 @@ lk_network_up() {
   # Before any component runs: which shared-name chains (KUBE-FIREWALL, CNI-HOSTPORT-*, ...)
   # belong to someone else, so that `down` leaves them.
   python3 "$LK_SRC/lib/iptables_owned.py" record "$LK_IPTABLES_RECORD" || lk_die "could not read iptables (iptables-save failed)"
+  lk_service_guard
   lk_render_cni > "$LK_HOME/cni/net.d/10-localkube.conflist"
+}
+
+# A connection to a Service IP that kube-proxy does not translate (no endpoint, or the instant
+# between its filter and nat updates) would follow the default route off the host; it is
+# refused here instead (filter runs after nat's DNAT, so translated ones pass). The rules carry
+# the CNI tag of localkube's network: iptables_owned.py clean removes them on `down`.
+lk_service_guard() {
+  local cidr chain tag; cidr=$(lk_conf node.service-cidr)
+  tag="name: \"$LK_CNI_NET\" id: \"service-cidr-guard\""
+  for chain in OUTPUT FORWARD; do
+    iptables -C "$chain" -d "$cidr" -m comment --comment "$tag" -j REJECT 2>/dev/null \
+      || iptables -A "$chain" -d "$cidr" -m comment --comment "$tag" -j REJECT \
+      || lk_die "could not add the Service CIDR guard to iptables $chain"
+  done
 }
 
 lk_down() {

@@ -138,6 +138,10 @@ check "the hostPort pod runs" kubectl -n "$NS" wait --for=condition=Ready pod/ho
 check "localkube's pod has a tagged masquerade rule" nat_rule_tagged POSTROUTING "$LK_CNI_NET"
 check "localkube's pod has a tagged hostPort rule" nat_rule_tagged CNI-HOSTPORT-DNAT "$LK_CNI_NET"
 check "kube-proxy's chains exist" bash -c "iptables-save -t nat | grep '^:KUBE-SERVICES' >/dev/null"
+# An unallocated Service IP: refused on the host (curl exit 7), never routed off it
+unallocated=$("$LK" config | awk '$1 == "node.service-cidr" { split($3, o, "."); printf "%d.%d.255.254", o[1], o[2] }')
+check "a Service IP kube-proxy does not translate is refused, not routed off the host" \
+  bash -c "curl -s -o /dev/null --max-time 3 http://$unallocated:8080/; [ \$? = 7 ]"
 if [ -n "$CPUACCT" ]; then
   check "the API server runs in localkube's control-plane cgroup" in_group "$(cat "$LK_PIDS/kube-apiserver.pid")" control-plane
   check "the kubelet runs in localkube's node cgroup" in_group "$(cat "$LK_PIDS/kubelet.pid")" node

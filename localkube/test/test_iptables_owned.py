@@ -58,6 +58,20 @@ class PlanTest(unittest.TestCase):
         self.assertTrue(any(line.startswith("-A POSTROUTING -s 10.244.0.5/32") for line in delete))
         self.assertTrue(any(line.startswith("-A CNI-HOSTPORT-DNAT") for line in delete))
 
+    def test_the_service_cidr_guard_goes(self):
+        guard = (
+            '-m comment --comment "name: \\"localkube\\" id: \\"service-cidr-guard\\"" -j REJECT'
+        )
+        table = (
+            "*filter\n:OUTPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n"
+            f"-A OUTPUT -d 10.96.0.0/16 {guard}\n-A FORWARD -d 10.96.0.0/16 {guard}\n"
+            "-A OUTPUT -d 10.96.0.0/16 -j REJECT\nCOMMIT\n"
+        )
+        delete, doomed = plan(table)
+        self.assertEqual(doomed, [])
+        self.assertEqual(len(delete), 2)
+        self.assertTrue(all("service-cidr-guard" in line for line in delete))
+
     def test_shared_chains_we_created_go_with_their_jumps(self):
         delete, doomed = plan(NAT, preexisting={"KUBE-KUBELET-CANARY"})
         self.assertEqual(
