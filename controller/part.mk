@@ -1,5 +1,5 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-controller bench-reaction-time schemathesis
+.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e
@@ -54,10 +54,17 @@ chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API 
 bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/BENCHMARKS.md
 	@source gatling/experiments/venv.sh && cd controller/bench/faults && "$$PY" run_modes.py --helm $(HELM)
 
-tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; KWOK_NODES=16 for fake nodes)
+tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; "--path tenants|scale" for Isolato's own paths; KWOK_NODES=16 for fake nodes)
 	@controller/bench/tune.sh $(TUNE_ARGS)
 
-test-tune-e2e: controller-build ## reduced tuning loop on localkube: one 20-pod Deployment, one change, undone
+bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/BENCHMARKS.md
+	@controller/bench/path-tune.sh
+
+UNIT_TEST_TARGETS += test-bench-reports
+test-bench-reports: ## unit tests of controller/bench's report renderers (no cluster)
+	@source gatling/experiments/venv.sh && cd controller/bench && "$$PY" -m pytest -q test_path_tune_report.py
+
+test-tune-e2e: controller-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
 	@controller/test/tune-e2e.sh
 
 test-kwok-e2e: controller-build ## reduced KWOK shape: 2 fake nodes × 20 pods measured, nothing on the real node, all removed

@@ -10,6 +10,10 @@
 # KWOK_NODES=N runs the pods on N KWOK fake nodes instead of the real node (`localkube kwok up
 # N`, left up: `localkube kwok down` removes them), e.g. the paper's Fig. 8 shape:
 #   KWOK_NODES=16 make tune TUNE_ARGS="--pods 1600 --timeout 300"
+# --path tenants|scale tunes one of Isolato's own paths instead: J dedicated tenants onboarded at
+# once (--workloads, default 50) or a pool scaled by P pods (--pods, default 9), with the
+# controller jar run and restarted by the loop to apply its isolato.* settings, e.g.
+#   make tune TUNE_ARGS="--path tenants --workloads 50 --max-changes 3"
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
@@ -28,9 +32,25 @@ copy=$(mktemp --suffix=.jar)
 trap 'rm -f "$copy"' EXIT
 cp "$JAR" "$copy"
 out_default="$ROOT/build/tune/$(date -u +%Y%m%dT%H%M%SZ).json"
-has_out=false
-for a in "$@"; do [ "$a" = --out ] && has_out=true; done
+has_out=false has_path=false
+for a in "$@"; do
+  [ "$a" = --out ] && has_out=true
+  [ "$a" = --path ] && has_path=true
+done
 extra=()
 $has_out || extra=(--out "$out_default")
+if $has_path; then
+  # Isolato's own paths: the loop runs the controller jar (its child) with a token of its own;
+  # the pools' image must be on the node
+  LOG_TAG=tune
+  source "$ROOT/controller/test/lib.sh"
+  trap 'rm -f "$copy"; rm -rf "$WORK"' EXIT
+  require_cluster
+  ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
+  "$LK" load-image --build "$ctx" --tag "$IMAGE"
+  export_controller_env
+  extra+=(--controller-jar "$copy" --api "$API" --token-file "$WORK/token" --image "$IMAGE"
+    --controller-log "$ROOT/build/tune/$(date -u +%Y%m%dT%H%M%SZ).controller.log")
+fi
 java -Dloader.main=dev.isolato.pipeline.run.TuneMain -cp "$copy" \
   org.springframework.boot.loader.launch.PropertiesLauncher --localkube "$LK" "${where[@]}" "${extra[@]}" "$@"

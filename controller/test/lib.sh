@@ -32,11 +32,15 @@ require_cluster() {
   fi
 }
 
+# The controller jar's environment on the host: its ports, the token file, and the host-side
+# clients (see scripts/run.sh for the pools' NetworkPolicy peers).
+export_controller_env() {
+  export ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$WORK/token \
+    ISOLATO_CONTROLLER_CIDRS=10.250.0.1/32,10.244.0.1/32 ISOLATO_INGRESS_CIDRS=10.250.0.1/32,10.244.0.1/32
+}
+
 start_controller() {
-  # host process + host-side clients: see scripts/run.sh for the pools' NetworkPolicy peers
-  ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$WORK/token \
-    ISOLATO_CONTROLLER_CIDRS=10.250.0.1/32,10.244.0.1/32 ISOLATO_INGRESS_CIDRS=10.250.0.1/32,10.244.0.1/32 \
-    java -jar "$JAR" >>"$WORK/controller.log" 2>&1 &
+  (export_controller_env; exec java -jar "$JAR") >>"$WORK/controller.log" 2>&1 &
   CTL_PID=$!
   local deadline=$((SECONDS + 90))
   until curl -fs "$API/readyz" >/dev/null 2>&1; do

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Reduced tuning loop on localkube (`make test`): one 20-pod Deployment, at most one change,
-# which is undone at the end (the other end-to-end tests share this cluster). Checks that the
-# analysis finished, that every stage S1–S7 was measured and predicted, that CPU was measured,
-# that a decision was taken and, if a setting was applied, that the run after it was measured
-# and the setting is back to what it was.
+# Reduced tuning loops on localkube (`make test`): one 20-pod Deployment, then Isolato's own
+# path of 3 dedicated tenants onboarded at once (the controller run by the loop); at most one
+# change each, undone at the end (the other end-to-end tests share this cluster). Checks that
+# each analysis finished, that every stage S1–S7 was measured and predicted, that CPU was
+# measured, that a decision was taken and, if a setting was applied, that the run after it was
+# measured and the setting is back to what it was; and that the path left no class, tenant or
+# namespace behind.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
@@ -11,8 +13,8 @@ before=$("$LK" config | grep -v '^#')
 out="$ROOT/build/tune/e2e.json"
 rm -f "$out"
 start=$(date +%s)
-"$ROOT/controller/bench/tune.sh" --pods 20 --max-changes 1 --timeout 120 --restore --out "$out"
-python3 - "$out" <<'PY'
+check() { # ANALYSIS.json APPLIED-PREFIX...: the analysis is complete and consistent
+  python3 - "$@" <<'PY'
 import json, sys
 a = json.load(open(sys.argv[1]))
 assert a["status"] == "DONE", a
@@ -26,11 +28,19 @@ assert first["predictedSeconds"] > 0 and first["single"], first
 assert first["cpu"]["measured"] and first["cpu"]["controlPlane"] > 0, first["cpu"]
 assert first["decision"] in ("APPLY", "STOP_CPU_BOUND", "STOP_SMALL_GAIN", "STOP_NO_RULE"), first["decision"]
 if first["decision"] == "APPLY":
-    assert first.get("applied", "").startswith("localkube config set"), first
+    assert first.get("applied", "").startswith(tuple(sys.argv[2:])), first
     assert len(its) == 2 and its[1]["measuredSeconds"] > 0 and "measuredGain" in its[1], its
-print(f"[tune-e2e] {len(its)} iteration(s); first {first['measuredSeconds']:.2f} s, bottleneck "
+print(f"[tune-e2e] {a['shape']}: {len(its)} iteration(s); first {first['measuredSeconds']:.2f} s, bottleneck "
       f"{(first.get('bottleneck') or {}).get('stage')}, decision {first['decision']}; {a['outcome']}")
 PY
+}
+"$ROOT/controller/bench/tune.sh" --pods 20 --max-changes 1 --timeout 120 --restore --out "$out"
+check "$out" "localkube config set"
+"$ROOT/controller/bench/tune.sh" --path tenants --workloads 3 --max-changes 1 --timeout 120 --restore --out "$out"
+check "$out" "localkube config set" "restarted Isolato's controller"
+KUBECONFIG=$("$LK" kubeconfig) kubectl get sloclass tune >/dev/null 2>&1 && { echo "[tune-e2e] the path's class is left" >&2; exit 1; }
+left=$(KUBECONFIG=$("$LK" kubeconfig) kubectl get ns -o name | grep -E '^namespace/isolato-(c-tune|t-pl-)' || true)
+[ -z "$left" ] || { echo "[tune-e2e] the path left namespaces: $left" >&2; exit 1; }
 after=$("$LK" config | grep -v '^#')
 [ "$before" = "$after" ] || { echo "[tune-e2e] localkube's settings were not restored:" >&2; diff <(echo "$before") <(echo "$after") >&2; exit 1; }
 echo "[tune-e2e] passed in $(( $(date +%s) - start )) s"

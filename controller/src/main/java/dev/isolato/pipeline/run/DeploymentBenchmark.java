@@ -27,7 +27,7 @@ import java.util.Optional;
  * value (KWOK's fake nodes, {@code localkube kwok up}), and only those nodes count as the model's
  * N.
  */
-public final class DeploymentBenchmark {
+public final class DeploymentBenchmark implements PipelineBenchmark {
 
   /** Labels of everything a benchmark creates: Isolato's, and only ever deleted by name. */
   static final Map<String, String> LABELS =
@@ -36,16 +36,26 @@ public final class DeploymentBenchmark {
   static final String NAMESPACE_PREFIX = "isolato-pipeline-";
 
   /**
-   * Settings the benchmark does not exercise, so no change of them can show: its pods run an image
+   * The kubelet's image-pull settings, which no benchmark exercises (its images are on the node),
+   * and {@code more}.
+   */
+  static java.util.Set<String> imagePullsAnd(String... more) {
+    return java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(
+                "kubelet.registryPullQPS",
+                "kubelet.registryBurst",
+                "kubelet.maxParallelImagePulls"),
+            java.util.Arrays.stream(more))
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+  }
+
+  /**
+   * Settings this benchmark does not exercise, so no change of them can show: its pods run an image
    * already on the node (imagePullPolicy Never), nothing is pulled; it creates its Deployments
    * itself, not through Isolato's pools.
    */
-  public static final java.util.Set<String> NOT_EXERCISED =
-      java.util.Set.of(
-          "kubelet.registryPullQPS",
-          "kubelet.registryBurst",
-          "kubelet.maxParallelImagePulls",
-          "isolato.pool-apply-threads");
+  private static final java.util.Set<String> NOT_EXERCISED =
+      imagePullsAnd("isolato.pool-apply-threads");
 
   private static final Duration DELETE_TIMEOUT = Duration.ofMinutes(3);
 
@@ -82,21 +92,24 @@ public final class DeploymentBenchmark {
     this.nodes = nodes;
   }
 
-  /**
-   * One measured run.
-   *
-   * @param stages seconds per stage along the critical path, ending at the last pod's Ready
-   * @param seconds first create to the last pod Ready
-   */
-  public record Run(
-      WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {}
+  @Override
+  public java.util.Set<String> notExercised() {
+    return NOT_EXERCISED;
+  }
 
   /**
    * N = Ready nodes (those with the node label when set); U_c, U_w = CPU capacity. U_c comes from
    * the properties when set, else from the largest node, except on fake nodes, whose capacity is
    * made up: then U_c is this host's cores (localkube's control plane runs here).
    */
+  @Override
   public Hardware hardware() {
+    return hardware(client, props, nodes);
+  }
+
+  /** {@link #hardware()} of any benchmark on this cluster. */
+  static Hardware hardware(
+      KubernetesClient client, PipelineProperties props, Optional<NodeLabel> nodes) {
     NodeList all =
         nodes.isPresent()
             ? client.nodes().withLabel(nodes.get().key(), nodes.get().value()).list()
@@ -140,6 +153,7 @@ public final class DeploymentBenchmark {
         cores);
   }
 
+  @Override
   public Run run(WorkloadShape shape, String name) throws InterruptedException {
     String ns = NAMESPACE_PREFIX + name;
     client

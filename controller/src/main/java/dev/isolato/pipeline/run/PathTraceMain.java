@@ -13,8 +13,6 @@ import dev.isolato.pipeline.StageComparison;
 import dev.isolato.pipeline.Timeline;
 import dev.isolato.pipeline.TuningStep;
 import dev.isolato.pipeline.WorkloadShape;
-import dev.isolato.tenancy.PoolObjects;
-import dev.isolato.tenancy.Workload;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.BufferedReader;
@@ -23,12 +21,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -83,8 +80,7 @@ public final class PathTraceMain {
   private final Map<String, Double> current;
   private final Duration timeout;
   private final Map<String, TracedPath> done = new LinkedHashMap<>();
-  private DeploymentTracer tracer;
-  private CpuMeter.Mark mark;
+  private PoolTrace trace;
 
   PathTraceMain(
       KubernetesClient client,
@@ -129,7 +125,8 @@ public final class PathTraceMain {
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
       CpuMeter localkubeMeter = CpuMeter.localkube(PipelineAnalyses.localkubeHome());
       CpuMeter meter = clientPid == null ? localkubeMeter : localkubeMeter.withClient(clientPid);
-      Hardware h = new DeploymentBenchmark(client, PipelineProperties.defaults(), meter).hardware();
+      Hardware h =
+          DeploymentBenchmark.hardware(client, PipelineProperties.defaults(), Optional.empty());
       Map<String, Double> current =
           new HashMap<>(new LocalkubeSettings(Path.of(localkube)).current());
       current.putAll(set);
@@ -176,36 +173,21 @@ public final class PathTraceMain {
 
   String start(String name) {
     close();
-    tracer =
-        DeploymentTracer.inAnyNamespace(
-                client,
-                Workload.NAME,
-                Map.of(PoolObjects.MANAGED_BY, PoolObjects.MANAGER),
-                DeploymentTracer.monotonicMs())
-            .start();
-    mark = meter.mark();
-    tracer.submitted();
+    trace = PoolTrace.start(client, meter);
     return "ready " + name;
   }
 
   TracedPath stop(String name, int workloads, int pods, String input) throws InterruptedException {
-    if (tracer == null) {
+    if (trace == null) {
       throw new IllegalStateException("stop before start");
     }
     WorkloadShape shape = new WorkloadShape(workloads, pods, 1);
-    long deadline = System.nanoTime() + timeout.toNanos();
-    List<Timeline> timelines = new ArrayList<>(tracer.timelines().values());
-    // the bench saw them Ready; the tracer's watch may be a few ms behind
-    while (ready(timelines) < shape.pods() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-      timelines = new ArrayList<>(tracer.timelines().values());
-    }
-    CpuMeter.Usage cpu = meter.since(mark);
+    PoolTrace.Result r = trace.await(shape.pods(), timeout);
     close();
-    Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
-    double traced = stages.values().stream().mapToDouble(Double::doubleValue).sum();
+    Map<Stage, Double> stages = r.stages();
+    CpuMeter.Usage cpu = r.cpu();
     Timeline.NamespaceSplit split =
-        Timeline.slowest(timelines, Milestone.POD_READY)
+        Timeline.slowest(r.timelines(), Milestone.POD_READY)
             .flatMap(Timeline::namespaceSplit)
             .orElse(null);
     TracedPath in = input == null ? null : done.get(input);
@@ -230,8 +212,8 @@ public final class PathTraceMain {
             name,
             workloads,
             pods,
-            ready(timelines),
-            traced,
+            r.readyPods(),
+            r.seconds(),
             stages,
             split,
             cmp == null ? null : input,
@@ -246,14 +228,10 @@ public final class PathTraceMain {
     return p;
   }
 
-  private static long ready(List<Timeline> timelines) {
-    return timelines.stream().mapToLong(t -> t.podsAt(Milestone.POD_READY)).sum();
-  }
-
   void close() {
-    if (tracer != null) {
-      tracer.close();
-      tracer = null;
+    if (trace != null) {
+      trace.close();
+      trace = null;
     }
   }
 

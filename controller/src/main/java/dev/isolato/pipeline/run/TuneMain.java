@@ -7,10 +7,12 @@ import dev.isolato.pipeline.Rules;
 import dev.isolato.pipeline.WorkloadShape;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.LoggerFactory;
@@ -22,12 +24,20 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C] [--max-changes N]
  *          [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]
+ * TuneMain --localkube PATH --path tenants|scale --controller-jar JAR --api URL --token-file FILE
+ *          [--workloads J] [--pods P] [--class NAME] [--image IMAGE] [--controller-log FILE]
+ *          [--max-changes N] [--restore]
  * </pre>
  *
- * {@code --node-label} runs the pods only on the nodes with that label, tolerating its NoSchedule
- * taint (KWOK's fake nodes: {@code --node-label isolato.dev/kwok-node=true}). {@code --restore}
- * undoes the settings the loop changed (for the reduced run of `make test`). Exit status 0 when the
- * analysis finished, 1 when it failed, 2 on bad arguments.
+ * {@code --path} tunes one of Isolato's own paths ({@link IsolatoPathBenchmark}): J dedicated
+ * tenants onboarded at once (default 50), or a pool scaled by P pods (default 9); the controller
+ * jar runs as a child process serving {@code --api} with the admin token of {@code --token-file},
+ * and is restarted to apply an {@code isolato.*} setting.
+ *
+ * <p>{@code --node-label} runs the pods only on the nodes with that label, tolerating its
+ * NoSchedule taint (KWOK's fake nodes: {@code --node-label isolato.dev/kwok-node=true}). {@code
+ * --restore} undoes the settings the loop changed (for the reduced run of `make test`). Exit status
+ * 0 when the analysis finished, 1 when it failed, 2 on bad arguments.
  */
 public final class TuneMain {
 
@@ -53,34 +63,46 @@ public final class TuneMain {
     int maxChanges;
     Duration timeout;
     Optional<DeploymentBenchmark.NodeLabel> nodes;
+    Optional<IsolatoPathBenchmark.Path> path;
     try {
       nodes = Optional.ofNullable(opt.get("node-label")).map(DeploymentBenchmark.NodeLabel::parse);
+      path = Optional.ofNullable(opt.get("path")).map(TuneMain::path);
       shape =
-          new WorkloadShape(
-              num(opt, "workloads", 1), num(opt, "pods", 100), num(opt, "containers", 1));
+          path.isPresent()
+              ? IsolatoPathBenchmark.shape(
+                  path.get(), num(opt, "workloads", 50), num(opt, "pods", 9))
+              : new WorkloadShape(
+                  num(opt, "workloads", 1), num(opt, "pods", 100), num(opt, "containers", 1));
+      if (path.isPresent()) {
+        for (String needed : List.of("controller-jar", "api", "token-file")) {
+          if (!opt.containsKey(needed)) {
+            throw new IllegalArgumentException("--path needs --" + needed);
+          }
+        }
+      }
       maxChanges = num(opt, "max-changes", 5);
       timeout = Duration.ofSeconds(num(opt, "timeout", 180));
     } catch (IllegalArgumentException e) {
       usage(e.getMessage());
       return;
     }
-    LocalkubeSettings settings = new LocalkubeSettings(Path.of(opt.get("localkube")));
+    LocalkubeSettings localkube = new LocalkubeSettings(Path.of(opt.get("localkube")));
     PipelineProperties props = new PipelineProperties(opt.get("localkube"), null, timeout, 0, 0);
+    String id = "t" + Long.toString(System.currentTimeMillis() % 1_000_000, 36);
     Analysis a;
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
-      TuningLoop loop =
-          new TuningLoop(
-              new DeploymentBenchmark(
-                  client, props, CpuMeter.localkube(PipelineAnalyses.localkubeHome()), nodes),
-              settings,
-              Rules.kubernetes134());
-      String id = "t" + Long.toString(System.currentTimeMillis() % 1_000_000, 36);
-      a = loop.run(id, shape, maxChanges, line -> System.out.println("[tune] " + line), x -> {});
-    } finally {
-      if (opt.containsKey("restore")) {
-        System.out.println("[tune] restoring localkube's settings");
-        settings.restore();
-      }
+      CpuMeter meter = CpuMeter.localkube(PipelineAnalyses.localkubeHome());
+      a =
+          path.isPresent()
+              ? onIsolatosPath(
+                  opt, path.get(), client, localkube, meter, id, shape, maxChanges, timeout)
+              : loop(
+                  new DeploymentBenchmark(client, props, meter, nodes),
+                  localkube,
+                  opt,
+                  id,
+                  shape,
+                  maxChanges);
     }
     String json =
         JsonMapper.builder()
@@ -105,6 +127,79 @@ public final class TuneMain {
     System.exit(a.status() == Analysis.Status.DONE ? 0 : 1);
   }
 
+  private static Analysis loop(
+      PipelineBenchmark bench,
+      ClusterSettings settings,
+      Map<String, String> opt,
+      String id,
+      WorkloadShape shape,
+      int maxChanges) {
+    try {
+      return new TuningLoop(bench, settings, Rules.kubernetes134())
+          .run(id, shape, maxChanges, line -> System.out.println("[tune] " + line), x -> {});
+    } finally {
+      if (opt.containsKey("restore")) {
+        System.out.println("[tune] restoring the settings the loop changed");
+        settings.restore();
+      }
+    }
+  }
+
+  /**
+   * The loop on one of Isolato's paths: the controller runs as this process's child, on a class of
+   * the benchmark's own, both removed at the end.
+   */
+  private static Analysis onIsolatosPath(
+      Map<String, String> opt,
+      IsolatoPathBenchmark.Path path,
+      KubernetesClient client,
+      LocalkubeSettings localkube,
+      CpuMeter meter,
+      String id,
+      WorkloadShape shape,
+      int maxChanges,
+      Duration timeout)
+      throws Exception {
+    IsolatoApi api =
+        new IsolatoApi(
+            URI.create(opt.get("api")), Files.readString(Path.of(opt.get("token-file"))).strip());
+    Path log =
+        opt.containsKey("controller-log")
+            ? Path.of(opt.get("controller-log"))
+            : Files.createTempFile("isolato-tune-controller", ".log");
+    if (log.getParent() != null) {
+      Files.createDirectories(log.getParent());
+    }
+    System.out.println("[tune] Isolato's controller logs to " + log);
+    try (ControllerProcess controller =
+        new ControllerProcess(Path.of(opt.get("controller-jar")), log, api)) {
+      IsolatoSettings settings = new IsolatoSettings(localkube, controller);
+      settings.startController();
+      try (IsolatoPathBenchmark bench =
+          new IsolatoPathBenchmark(
+              client,
+              api,
+              path,
+              opt.getOrDefault("class", "tune"),
+              opt.getOrDefault("image", "localhost/isolato/saas-bench:dev"),
+              opt.getOrDefault("isolato-namespace", "isolato-system"),
+              meter,
+              controller::pid,
+              timeout)) {
+        bench.prepare();
+        return loop(bench, settings, opt, id, shape, maxChanges);
+      }
+    }
+  }
+
+  private static IsolatoPathBenchmark.Path path(String name) {
+    try {
+      return IsolatoPathBenchmark.Path.valueOf(name.toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--path must be tenants or scale, was '" + name + "'");
+    }
+  }
+
   private static int num(Map<String, String> opt, String key, int dflt) {
     String v = opt.get(key);
     try {
@@ -119,7 +214,9 @@ public final class TuneMain {
         "tune: "
             + why
             + "\nusage: TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C]"
-            + " [--max-changes N] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]");
+            + " [--max-changes N] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]"
+            + "\n       TuneMain --localkube PATH --path tenants|scale --controller-jar JAR --api URL"
+            + " --token-file FILE [--workloads J] [--pods P] [--max-changes N] [--restore] [--out FILE]");
     System.exit(2);
   }
 }

@@ -24,11 +24,11 @@ import java.util.function.Consumer;
  */
 public final class TuningLoop {
 
-  private final DeploymentBenchmark bench;
+  private final PipelineBenchmark bench;
   private final ClusterSettings settings;
   private final Rules rules;
 
-  public TuningLoop(DeploymentBenchmark bench, ClusterSettings settings, Rules rules) {
+  public TuningLoop(PipelineBenchmark bench, ClusterSettings settings, Rules rules) {
     this.bench = bench;
     this.settings = settings;
     this.rules = rules;
@@ -65,12 +65,12 @@ public final class TuningLoop {
               h.workerCores(),
               settings.cluster()));
       Map<String, Double> tried = new HashMap<>();
-      DeploymentBenchmark.NOT_EXERCISED.forEach(p -> tried.put(p, Double.MAX_VALUE));
+      bench.notExercised().forEach(p -> tried.put(p, Double.MAX_VALUE));
       Recommendation pending = null;
       int changes = 0;
       for (int i = 1; ; i++) {
-        DeploymentBenchmark.Run single = single(id + "-" + i);
-        DeploymentBenchmark.Run run = bench.run(shape, id + "-" + i);
+        PipelineBenchmark.Run single = single(id + "-" + i);
+        PipelineBenchmark.Run run = bench.run(shape, id + "-" + i);
         StageComparison cmp = StageComparison.of(run.stages(), single.stages(), shape, h);
         Breakdown predicted = cmp.predicted();
         Double gain =
@@ -155,10 +155,10 @@ public final class TuningLoop {
    */
   static final int SINGLE_RUNS = 3;
 
-  private DeploymentBenchmark.Run single(String name) throws InterruptedException {
-    DeploymentBenchmark.Run best = null;
+  private PipelineBenchmark.Run single(String name) throws InterruptedException {
+    PipelineBenchmark.Run best = null;
     for (int k = 1; k <= SINGLE_RUNS; k++) {
-      DeploymentBenchmark.Run r = bench.run(new WorkloadShape(1, 1, 1), name + "-single-" + k);
+      PipelineBenchmark.Run r = bench.run(new WorkloadShape(1, 1, 1), name + "-single-" + k);
       best = best == null || r.seconds() < best.seconds() ? r : best;
     }
     return best;

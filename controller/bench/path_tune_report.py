@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The tuning loop on Isolato's own paths (controller/bench/path-tune.sh) as a docs/BENCHMARKS.md
+section: one table per analysis, one row per iteration of the loop.
+
+python3 controller/bench/path_tune_report.py MACHINE LOAD_START LOAD_END ANALYSIS.json... \
+    >> docs/BENCHMARKS.md
+"""
+
+import json
+import sys
+from datetime import UTC, datetime
+
+NONE = "\u2013"  # an en dash: the table cell of a value that does not exist
+
+
+def title(shape):
+    if shape["podsPerWorkload"] == 1:
+        return f"{shape['workloads']} dedicated tenants onboarded at once"
+    return f"a pool scaled from 1 to {1 + shape['podsPerWorkload']} pods"
+
+
+def change(it):
+    if it.get("applied"):
+        return f"{it['decision']}: {it['applied']}"
+    rec = it.get("recommendation")
+    if rec:
+        return f"{it['decision']} ({rec['parameter']} → {rec['newValue']:g} not applied)"
+    return it["decision"]
+
+
+def row(it):
+    cpu = it["cpu"]
+    b = it.get("bottleneck")
+    bottleneck = (
+        f"{b['stage']} ({100 * b['measuredShare']:.0f} vs {100 * b['predictedShare']:.0f} %)"
+        if b
+        else NONE
+    )
+    gain = it.get("measuredGain")
+    return (
+        f"| {it['iteration']} | {it['measuredSeconds']:.2f} | {it['predictedSeconds']:.2f}"
+        f" | {it['measured'].get('S1', 0):.2f} | {it['measured'].get('S5', 0):.2f}"
+        f" | {bottleneck} | {NONE if gain is None else f'{100 * gain:.1f} %'}"
+        f" | {it.get('reverted') or NONE} | {change(it)}"
+        f" | {100 * cpu['controlPlane']:.0f} / {100 * cpu['node']:.0f}"
+        f" / {100 * cpu['client']:.0f} / {100 * cpu['host']:.0f} % |"
+    )
+
+
+def section(a):
+    out = [f"\n#### {title(a['shape'])} (analysis {a['id']})\n"]
+    out.append(
+        "| iteration | measured (s) | model best case (s) | S1 (s) | S5 (s)"
+        " | bottleneck (measured vs predicted share) | gain over the previous | undone"
+        " | decision | CPU control plane / node / Isolato / host |"
+    )
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    out += [row(it) for it in a["iterations"]]
+    out.append("")
+    out.append(
+        f"Outcome: {a['outcome'] if a['status'] == 'DONE' else 'FAILED: ' + str(a['error'])}."
+    )
+    return "\n".join(out)
+
+
+def report(analyses, machine, load0, load1):
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
+    out = [
+        f"\n### The tuning loop on Isolato's own paths — {when} UTC — {machine}\n",
+        '`controller/bench/path-tune.sh`: `make tune TUNE_ARGS="--path …"` from localkube\'s and'
+        " Isolato's defaults, the controller run and restarted by the loop; seconds from the first"
+        " API call to the last new pod Ready (traced), one measurement per iteration, each against"
+        " the model's best case from the fastest of three single-tenant onboardings of the same"
+        f" iteration. Load average at the start {load0}, at the end {load1}: 2 cores shared with"
+        " other work, so a gain below the run-to-run spread (≈ 10 % here) is noise; every"
+        " setting is put back at the end.",
+    ]
+    out += [section(a) for a in analyses]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    machine, load0, load1, *files = sys.argv[1:]
+    analyses = []
+    for f in files:
+        with open(f) as fh:
+            analyses.append(json.load(fh))
+    print(report(analyses, machine, load0, load1), end="")

@@ -1,0 +1,57 @@
+"""Unit tests of path_tune_report.py: what a loop's iterations look like in docs/BENCHMARKS.md."""
+
+import path_tune_report as r
+
+CPU = {"measured": True, "controlPlane": 0.3, "node": 0.2, "client": 0.25, "host": 1.0}
+
+
+def iteration(n, **extra):
+    it = {
+        "iteration": n,
+        "measuredSeconds": 40.0,
+        "predictedSeconds": 30.0,
+        "measured": {"S1": 25.0, "S5": 9.0},
+        "cpu": CPU,
+        "bottleneck": {"stage": "S1", "measuredShare": 0.69, "predictedShare": 0.06},
+        "decision": "STOP_CPU_BOUND",
+    }
+    return it | extra
+
+
+def analysis(shape, its):
+    return {
+        "id": "tx",
+        "shape": shape,
+        "status": "DONE",
+        "outcome": "40 s → 30 s",
+        "iterations": its,
+    }
+
+
+def test_an_applied_change_its_gain_and_an_undone_one_are_shown():
+    a = analysis(
+        {"workloads": 50, "podsPerWorkload": 1, "containersPerPod": 1},
+        [
+            iteration(1, decision="APPLY", applied="restarted Isolato's controller with -Dx=50"),
+            iteration(2, measuredGain=0.021, reverted="isolato.x back to 8"),
+        ],
+    )
+    text = r.section(a)
+    assert "50 dedicated tenants onboarded at once (analysis tx)" in text
+    assert f"| 1 | 40.00 | 30.00 | 25.00 | 9.00 | S1 (69 vs 6 %) | {r.NONE} | {r.NONE} |" in text
+    assert "APPLY: restarted Isolato's controller with -Dx=50" in text
+    assert "| 2.1 % | isolato.x back to 8 | STOP_CPU_BOUND | 30 / 20 / 25 / 100 % |" in text
+    assert text.rstrip().endswith("Outcome: 40 s → 30 s.")
+
+
+def test_a_scale_is_named_by_its_pods_and_a_failed_analysis_by_its_error():
+    a = analysis({"workloads": 1, "podsPerWorkload": 9, "containersPerPod": 1}, [])
+    a |= {"status": "FAILED", "error": "3 of 9 new pods Ready"}
+    text = r.section(a)
+    assert "a pool scaled from 1 to 10 pods" in text
+    assert "Outcome: FAILED: 3 of 9 new pods Ready." in text
+
+
+def test_a_recommendation_not_applied_is_named():
+    it = iteration(1, decision="APPLY", recommendation={"parameter": "p", "newValue": 50.0})
+    assert "APPLY (p → 50 not applied)" in r.row(it)

@@ -1,0 +1,265 @@
+package dev.isolato.pipeline.run;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.isolato.pipeline.Hardware;
+import dev.isolato.pipeline.WorkloadShape;
+import dev.isolato.tenancy.PoolNames;
+import dev.isolato.tenancy.Tenant;
+import dev.isolato.tenancy.Workload;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+
+/**
+ * Isolato's own deployment paths as loop benchmarks (issue 11 item 5), driven through its REST API
+ * like a provider would, on a class of their own with dedicated tenants allowed:
+ *
+ * <ul>
+ *   <li>{@link Path#TENANTS}: J dedicated tenants onboarded at once (J namespaces, each with its
+ *       pool of one pod), a J × 1 shape;
+ *   <li>{@link Path#SCALE}: the class's pool scaled from 1 to 1 + P pods, a 1 × P shape.
+ * </ul>
+ *
+ * The model's single-pod input (a 1 × 1 shape) is one dedicated tenant onboarded alone, for both.
+ * Every run is traced from its first API call ({@link PoolTrace}) and undone before the next
+ * (tenants offboarded and their namespaces gone; the pool back at one pod). {@link #close} deletes
+ * the class. Only objects of this class and of tenants it onboarded are touched.
+ */
+final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
+
+  enum Path {
+    TENANTS,
+    SCALE
+  }
+
+  /** Its tenants' ids: this, the run's name and an index. */
+  static final String TENANT_PREFIX = "pl-";
+
+  /** Clients onboarding at once, as tenants-bench.sh's. */
+  static final int CLIENTS = 10;
+
+  private static final Duration GONE_TIMEOUT = Duration.ofMinutes(5);
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final KubernetesClient client;
+  private final IsolatoApi api;
+  private final Path path;
+  private final String className;
+  private final String image;
+  private final String isolatoNamespace;
+  private final CpuMeter meter;
+  private final LongSupplier controllerPid;
+  private final Duration timeout;
+
+  IsolatoPathBenchmark(
+      KubernetesClient client,
+      IsolatoApi api,
+      Path path,
+      String className,
+      String image,
+      String isolatoNamespace,
+      CpuMeter meter,
+      LongSupplier controllerPid,
+      Duration timeout) {
+    this.client = client;
+    this.api = api;
+    this.path = path;
+    this.className = className;
+    this.image = image;
+    this.isolatoNamespace = isolatoNamespace;
+    this.meter = meter;
+    this.controllerPid = controllerPid;
+    this.timeout = timeout;
+  }
+
+  /** The shape a path is measured as: J tenants × 1 pod, or 1 pool × P new pods. */
+  static WorkloadShape shape(Path path, int workloads, int pods) {
+    return path == Path.TENANTS
+        ? new WorkloadShape(workloads, 1, 1)
+        : new WorkloadShape(1, pods, 1);
+  }
+
+  /** Creates the class (refused if it exists: it would not be this benchmark's) and its pool. */
+  void prepare() throws InterruptedException {
+    api.call("POST", "/api/v1/slo-classes", classJson(1), 201);
+    awaitPool(1);
+  }
+
+  @Override
+  public Hardware hardware() {
+    return DeploymentBenchmark.hardware(client, PipelineProperties.defaults(), Optional.empty());
+  }
+
+  @Override
+  public Set<String> notExercised() {
+    // the image is on the node: nothing is pulled; a scale-out creates no pool
+    return path == Path.TENANTS
+        ? DeploymentBenchmark.imagePullsAnd()
+        : DeploymentBenchmark.imagePullsAnd(
+            "isolato.pool-apply-threads", "isolato.reconcile-threads");
+  }
+
+  @Override
+  public Run run(WorkloadShape shape, String name) throws InterruptedException {
+    boolean single = shape.workloads() == 1 && shape.podsPerWorkload() == 1;
+    if (single || path == Path.TENANTS) {
+      List<String> ids =
+          IntStream.range(0, shape.workloads())
+              .mapToObj(i -> TENANT_PREFIX + name + "-" + i)
+              .toList();
+      return traced(shape, () -> onboard(ids), () -> offboard(ids));
+    }
+    int to = 1 + shape.podsPerWorkload();
+    return traced(
+        shape,
+        () -> api.call("PUT", "/api/v1/slo-classes/" + className, classJson(to), 200),
+        () -> {
+          api.call("PUT", "/api/v1/slo-classes/" + className, classJson(1), 200);
+          awaitPool(1);
+        });
+  }
+
+  private interface Step {
+    void run() throws InterruptedException;
+  }
+
+  private Run traced(WorkloadShape shape, Step begin, Step undo) throws InterruptedException {
+    PoolTrace.Result r;
+    try (PoolTrace trace = PoolTrace.start(client, meter.withClient(controllerPid.getAsLong()))) {
+      begin.run();
+      r = trace.await(shape.pods(), timeout);
+    } finally {
+      undo.run();
+    }
+    if (r.readyPods() < shape.pods()) {
+      throw new IllegalStateException(
+          r.readyPods()
+              + " of "
+              + shape.pods()
+              + " new pods Ready after "
+              + timeout.toSeconds()
+              + " s (--timeout); stages seen: "
+              + r.stages());
+    }
+    return new Run(shape, r.stages(), r.seconds(), r.cpu());
+  }
+
+  private void onboard(List<String> ids) throws InterruptedException {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(CLIENTS, ids.size()));
+    try {
+      List<Future<String>> sent = new ArrayList<>();
+      for (String id : ids) {
+        sent.add(pool.submit(() -> api.call("POST", "/api/v1/tenants", tenantJson(id), 201)));
+      }
+      for (Future<String> f : sent) {
+        f.get();
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+    } finally {
+      pool.shutdown();
+      pool.awaitTermination(1, TimeUnit.MINUTES);
+    }
+  }
+
+  /** Offboards through the API and waits until the tenants and their namespaces are gone. */
+  private void offboard(List<String> ids) throws InterruptedException {
+    for (String id : ids) {
+      api.call("DELETE", "/api/v1/tenants/" + id, null, 202, 204, 404);
+    }
+    for (String id : ids) {
+      gone(client.resources(Tenant.class).inNamespace(isolatoNamespace).withName(id));
+      gone(client.namespaces().withName(PoolNames.dedicatedNamespace(id)));
+    }
+  }
+
+  private void awaitPool(int replicas) {
+    Predicate<Deployment> at =
+        d ->
+            d != null
+                && d.getStatus() != null
+                && Objects.equals(d.getStatus().getReplicas(), replicas)
+                && Objects.equals(d.getStatus().getReadyReplicas(), replicas);
+    client
+        .apps()
+        .deployments()
+        .inNamespace(PoolNames.sharedNamespace(className))
+        .withName(Workload.NAME)
+        .waitUntilCondition(at, GONE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  private static <T> void gone(io.fabric8.kubernetes.client.dsl.Resource<T> resource) {
+    resource.waitUntilCondition(Objects::isNull, GONE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  /** Deletes the class and waits until its namespace is gone. */
+  @Override
+  public void close() {
+    api.call("DELETE", "/api/v1/slo-classes/" + className, null, 202, 204, 404);
+    gone(client.namespaces().withName(PoolNames.sharedNamespace(className)));
+  }
+
+  String classJson(int replicas) {
+    return json(
+        Map.of(
+            "name",
+            className,
+            "spec",
+            Map.of(
+                "latency",
+                Map.of("percentile", 95, "targetMs", 100),
+                "resources",
+                Map.of("cpu", "10m", "memory", "32Mi"),
+                "priority",
+                500,
+                "allowDedicated",
+                true,
+                "minReplicas",
+                replicas,
+                "maxReplicas",
+                Math.max(replicas, 10),
+                "pivotPercent",
+                70,
+                "perPodCutoffRps",
+                1000,
+                "image",
+                image)));
+  }
+
+  String tenantJson(String id) {
+    return json(
+        Map.of(
+            "tenantId",
+            id,
+            "sloClass",
+            className,
+            "committedRps",
+            1,
+            "profile",
+            Map.of("cpu", 1, "memory", 4, "io", 0),
+            "isolation",
+            "dedicated"));
+  }
+
+  private static String json(Object o) {
+    try {
+      return JSON.writeValueAsString(o);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.isolato.pipeline.run;
+
+import dev.isolato.pipeline.Hardware;
+import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.WorkloadShape;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the tuning loop measures: a workload shape deployed on the cluster until every new pod is
+ * Ready, traced stage by stage. Pause-pod Deployments ({@link DeploymentBenchmark}) or Isolato's
+ * own paths ({@link IsolatoPathBenchmark}).
+ */
+public interface PipelineBenchmark {
+
+  /** The model's N, U_c and U_w for this cluster. */
+  Hardware hardware();
+
+  /**
+   * Deploys {@code shape}, waits until its pods are Ready, and removes it again, so that the next
+   * run starts from the same state. A 1 × 1 × 1 shape is the model's single-pod input.
+   */
+  Run run(WorkloadShape shape, String name) throws InterruptedException;
+
+  /** Parameter ids whose change this benchmark cannot show; the loop never proposes them. */
+  Set<String> notExercised();
+
+  /**
+   * One measured run.
+   *
+   * @param stages seconds per stage along the critical path, ending at the last pod's Ready
+   * @param seconds the first write to the last pod Ready
+   */
+  record Run(WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {}
+}

@@ -1,0 +1,58 @@
+package dev.isolato.pipeline.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.isolato.api.SloClassBody;
+import dev.isolato.api.TenantRequest;
+import dev.isolato.api.Validation;
+import dev.isolato.pipeline.WorkloadShape;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** What the path benchmark asks of Isolato's API, checked by the API's own validation. */
+class IsolatoPathBenchmarkTest {
+  static final JsonMapper JSON = JsonMapper.builder().findAndAddModules().build();
+
+  static IsolatoPathBenchmark bench(IsolatoPathBenchmark.Path path) {
+    return new IsolatoPathBenchmark(
+        null,
+        null,
+        path,
+        "tune",
+        "localhost/isolato/saas-bench:dev",
+        "isolato-system",
+        CpuMeter.unavailable(),
+        () -> 0,
+        Duration.ofSeconds(1));
+  }
+
+  @Test
+  void aTenantsPathIsJPoolsOfOnePodAndAScaleOneOfPNewPods() {
+    assertThat(IsolatoPathBenchmark.shape(IsolatoPathBenchmark.Path.TENANTS, 50, 9))
+        .isEqualTo(new WorkloadShape(50, 1, 1));
+    assertThat(IsolatoPathBenchmark.shape(IsolatoPathBenchmark.Path.SCALE, 50, 9))
+        .isEqualTo(new WorkloadShape(1, 9, 1));
+  }
+
+  @Test
+  void itsClassAndTenantsAreValidRequestsForDedicatedPools() throws Exception {
+    IsolatoPathBenchmark b = bench(IsolatoPathBenchmark.Path.SCALE);
+    SloClassBody cls = JSON.readValue(b.classJson(10), SloClassBody.class);
+    assertThat(Validation.sloClass(cls.name(), cls.spec())).isEmpty();
+    assertThat(cls.spec().allowDedicated).isTrue();
+    assertThat(cls.spec().minReplicas).isEqualTo(10);
+    TenantRequest t = JSON.readValue(b.tenantJson("tn-1-0"), TenantRequest.class);
+    assertThat(Validation.tenant(t)).isEmpty();
+    assertThat(t.isolation()).isEqualTo("dedicated");
+  }
+
+  @Test
+  void aScaleCreatesNoPoolSoIsolatosPoolSettingsAreNotProposedForIt() {
+    assertThat(bench(IsolatoPathBenchmark.Path.SCALE).notExercised())
+        .contains("isolato.pool-apply-threads", "isolato.reconcile-threads");
+    assertThat(bench(IsolatoPathBenchmark.Path.TENANTS).notExercised())
+        .doesNotContain("isolato.pool-apply-threads", "isolato.reconcile-threads")
+        .contains("kubelet.maxParallelImagePulls");
+  }
+}
