@@ -3,15 +3,16 @@
 # Isolato's defaults: N dedicated tenants onboarded at once, then the class pool scaled 1 → 10.
 # Every setting is put back at the end. Appends both analyses to docs/BENCHMARKS.md
 # (path_tune_report.py); the JSON stays in docs/results/pipeline/.
-#   controller/bench/path-tune.sh [N MAX_CHANGES]     defaults: 50 3
+# Each iteration runs its shape REPEATS times and measures the median (the machine is noisy).
+#   controller/bench/path-tune.sh [N MAX_CHANGES REPEATS]     defaults: 50 3 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-N=${1:-50} MAX=${2:-3}
+N=${1:-50} MAX=${2:-3} REPEATS=${3:-3}
 OUT=$ROOT/docs/results/pipeline
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-"$ROOT/controller/bench/tune.sh" --path tenants --workloads "$N" --max-changes "$MAX" --timeout 300 \
+"$ROOT/controller/bench/tune.sh" --path tenants --workloads "$N" --max-changes "$MAX" --repeats "$REPEATS" --timeout 300 \
   --restore --out "$OUT/path-tenants-$N.json"
-"$ROOT/controller/bench/tune.sh" --path scale --pods 9 --max-changes "$MAX" --timeout 300 \
+"$ROOT/controller/bench/tune.sh" --path scale --pods 9 --max-changes "$MAX" --repeats "$REPEATS" --timeout 300 \
   --restore --out "$OUT/path-scale-9.json"
 machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 python3 "$ROOT/controller/bench/path_tune_report.py" "$machine" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" \

@@ -37,8 +37,10 @@ def row(it):
         else NONE
     )
     gain = it.get("measuredGain")
+    repeats = it.get("repeatSeconds") or []
+    runs = f" (of {', '.join(f'{x:.2f}' for x in repeats)})" if len(repeats) > 1 else ""
     return (
-        f"| {it['iteration']} | {it['measuredSeconds']:.2f} | {it['predictedSeconds']:.2f}"
+        f"| {it['iteration']} | {it['measuredSeconds']:.2f}{runs} | {it['predictedSeconds']:.2f}"
         f" | {it['measured'].get('S1', 0):.2f} | {it['measured'].get('S5', 0):.2f}"
         f" | {bottleneck} | {NONE if gain is None else f'{100 * gain:.1f} %'}"
         f" | {it.get('reverted') or NONE} | {change(it)}"
@@ -50,7 +52,7 @@ def row(it):
 def section(a):
     out = [f"\n#### {title(a['shape'])} (analysis {a['id']})\n"]
     out.append(
-        "| iteration | measured (s) | model best case (s) | S1 (s) | S5 (s)"
+        "| iteration | measured (s): the median run | model best case (s) | S1 (s) | S5 (s)"
         " | bottleneck (measured vs predicted share) | gain over the previous | undone"
         " | decision | CPU control plane / node / Isolato / host |"
     )
@@ -63,17 +65,35 @@ def section(a):
     return "\n".join(out)
 
 
+def spread(analyses):
+    """The largest max/min - 1 among the repeats of one iteration, or None without repeats."""
+    ratios = [
+        max(r) / min(r) - 1
+        for a in analyses
+        for it in a["iterations"]
+        if len(r := it.get("repeatSeconds") or []) > 1
+    ]
+    return max(ratios) if ratios else None
+
+
 def report(analyses, machine, load0, load1):
-    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
+    when = max(datetime.fromisoformat(a["finished"]) for a in analyses)
+    s = spread(analyses)
+    noise = (
+        f"the repeats of one iteration spread by up to {100 * s:.0f} %, so a gain below that is"
+        " noise"
+        if s is not None
+        else "one run per iteration, so a gain below the run-to-run spread is noise"
+    )
     out = [
-        f"\n### The tuning loop on Isolato's own paths — {when} UTC — {machine}\n",
+        f"\n### The tuning loop on Isolato's own paths —"
+        f" {when.astimezone(UTC):%Y-%m-%d %H:%M} UTC — {machine}\n",
         '`controller/bench/path-tune.sh`: `make tune TUNE_ARGS="--path …"` from localkube\'s and'
         " Isolato's defaults, the controller run and restarted by the loop; seconds from the first"
-        " API call to the last new pod Ready (traced), one measurement per iteration, each against"
+        " API call to the last new pod Ready (traced), the median of the iteration's runs, against"
         " the model's best case from the fastest of three single-tenant onboardings of the same"
         f" iteration. Load average at the start {load0}, at the end {load1}: 2 cores shared with"
-        " other work, so a gain below the run-to-run spread (≈ 10 % here) is noise; every"
-        " setting is put back at the end.",
+        f" other work; {noise}. Every setting is put back at the end.",
     ]
     out += [section(a) for a in analyses]
     return "\n".join(out) + "\n"

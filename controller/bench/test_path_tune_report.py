@@ -24,6 +24,7 @@ def analysis(shape, its):
         "shape": shape,
         "status": "DONE",
         "outcome": "40 s → 30 s",
+        "finished": "2026-11-26T03:18:34.527842296Z",
         "iterations": its,
     }
 
@@ -33,7 +34,9 @@ def test_an_applied_change_its_gain_and_an_undone_one_are_shown():
         {"workloads": 50, "podsPerWorkload": 1, "containersPerPod": 1},
         [
             iteration(1, decision="APPLY", applied="restarted Isolato's controller with -Dx=50"),
-            iteration(2, measuredGain=0.021, reverted="isolato.x back to 8"),
+            iteration(
+                2, measuredGain=0.021, reverted="isolato.x back to 8", repeatSeconds=[41, 40, 39.5]
+            ),
         ],
     )
     text = r.section(a)
@@ -41,6 +44,7 @@ def test_an_applied_change_its_gain_and_an_undone_one_are_shown():
     assert f"| 1 | 40.00 | 30.00 | 25.00 | 9.00 | S1 (69 vs 6 %) | {r.NONE} | {r.NONE} |" in text
     assert "APPLY: restarted Isolato's controller with -Dx=50" in text
     assert "| 2.1 % | isolato.x back to 8 | STOP_CPU_BOUND | 30 / 20 / 25 / 100 % |" in text
+    assert "| 2 | 40.00 (of 41.00, 40.00, 39.50) | 30.00 |" in text
     assert text.rstrip().endswith("Outcome: 40 s → 30 s.")
 
 
@@ -55,3 +59,13 @@ def test_a_scale_is_named_by_its_pods_and_a_failed_analysis_by_its_error():
 def test_a_recommendation_not_applied_is_named():
     it = iteration(1, decision="APPLY", recommendation={"parameter": "p", "newValue": 50.0})
     assert "APPLY (p → 50 not applied)" in r.row(it)
+
+
+def test_the_noise_is_the_widest_spread_of_an_iterations_repeats():
+    shape = {"workloads": 50, "podsPerWorkload": 1, "containersPerPod": 1}
+    a = analysis(shape, [iteration(1, repeatSeconds=[27.4, 23.3, 22.9])])
+    b = analysis(shape, [iteration(1, repeatSeconds=[8.1, 7.2])])
+    text = r.report([a, b], "vm", "1 1 1", "2 2 2")
+    assert "— 2026-11-26 03:18 UTC — vm" in text
+    assert "spread by up to 20 %" in text
+    assert "one run per iteration" in r.report([analysis(shape, [iteration(1)])], "vm", "1", "2")

@@ -99,12 +99,15 @@ public record Analysis(
    * @param predicted the model's best case for the shape: equation (7) + S7
    * @param s5AndS6Merged the kubelet reported sandbox and containers in one status update: the
    *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)
+   * @param repeatSeconds every run of the shape in this iteration, in the order run; the measured
+   *     one is their median (the lower one of an even count)
    * @param measuredGain reduction from the previous iteration's measurement (after its change)
    * @param reverted a change undone because it gained less than 5 % when measured
    */
   public record Iteration(
       int iteration,
       double measuredSeconds,
+      List<Double> repeatSeconds,
       Map<Stage, Double> measured,
       double predictedSeconds,
       Map<Stage, Double> predicted,

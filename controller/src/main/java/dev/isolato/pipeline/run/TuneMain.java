@@ -23,13 +23,15 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C] [--max-changes N]
- *          [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]
+ *          [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]
  * TuneMain --localkube PATH --path tenants|scale --controller-jar JAR --api URL --token-file FILE
  *          [--workloads J] [--pods P] [--class NAME] [--image IMAGE] [--controller-log FILE]
- *          [--max-changes N] [--restore]
+ *          [--max-changes N] [--repeats R] [--restore]
  * </pre>
  *
- * {@code --path} tunes one of Isolato's own paths ({@link IsolatoPathBenchmark}): J dedicated
+ * {@code --repeats R} runs the shape R times per iteration and takes the median run (default 1).
+ *
+ * <p>{@code --path} tunes one of Isolato's own paths ({@link IsolatoPathBenchmark}): J dedicated
  * tenants onboarded at once (default 50), or a pool scaled by P pods (default 9); the controller
  * jar runs as a child process serving {@code --api} with the admin token of {@code --token-file},
  * and is restarted to apply an {@code isolato.*} setting.
@@ -81,6 +83,9 @@ public final class TuneMain {
         }
       }
       maxChanges = num(opt, "max-changes", 5);
+      if (num(opt, "repeats", 1) < 1) {
+        throw new IllegalArgumentException("--repeats must be at least 1");
+      }
       timeout = Duration.ofSeconds(num(opt, "timeout", 180));
     } catch (IllegalArgumentException e) {
       usage(e.getMessage());
@@ -135,7 +140,7 @@ public final class TuneMain {
       WorkloadShape shape,
       int maxChanges) {
     try {
-      return new TuningLoop(bench, settings, Rules.kubernetes134())
+      return new TuningLoop(bench, settings, Rules.kubernetes134(), num(opt, "repeats", 1))
           .run(id, shape, maxChanges, line -> System.out.println("[tune] " + line), x -> {});
     } finally {
       if (opt.containsKey("restore")) {
@@ -214,9 +219,11 @@ public final class TuneMain {
         "tune: "
             + why
             + "\nusage: TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C]"
-            + " [--max-changes N] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]"
+            + " [--max-changes N] [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE]"
+            + " [--restore] [--out FILE]"
             + "\n       TuneMain --localkube PATH --path tenants|scale --controller-jar JAR --api URL"
-            + " --token-file FILE [--workloads J] [--pods P] [--max-changes N] [--restore] [--out FILE]");
+            + " --token-file FILE [--workloads J] [--pods P] [--max-changes N] [--repeats R]"
+            + " [--restore] [--out FILE]");
     System.exit(2);
   }
 }

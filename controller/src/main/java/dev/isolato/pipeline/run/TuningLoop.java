@@ -9,6 +9,7 @@ import dev.isolato.pipeline.StageComparison;
 import dev.isolato.pipeline.TuningStep;
 import dev.isolato.pipeline.WorkloadShape;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,11 +28,24 @@ public final class TuningLoop {
   private final PipelineBenchmark bench;
   private final ClusterSettings settings;
   private final Rules rules;
+  private final int repeats;
 
   public TuningLoop(PipelineBenchmark bench, ClusterSettings settings, Rules rules) {
+    this(bench, settings, rules, 1);
+  }
+
+  /**
+   * @param repeats runs of the shape per iteration, the median measured: on a noisy machine one run
+   *     can keep or undo a change on noise
+   */
+  public TuningLoop(PipelineBenchmark bench, ClusterSettings settings, Rules rules, int repeats) {
+    if (repeats < 1) {
+      throw new IllegalArgumentException("repeats must be at least 1, was " + repeats);
+    }
     this.bench = bench;
     this.settings = settings;
     this.rules = rules;
+    this.repeats = repeats;
   }
 
   /**
@@ -70,7 +84,8 @@ public final class TuningLoop {
       int changes = 0;
       for (int i = 1; ; i++) {
         PipelineBenchmark.Run single = single(id + "-" + i);
-        PipelineBenchmark.Run run = bench.run(shape, id + "-" + i);
+        List<PipelineBenchmark.Run> runs = repeated(shape, id + "-" + i);
+        PipelineBenchmark.Run run = median(runs);
         StageComparison cmp = StageComparison.of(run.stages(), single.stages(), shape, h);
         Breakdown predicted = cmp.predicted();
         Double gain =
@@ -115,6 +130,7 @@ public final class TuningLoop {
             new Analysis.Iteration(
                 i,
                 run.seconds(),
+                runs.stream().map(PipelineBenchmark.Run::seconds).toList(),
                 run.stages(),
                 predicted.total(),
                 predicted.byStage(),
@@ -164,14 +180,37 @@ public final class TuningLoop {
     return best;
   }
 
+  private List<PipelineBenchmark.Run> repeated(WorkloadShape shape, String name)
+      throws InterruptedException {
+    List<PipelineBenchmark.Run> runs = new ArrayList<>();
+    for (int k = 1; k <= repeats; k++) {
+      runs.add(bench.run(shape, repeats == 1 ? name : name + "-r" + k));
+    }
+    return runs;
+  }
+
+  /** The run of median duration (the lower of the two middle ones of an even count). */
+  static PipelineBenchmark.Run median(List<PipelineBenchmark.Run> runs) {
+    List<PipelineBenchmark.Run> sorted =
+        runs.stream().sorted(Comparator.comparingDouble(PipelineBenchmark.Run::seconds)).toList();
+    return sorted.get((sorted.size() - 1) / 2);
+  }
+
   static String line(Analysis.Iteration it) {
     StringBuilder s =
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "iteration %d: %.2f s measured, %.2f s best case;",
+                "iteration %d: %.2f s measured%s, %.2f s best case;",
                 it.iteration(),
                 it.measuredSeconds(),
+                it.repeatSeconds().size() < 2
+                    ? ""
+                    : " (median of "
+                        + it.repeatSeconds().stream()
+                            .map(x -> String.format(Locale.ROOT, "%.2f", x))
+                            .toList()
+                        + ")",
                 it.predictedSeconds()));
     s.append(stages(it.measured(), it.predicted()));
     s.append("; ").append(it.cpu());

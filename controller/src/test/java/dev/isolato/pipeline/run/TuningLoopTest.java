@@ -1,0 +1,105 @@
+package dev.isolato.pipeline.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.isolato.pipeline.Hardware;
+import dev.isolato.pipeline.Parameter;
+import dev.isolato.pipeline.Rules;
+import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.WorkloadShape;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The loop's measurement of an iteration, with a benchmark that answers given durations. */
+class TuningLoopTest {
+  static final CpuMeter.Usage NOT_MEASURED = new CpuMeter.Usage(false, 0, 0, 0, 0, 2, false);
+
+  /** Single-pod runs take 1 s; the shape's runs take the given seconds in turn, all in S5. */
+  static final class Scripted implements PipelineBenchmark {
+    final Iterator<Double> seconds;
+    final List<String> names = new ArrayList<>();
+
+    Scripted(Double... seconds) {
+      this.seconds = List.of(seconds).iterator();
+    }
+
+    @Override
+    public Hardware hardware() {
+      return new Hardware(1, 2, 2);
+    }
+
+    @Override
+    public Run run(WorkloadShape shape, String name) {
+      names.add(name);
+      double s = shape.pods() == 1 ? 1.0 : seconds.next();
+      return new Run(shape, Map.of(Stage.S1, 0.0, Stage.S5, s), s, NOT_MEASURED);
+    }
+
+    @Override
+    public Set<String> notExercised() {
+      return Set.of();
+    }
+  }
+
+  static ClusterSettings nothingToChange() {
+    return new ClusterSettings() {
+      @Override
+      public Parameter.Cluster cluster() {
+        return Parameter.Cluster.LOCALKUBE;
+      }
+
+      @Override
+      public Map<String, Double> current() {
+        return Map.of();
+      }
+
+      @Override
+      public String apply(Parameter p, double value) {
+        throw new AssertionError("nothing is applied with maxChanges 0");
+      }
+
+      @Override
+      public void restore() {}
+    };
+  }
+
+  @Test
+  void anIterationMeasuresTheMedianOfItsRepeatsAndKeepsThemAll() {
+    Scripted bench = new Scripted(30.0, 10.0, 20.0);
+    Analysis a =
+        new TuningLoop(bench, nothingToChange(), Rules.kubernetes134(), 3)
+            .run("t", new WorkloadShape(1, 20, 1), 0, line -> {}, x -> {});
+    assertThat(a.status()).isEqualTo(Analysis.Status.DONE);
+    Analysis.Iteration it = a.iterations().get(0);
+    assertThat(it.repeatSeconds()).containsExactly(30.0, 10.0, 20.0);
+    assertThat(it.measuredSeconds()).isEqualTo(20.0);
+    assertThat(it.measured()).containsEntry(Stage.S5, 20.0);
+    assertThat(bench.names).contains("t-1-r1", "t-1-r2", "t-1-r3");
+    assertThat(TuningLoop.line(it)).contains("20.00 s measured (median of [30.00, 10.00, 20.00])");
+  }
+
+  @Test
+  void oneRunIsItsOwnMedianAndAnEvenCountTakesTheLowerMiddle() {
+    Scripted bench = new Scripted(12.0);
+    Analysis a =
+        new TuningLoop(bench, nothingToChange(), Rules.kubernetes134())
+            .run("t", new WorkloadShape(1, 20, 1), 0, line -> {}, x -> {});
+    assertThat(a.iterations().get(0).repeatSeconds()).containsExactly(12.0);
+    assertThat(bench.names).contains("t-1");
+    List<PipelineBenchmark.Run> four =
+        List.of(40.0, 10.0, 30.0, 20.0).stream()
+            .map(
+                s ->
+                    new PipelineBenchmark.Run(
+                        new WorkloadShape(1, 2, 1), Map.of(), s, NOT_MEASURED))
+            .toList();
+    assertThat(TuningLoop.median(four).seconds()).isEqualTo(20.0);
+    assertThatThrownBy(() -> new TuningLoop(bench, nothingToChange(), Rules.kubernetes134(), 0))
+        .hasMessageContaining("repeats");
+  }
+}
