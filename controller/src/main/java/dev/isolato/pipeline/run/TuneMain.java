@@ -108,6 +108,11 @@ public final class TuneMain {
                   id,
                   shape,
                   maxChanges);
+    } catch (IllegalStateException e) {
+      // a path's set-up or clean-up (the controller, its class) failed outside the loop
+      System.out.println("[tune] FAILED: " + e.getMessage());
+      System.exit(1);
+      return;
     }
     String json =
         JsonMapper.builder()
