@@ -2,6 +2,7 @@ package dev.isolato.profiler;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.isolato.metrics.LiveMultiGauge;
 import dev.isolato.slo.TenantProfiler;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantProfiles;
@@ -14,13 +15,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -49,7 +48,7 @@ public final class TenantProfilerLoop {
   private final Duration window;
   private final Duration interval;
   private final String namespace;
-  private final MultiGauge profiles;
+  private final LiveMultiGauge profiles;
   private final Counter failures;
   private final ObjectMapper json = new ObjectMapper();
   private ScheduledExecutorService executor;
@@ -69,10 +68,10 @@ public final class TenantProfilerLoop {
     this.interval = interval;
     this.namespace = namespace;
     this.profiles =
-        MultiGauge.builder("isolato.tenant.profiles")
-            .description(
-                "Tenants per SLO class and profiled behaviour (abiding, aggressive, passive, unknown)")
-            .register(registry);
+        new LiveMultiGauge(
+            "isolato.tenant.profiles",
+            "Tenants per SLO class and profiled behaviour (abiding, aggressive, passive, unknown)",
+            registry);
     this.failures =
         Counter.builder("isolato.tenant.profiler.failures")
             .description("Profiling passes that could not read the tenants' rates")
@@ -157,12 +156,12 @@ public final class TenantProfilerLoop {
             e.getMessage());
       }
     }
-    List<MultiGauge.Row<?>> rows = new ArrayList<>();
+    Map<Tags, Double> rows = new HashMap<>();
     counts.forEach(
         (cls, byBehaviour) ->
             byBehaviour.forEach(
-                (b, n) -> rows.add(MultiGauge.Row.of(Tags.of("class", cls, "behaviour", b), n))));
-    profiles.register(rows, true);
+                (b, n) -> rows.put(Tags.of("class", cls, "behaviour", b), n.doubleValue())));
+    profiles.set(rows);
   }
 
   private void write(Tenant t, TenantStatus.RateProfile profile) {

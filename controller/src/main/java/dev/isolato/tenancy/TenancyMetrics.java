@@ -1,29 +1,28 @@
 package dev.isolato.tenancy;
 
+import dev.isolato.metrics.LiveMultiGauge;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The controller's own meters (Prometheus names start with isolato_). */
 public class TenancyMetrics {
   private final MeterRegistry registry;
-  private final MultiGauge tenants;
+  private final LiveMultiGauge tenants;
   private final Map<String, Map<TenantPhase, Long>> tenantsByClass = new ConcurrentHashMap<>();
   // What the Prometheus rules (helm/isolato/files/isolato-rules.yaml) compare measurements with.
-  private final MultiGauge classTarget;
-  private final MultiGauge classCutoff;
-  private final MultiGauge classPivot;
-  private final MultiGauge classCalibrated;
+  private final LiveMultiGauge classTarget;
+  private final LiveMultiGauge classCutoff;
+  private final LiveMultiGauge classPivot;
+  private final LiveMultiGauge classCalibrated;
   private final Map<String, ClassFacts> classes = new ConcurrentHashMap<>();
 
   /**
@@ -60,26 +59,27 @@ public class TenancyMetrics {
   public TenancyMetrics(MeterRegistry registry) {
     this.registry = registry;
     this.tenants =
-        MultiGauge.builder("isolato.tenants")
-            .description("Tenants per SLO class and phase")
-            .register(registry);
+        new LiveMultiGauge("isolato.tenants", "Tenants per SLO class and phase", registry);
     this.classTarget =
-        MultiGauge.builder("isolato.class.target.seconds")
-            .description("Latency target of an SLO class at its percentile")
-            .register(registry);
+        new LiveMultiGauge(
+            "isolato.class.target.seconds",
+            "Latency target of an SLO class at its percentile",
+            registry);
     this.classCutoff =
-        MultiGauge.builder("isolato.class.cutoff.rps")
-            .description(
-                "Per-pod cut-off the planner uses: measured by the last calibration, else declared")
-            .register(registry);
+        new LiveMultiGauge(
+            "isolato.class.cutoff.rps",
+            "Per-pod cut-off the planner uses: measured by the last calibration, else declared",
+            registry);
     this.classPivot =
-        MultiGauge.builder("isolato.class.pivot.ratio")
-            .description("Autoscaler pivot of an SLO class (pivotPercent / 100)")
-            .register(registry);
+        new LiveMultiGauge(
+            "isolato.class.pivot.ratio",
+            "Autoscaler pivot of an SLO class (pivotPercent / 100)",
+            registry);
     this.classCalibrated =
-        MultiGauge.builder("isolato.class.calibrated.timestamp.seconds")
-            .description("When the class's cut-off was last measured (absent: never)")
-            .register(registry);
+        new LiveMultiGauge(
+            "isolato.class.calibrated.timestamp.seconds",
+            "When the class's cut-off was last measured (absent: never)",
+            registry);
   }
 
   /** Publishes a class's target, cut-off, pivot and calibration time. */
@@ -93,27 +93,28 @@ public class TenancyMetrics {
     publishClasses();
   }
 
-  private void publishClasses() {
-    List<MultiGauge.Row<?>> target = new ArrayList<>();
-    List<MultiGauge.Row<?>> cutoff = new ArrayList<>();
-    List<MultiGauge.Row<?>> pivot = new ArrayList<>();
-    List<MultiGauge.Row<?>> calibrated = new ArrayList<>();
+  /** Serialised: a publication's rows are read from the facts as a whole. */
+  private synchronized void publishClasses() {
+    Map<Tags, Double> target = new HashMap<>();
+    Map<Tags, Double> cutoff = new HashMap<>();
+    Map<Tags, Double> pivot = new HashMap<>();
+    Map<Tags, Double> calibrated = new HashMap<>();
     classes.forEach(
         (name, f) -> {
           Tags tags = Tags.of("class", name);
           String percentile =
               BigDecimal.valueOf(f.percentile()).stripTrailingZeros().toPlainString();
-          target.add(MultiGauge.Row.of(tags.and("percentile", percentile), f.targetSeconds()));
-          cutoff.add(MultiGauge.Row.of(tags, f.cutoffRps()));
-          pivot.add(MultiGauge.Row.of(tags, f.pivotRatio()));
+          target.put(tags.and("percentile", percentile), f.targetSeconds());
+          cutoff.put(tags, f.cutoffRps());
+          pivot.put(tags, f.pivotRatio());
           if (f.calibratedAt() != null) {
-            calibrated.add(MultiGauge.Row.of(tags, f.calibratedAt().toEpochMilli() / 1000.0));
+            calibrated.put(tags, f.calibratedAt().toEpochMilli() / 1000.0);
           }
         });
-    classTarget.register(target, true);
-    classCutoff.register(cutoff, true);
-    classPivot.register(pivot, true);
-    classCalibrated.register(calibrated, true);
+    classTarget.set(target);
+    classCutoff.set(cutoff);
+    classPivot.set(pivot);
+    classCalibrated.set(calibrated);
   }
 
   /** API accepted → tenant served. */
@@ -150,24 +151,18 @@ public class TenancyMetrics {
   }
 
   /** Replaces the per-phase counts of one class (after the reconcile's status writes). */
-  public void tenantPhases(String sloClass, Map<TenantPhase, Long> byPhase) {
+  public synchronized void tenantPhases(String sloClass, Map<TenantPhase, Long> byPhase) {
     if (byPhase.isEmpty()) {
       tenantsByClass.remove(sloClass);
     } else {
       tenantsByClass.put(sloClass, Map.copyOf(byPhase));
     }
-    List<MultiGauge.Row<?>> rows =
-        tenantsByClass.entrySet().stream()
-            .flatMap(
-                c ->
-                    c.getValue().entrySet().stream()
-                        .map(
-                            p ->
-                                MultiGauge.Row.of(
-                                    Tags.of("class", c.getKey(), "phase", p.getKey().name()),
-                                    p.getValue())))
-            .<MultiGauge.Row<?>>map(r -> r)
-            .toList();
-    tenants.register(rows, true);
+    Map<Tags, Double> rows = new HashMap<>();
+    tenantsByClass.forEach(
+        (cls, phases) ->
+            phases.forEach(
+                (phase, n) ->
+                    rows.put(Tags.of("class", cls, "phase", phase.name()), n.doubleValue())));
+    tenants.set(rows);
   }
 }

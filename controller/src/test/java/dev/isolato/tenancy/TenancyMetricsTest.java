@@ -52,4 +52,38 @@ class TenancyMetricsTest {
         .doesNotContain("class=\"gold\"")
         .contains("isolato_class_cutoff_rps{class=\"silver\"} 20.0");
   }
+
+  /**
+   * A scrape while the reconciler re-publishes a class (micrometer#6851): re-registering a row's
+   * gauge let a scrape see it twice, DuplicateLabelsException, and CI's /actuator/prometheus
+   * answered 500. The rows stay registered and read the live facts.
+   */
+  @Test
+  void aScrapeDuringRepublishingSeesEachSeriesOnceAndTheLatestValue() throws Exception {
+    var stop = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread publisher =
+        new Thread(
+            () -> {
+              for (int i = 0; !stop.get(); i++) {
+                // every publication re-publishes every class: many rows, many chances
+                metrics.classFacts(Fixtures.sloClass("c" + i % 100, 1, 4, 10));
+                metrics.classFacts(Fixtures.sloClass("ans", 1, 4, 40 + (i % 3)));
+                metrics.tenantPhases("ans", java.util.Map.of(TenantPhase.Serving, (long) i % 5));
+              }
+            });
+    publisher.start();
+    try {
+      for (int i = 0; i < 1000; i++) {
+        registry.scrape();
+      }
+    } finally {
+      stop.set(true);
+      publisher.join();
+    }
+    metrics.classFacts(Fixtures.sloClass("ans", 1, 4, 77));
+    assertThat(registry.scrape().lines().filter(l -> l.contains("class=\"ans\"")))
+        .contains("isolato_class_cutoff_rps{class=\"ans\"} 77.0")
+        .filteredOn(l -> l.startsWith("isolato_class_target_seconds{"))
+        .hasSize(1);
+  }
 }
