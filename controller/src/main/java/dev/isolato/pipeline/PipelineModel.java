@@ -31,16 +31,32 @@ public final class PipelineModel {
 
   /**
    * How many rounds a stage runs for a workload, the ceilings of equation (7): ⌈J/U_c⌉ for S1–S2,
-   * ⌈J·P/U_c⌉ for S3–S4, ⌈J·P/(N·U_w)⌉ for S5–S6. S7 (readiness; Isolato's extension) is waiting,
-   * not CPU work, and overlaps across pods: one round.
+   * ⌈J·P/U_c⌉ for S3–S4, ⌈J·P/(N·U_w)⌉ for S5–S6 (U_w: {@link #workerSlots}). S7 (readiness;
+   * Isolato's extension) is waiting, not CPU work, and overlaps across pods: one round.
    */
   public static long rounds(Stage stage, WorkloadShape w, Hardware h) {
     return switch (stage) {
       case S1, S2 -> ceilDiv(w.workloads(), h.controlPlaneCores());
       case S3, S4 -> ceilDiv(w.pods(), h.controlPlaneCores());
-      case S5, S6 -> ceilDiv(w.pods(), (long) h.nodes() * h.workerCores());
+      case S5, S6 -> ceilDiv(w.pods(), (long) h.nodes() * workerSlots(w, h));
       case S7 -> 1;
     };
+  }
+
+  /**
+   * How many pods a worker node takes through S5–S6 at once. The paper: one per core (U_w). A pod
+   * whose CPU limit ℓ is below one core starts its sandbox and containers inside its own cgroup,
+   * throttled to ℓ: a step measured on such a pod took ≈ 1/ℓ of its CPU work and occupied only ℓ of
+   * a core, so ⌊U_w/ℓ⌋ of them fit (measured on localkube: a 10m pod's sandbox + container start
+   * took 6–8 s against 0.3 s at 1000m, docs/pipeline.md). The kubelet's and CNI's own share of the
+   * steps is not throttled; at ≈ 5 % of a throttled pod's S5 it is counted as if it were.
+   */
+  public static long workerSlots(WorkloadShape w, Hardware h) {
+    int limit = w.podCpuLimitMillis();
+    if (limit == 0 || limit >= 1000) {
+      return h.workerCores();
+    }
+    return (long) h.workerCores() * 1000 / limit;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.isolato.scaling;
 
+import dev.isolato.metrics.Exposition;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Workload;
@@ -219,8 +220,8 @@ public final class DirectScaler implements AutoCloseable {
               round.put(
                   pod,
                   new PoolRate.Sample(
-                      PoolRate.sum(r.body(), ANSWERED),
-                      PoolRate.sum(r.body(), IN_FLIGHT),
+                      Exposition.sum(r.body(), ANSWERED),
+                      Exposition.sum(r.body(), IN_FLIGHT),
                       System.nanoTime()));
             }
           } catch (InterruptedException e) {

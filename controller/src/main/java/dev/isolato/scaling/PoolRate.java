@@ -39,31 +39,4 @@ public final class PoolRate {
     last.keySet().retainAll(Set.copyOf(round.keySet()));
     return any ? sum : Double.NaN;
   }
-
-  /**
-   * The value of {@code metric} summed over all its label sets in a Prometheus text exposition
-   * ({@code name{labels} value} or {@code name value} lines); 0 when absent.
-   */
-  public static double sum(String exposition, String metric) {
-    double total = 0;
-    for (String line : exposition.split("\n", -1)) {
-      if (!line.startsWith(metric) || line.length() <= metric.length()) {
-        continue;
-      }
-      char next = line.charAt(metric.length());
-      if (next != '{' && next != ' ') {
-        continue;
-      }
-      int space = line.lastIndexOf(' ');
-      if (space <= metric.length() - 1) {
-        continue;
-      }
-      try {
-        total += Double.parseDouble(line.substring(space + 1).trim());
-      } catch (NumberFormatException e) {
-        // a malformed sample counts as absent
-      }
-    }
-    return total;
-  }
 }

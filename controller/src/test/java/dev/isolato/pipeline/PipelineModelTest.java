@@ -98,7 +98,31 @@ class PipelineModelTest {
   }
 
   @Test
+  void aPodsCpuLimitBelowOneCoreLetsMorePodsThroughTheWorkerStagesAtOnce() {
+    Hardware twoCores = new Hardware(1, 2, 2);
+    // no limit, or a core or more: one pod per core, as in the paper
+    assertThat(PipelineModel.workerSlots(new WorkloadShape(50, 1, 1), twoCores)).isEqualTo(2);
+    assertThat(PipelineModel.workerSlots(new WorkloadShape(50, 1, 1, 1000), twoCores)).isEqualTo(2);
+    assertThat(PipelineModel.workerSlots(new WorkloadShape(50, 1, 1, 4000), twoCores)).isEqualTo(2);
+    // throttled to 500m / 10m: each occupies half / a hundredth of a core
+    assertThat(PipelineModel.workerSlots(new WorkloadShape(50, 1, 1, 500), twoCores)).isEqualTo(4);
+    assertThat(PipelineModel.workerSlots(new WorkloadShape(50, 1, 1, 10), twoCores)).isEqualTo(200);
+    assertThat(PipelineModel.workerSlots(new WorkloadShape(50, 1, 1, 3), twoCores)).isEqualTo(666);
+    // 50 pods of 10m on 2 cores: S5–S6 once, the control-plane stages as before (⌈50/2⌉)
+    WorkloadShape throttled = new WorkloadShape(50, 1, 1, 10);
+    Breakdown single = figure5Split();
+    Breakdown p = PipelineModel.predict(single, throttled, twoCores);
+    assertThat(p.stage(Stage.S5)).isCloseTo(single.stage(Stage.S5), within(1e-9));
+    assertThat(p.stage(Stage.S3)).isCloseTo(25 * single.stage(Stage.S3), within(1e-9));
+    Breakdown unlimited = PipelineModel.predict(single, new WorkloadShape(50, 1, 1), twoCores);
+    assertThat(unlimited.stage(Stage.S5)).isCloseTo(25 * single.stage(Stage.S5), within(1e-9));
+    assertThat(throttled.single()).isEqualTo(new WorkloadShape(1, 1, 1, 10));
+  }
+
+  @Test
   void badInputIsRefusedWithTheName() {
+    assertThatThrownBy(() -> new WorkloadShape(1, 1, 1, -1))
+        .hasMessageContaining("podCpuLimitMillis");
     assertThatThrownBy(() -> new WorkloadShape(0, 1, 1)).hasMessageContaining("workloads (J)");
     assertThatThrownBy(() -> new Hardware(1, 0, 1)).hasMessageContaining("controlPlaneCores (U_c)");
     assertThatThrownBy(() -> Breakdown.of(Map.of(Step.S2_READ, -1.0)))

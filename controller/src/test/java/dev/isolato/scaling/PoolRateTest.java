@@ -49,20 +49,4 @@ class PoolRateTest {
                     new PoolRate.Sample(27, 0, 2 * S))))
         .isCloseTo(30, within(1e-9));
   }
-
-  @Test
-  void countersAreSummedOverLabelSetsOfTheExactMetric() {
-    String text =
-        """
-        # TYPE saasbench_requests_total counter
-        saasbench_requests_total{tenant="a",code="200"} 10
-        saasbench_requests_total{tenant="b",code="429"} 5.5
-        saasbench_requests_total_extra 100
-        saasbench_in_flight_requests 3
-        saasbench_requests_total{tenant="c",code="200"} garbage
-        """;
-    assertThat(PoolRate.sum(text, "saasbench_requests_total")).isEqualTo(15.5);
-    assertThat(PoolRate.sum(text, "saasbench_in_flight_requests")).isEqualTo(3);
-    assertThat(PoolRate.sum(text, "absent")).isZero();
-  }
 }

@@ -2,8 +2,10 @@ package dev.isolato.pipeline.run;
 
 import dev.isolato.pipeline.Bottleneck;
 import dev.isolato.pipeline.Hardware;
+import dev.isolato.pipeline.KubeletSteps;
 import dev.isolato.pipeline.Recommendation;
 import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.Step;
 import dev.isolato.pipeline.TuningStep;
 import dev.isolato.pipeline.WorkloadShape;
 import java.time.Instant;
@@ -112,6 +114,8 @@ public record Analysis(
       double predictedSeconds,
       Map<Stage, Double> predicted,
       Map<Stage, Double> single,
+      Map<Step, KubeletSteps.Measure> kubeletSteps,
+      Map<Step, KubeletSteps.Measure> singleKubeletSteps,
       boolean s5AndS6Merged,
       CpuMeter.Usage cpu,
       BottleneckView bottleneck,

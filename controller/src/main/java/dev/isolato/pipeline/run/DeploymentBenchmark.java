@@ -173,6 +173,9 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
             new DeploymentTracer(client, ns, "w-" + i, null, DeploymentTracer.monotonicMs())
                 .start());
       }
+      KubeletMeter kubelets =
+          nodes.isPresent() ? KubeletMeter.unavailable() : KubeletMeter.of(client);
+      String kubeletMark = kubelets.mark();
       CpuMeter.Mark mark = cpu.mark();
       for (int i = 0; i < shape.workloads(); i++) {
         tracers.get(i).submitted();
@@ -197,7 +200,7 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
       CpuMeter.Usage usage = cpu.since(mark);
       Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
       double seconds = stages.values().stream().mapToDouble(Double::doubleValue).sum();
-      return new Run(shape, stages, seconds, usage);
+      return new Run(shape, stages, seconds, usage, kubelets.since(kubeletMark));
     } finally {
       tracers.forEach(DeploymentTracer::close);
       delete(ns);

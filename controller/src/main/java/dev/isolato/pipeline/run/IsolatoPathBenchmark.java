@@ -52,6 +52,13 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   /** Clients onboarding at once, as tenants-bench.sh's. */
   static final int CLIENTS = 10;
 
+  /**
+   * The class's CPU per pod (requests == limits): small, so that 50 dedicated pools fit on two
+   * cores. It throttles each pool pod's own start (the model counts it: {@link
+   * WorkloadShape#podCpuLimitMillis}).
+   */
+  static final int POD_CPU_MILLIS = 10;
+
   private static final Duration GONE_TIMEOUT = Duration.ofMinutes(5);
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -86,11 +93,14 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
     this.timeout = timeout;
   }
 
-  /** The shape a path is measured as: J tenants × 1 pod, or 1 pool × P new pods. */
+  /**
+   * The shape a path is measured as: J tenants × 1 pod, or 1 pool × P new pods; the pods' CPU limit
+   * is the class's.
+   */
   static WorkloadShape shape(Path path, int workloads, int pods) {
     return path == Path.TENANTS
-        ? new WorkloadShape(workloads, 1, 1)
-        : new WorkloadShape(1, pods, 1);
+        ? new WorkloadShape(workloads, 1, 1, POD_CPU_MILLIS)
+        : new WorkloadShape(1, pods, 1, POD_CPU_MILLIS);
   }
 
   /** Creates the class (refused if it exists: it would not be this benchmark's) and its pool. */
@@ -139,7 +149,9 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
 
   private Run traced(WorkloadShape shape, Step begin, Step undo) throws InterruptedException {
     PoolTrace.Result r;
-    try (PoolTrace trace = PoolTrace.start(client, meter.withClient(controllerPid.getAsLong()))) {
+    try (PoolTrace trace =
+        PoolTrace.start(
+            client, meter.withClient(controllerPid.getAsLong()), KubeletMeter.of(client))) {
       begin.run();
       r = trace.await(shape.pods(), timeout);
     } finally {
@@ -155,7 +167,7 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
               + " s (--timeout); stages seen: "
               + r.stages());
     }
-    return new Run(shape, r.stages(), r.seconds(), r.cpu());
+    return new Run(shape, r.stages(), r.seconds(), r.cpu(), r.kubeletSteps());
   }
 
   private void onboard(List<String> ids) throws InterruptedException {
@@ -223,7 +235,7 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
                 "latency",
                 Map.of("percentile", 95, "targetMs", 100),
                 "resources",
-                Map.of("cpu", "10m", "memory", "32Mi"),
+                Map.of("cpu", POD_CPU_MILLIS + "m", "memory", "32Mi"),
                 "priority",
                 500,
                 "allowDedicated",

@@ -173,7 +173,7 @@ public final class PathTraceMain {
 
   String start(String name) {
     close();
-    trace = PoolTrace.start(client, meter);
+    trace = PoolTrace.start(client, meter, KubeletMeter.unavailable());
     return "ready " + name;
   }
 

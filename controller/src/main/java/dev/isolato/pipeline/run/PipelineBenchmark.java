@@ -1,7 +1,9 @@
 package dev.isolato.pipeline.run;
 
 import dev.isolato.pipeline.Hardware;
+import dev.isolato.pipeline.KubeletSteps;
 import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.Step;
 import dev.isolato.pipeline.WorkloadShape;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +32,21 @@ public interface PipelineBenchmark {
    *
    * @param stages seconds per stage along the critical path, ending at the last pod's Ready
    * @param seconds the first write to the last pod Ready
+   * @param kubeletSteps S5's and S6's steps as the kubelets timed them (empty: not measured)
    */
-  record Run(WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {}
+  record Run(
+      WorkloadShape shape,
+      Map<Stage, Double> stages,
+      double seconds,
+      CpuMeter.Usage cpu,
+      Map<Step, KubeletSteps.Measure> kubeletSteps) {
+
+    Run(WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {
+      this(shape, stages, seconds, cpu, Map.of());
+    }
+
+    public Run {
+      kubeletSteps = Map.copyOf(kubeletSteps);
+    }
+  }
 }

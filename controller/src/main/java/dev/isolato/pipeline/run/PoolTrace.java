@@ -1,8 +1,10 @@
 package dev.isolato.pipeline.run;
 
 import dev.isolato.pipeline.DeploymentTracer;
+import dev.isolato.pipeline.KubeletSteps;
 import dev.isolato.pipeline.Milestone;
 import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.Step;
 import dev.isolato.pipeline.Timeline;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.Workload;
@@ -26,20 +28,25 @@ final class PoolTrace implements AutoCloseable {
       long readyPods,
       Map<Stage, Double> stages,
       double seconds,
-      CpuMeter.Usage cpu) {}
+      CpuMeter.Usage cpu,
+      Map<Step, KubeletSteps.Measure> kubeletSteps) {}
 
   private final DeploymentTracer tracer;
   private final CpuMeter meter;
   private final CpuMeter.Mark mark;
+  private final KubeletMeter kubelets;
+  private final String kubeletMark;
 
-  private PoolTrace(DeploymentTracer tracer, CpuMeter meter) {
+  private PoolTrace(DeploymentTracer tracer, CpuMeter meter, KubeletMeter kubelets) {
     this.tracer = tracer;
     this.meter = meter;
+    this.kubelets = kubelets;
+    this.kubeletMark = kubelets.mark();
     this.mark = meter.mark();
     tracer.submitted();
   }
 
-  static PoolTrace start(KubernetesClient client, CpuMeter meter) {
+  static PoolTrace start(KubernetesClient client, CpuMeter meter, KubeletMeter kubelets) {
     return new PoolTrace(
         DeploymentTracer.inAnyNamespace(
                 client,
@@ -47,7 +54,8 @@ final class PoolTrace implements AutoCloseable {
                 Map.of(PoolObjects.MANAGED_BY, PoolObjects.MANAGER),
                 DeploymentTracer.monotonicMs())
             .start(),
-        meter);
+        meter,
+        kubelets);
   }
 
   /**
@@ -64,7 +72,8 @@ final class PoolTrace implements AutoCloseable {
     CpuMeter.Usage cpu = meter.since(mark);
     Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
     double seconds = stages.values().stream().mapToDouble(Double::doubleValue).sum();
-    return new Result(timelines, ready(timelines), stages, seconds, cpu);
+    return new Result(
+        timelines, ready(timelines), stages, seconds, cpu, kubelets.since(kubeletMark));
   }
 
   private static long ready(List<Timeline> timelines) {

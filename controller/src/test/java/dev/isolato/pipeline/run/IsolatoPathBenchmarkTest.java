@@ -30,9 +30,9 @@ class IsolatoPathBenchmarkTest {
   @Test
   void aTenantsPathIsJPoolsOfOnePodAndAScaleOneOfPNewPods() {
     assertThat(IsolatoPathBenchmark.shape(IsolatoPathBenchmark.Path.TENANTS, 50, 9))
-        .isEqualTo(new WorkloadShape(50, 1, 1));
+        .isEqualTo(new WorkloadShape(50, 1, 1, IsolatoPathBenchmark.POD_CPU_MILLIS));
     assertThat(IsolatoPathBenchmark.shape(IsolatoPathBenchmark.Path.SCALE, 50, 9))
-        .isEqualTo(new WorkloadShape(1, 9, 1));
+        .isEqualTo(new WorkloadShape(1, 9, 1, IsolatoPathBenchmark.POD_CPU_MILLIS));
   }
 
   @Test
@@ -42,6 +42,9 @@ class IsolatoPathBenchmarkTest {
     assertThat(Validation.sloClass(cls.name(), cls.spec())).isEmpty();
     assertThat(cls.spec().allowDedicated).isTrue();
     assertThat(cls.spec().minReplicas).isEqualTo(10);
+    // the model's pod CPU limit is the one the class asks for
+    assertThat(JSON.readTree(b.classJson(1)).at("/spec/resources/cpu").asText())
+        .isEqualTo(IsolatoPathBenchmark.POD_CPU_MILLIS + "m");
     TenantRequest t = JSON.readValue(b.tenantJson("tn-1-0"), TenantRequest.class);
     assertThat(Validation.tenant(t)).isEmpty();
     assertThat(t.isolation()).isEqualTo("dedicated");

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.isolato.pipeline.Hardware;
+import dev.isolato.pipeline.KubeletSteps;
 import dev.isolato.pipeline.Parameter;
 import dev.isolato.pipeline.Rules;
 import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.Step;
 import dev.isolato.pipeline.WorkloadShape;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -23,6 +25,7 @@ class TuningLoopTest {
   static final class Scripted implements PipelineBenchmark {
     final Iterator<Double> seconds;
     final List<String> names = new ArrayList<>();
+    final List<WorkloadShape> shapes = new ArrayList<>();
 
     Scripted(Double... seconds) {
       this.seconds = List.of(seconds).iterator();
@@ -36,8 +39,15 @@ class TuningLoopTest {
     @Override
     public Run run(WorkloadShape shape, String name) {
       names.add(name);
+      shapes.add(shape);
       double s = shape.pods() == 1 ? 1.0 : seconds.next();
-      return new Run(shape, Map.of(Stage.S1, 0.0, Stage.S5, s), s, NOT_MEASURED);
+      // the kubelet timed every pod's sandbox at half the run
+      return new Run(
+          shape,
+          Map.of(Stage.S1, 0.0, Stage.S5, s),
+          s,
+          NOT_MEASURED,
+          Map.of(Step.S5_SANDBOX, new KubeletSteps.Measure(shape.pods(), shape.pods() * s / 2)));
     }
 
     @Override
@@ -81,6 +91,21 @@ class TuningLoopTest {
     assertThat(it.measured()).containsEntry(Stage.S5, 20.0);
     assertThat(bench.names).contains("t-1-r1", "t-1-r2", "t-1-r3");
     assertThat(TuningLoop.line(it)).contains("20.00 s measured (median of [30.00, 10.00, 20.00])");
+  }
+
+  @Test
+  void theSingleRunHasTheShapesPodLimitAndTheKubeletsStepsAreKept() {
+    Scripted bench = new Scripted(8.0);
+    Analysis a =
+        new TuningLoop(bench, nothingToChange(), Rules.kubernetes134())
+            .run("t", new WorkloadShape(50, 1, 1, 10), 0, line -> {}, x -> {});
+    assertThat(bench.shapes).contains(new WorkloadShape(1, 1, 1, 10));
+    Analysis.Iteration it = a.iterations().get(0);
+    assertThat(it.kubeletSteps()).containsEntry(Step.S5_SANDBOX, new KubeletSteps.Measure(50, 200));
+    assertThat(it.singleKubeletSteps().get(Step.S5_SANDBOX).mean()).isEqualTo(0.5);
+    assertThat(TuningLoop.line(it)).contains("kubelet per pod: T_cs 4.00 s ×50");
+    // 50 pods of 10m on 2 cores start their sandboxes at once: S5 is predicted once, not 25 times
+    assertThat(it.predicted()).containsEntry(Stage.S5, 1.0);
   }
 
   @Test
