@@ -14,9 +14,29 @@ NONE = "\u2013"  # an en dash: the table cell of a value that does not exist
 
 
 def title(shape):
+    limit = shape.get("podCpuLimitMillis") or 0
+    pods = f", pods of {limit}m CPU" if limit else ""
     if shape["podsPerWorkload"] == 1:
-        return f"{shape['workloads']} dedicated tenants onboarded at once"
-    return f"a pool scaled from 1 to {1 + shape['podsPerWorkload']} pods"
+        return f"{shape['workloads']} dedicated tenants onboarded at once{pods}"
+    return f"a pool scaled from 1 to {1 + shape['podsPerWorkload']} pods{pods}"
+
+
+# S5's and S6's steps the kubelets time (KubeletSteps), in the order they run
+KUBELET_STEPS = (
+    ("S5_SANDBOX", "T_cs"),
+    ("S6_CREATE_CONTAINER", "T_cc"),
+    ("S6_START_CONTAINER", "T_sc"),
+)
+
+
+def kubelet(steps):
+    """'T_cs 2.10 · T_cc 0.01 · T_sc 3.02': seconds per pod, or a dash when not measured."""
+    parts = [
+        f"{symbol} {m['seconds'] / m['count']:.2f}"
+        for key, symbol in KUBELET_STEPS
+        if (m := (steps or {}).get(key)) and m["count"]
+    ]
+    return " · ".join(parts) or NONE
 
 
 def change(it):
@@ -39,9 +59,12 @@ def row(it):
     gain = it.get("measuredGain")
     repeats = it.get("repeatSeconds") or []
     runs = f" (of {', '.join(f'{x:.2f}' for x in repeats)})" if len(repeats) > 1 else ""
+    ratio = it["predictedSeconds"] / it["measuredSeconds"] - 1
     return (
         f"| {it['iteration']} | {it['measuredSeconds']:.2f}{runs} | {it['predictedSeconds']:.2f}"
+        f" ({100 * ratio:+.0f} %)"
         f" | {it['measured'].get('S1', 0):.2f} | {it['measured'].get('S5', 0):.2f}"
+        f" | {kubelet(it.get('singleKubeletSteps'))} | {kubelet(it.get('kubeletSteps'))}"
         f" | {bottleneck} | {NONE if gain is None else f'{100 * gain:.1f} %'}"
         f" | {it.get('reverted') or NONE} | {change(it)}"
         f" | {100 * cpu['controlPlane']:.0f} / {100 * cpu['node']:.0f}"
@@ -52,11 +75,12 @@ def row(it):
 def section(a):
     out = [f"\n#### {title(a['shape'])} (analysis {a['id']})\n"]
     out.append(
-        "| iteration | measured (s): the median run | model best case (s) | S1 (s) | S5 (s)"
+        "| iteration | measured (s): the median run | model best case (s, vs measured) | S1 (s)"
+        " | S5 (s) | kubelet per pod, single (s) | kubelet per pod, the run (s)"
         " | bottleneck (measured vs predicted share) | gain over the previous | undone"
         " | decision | CPU control plane / node / Isolato / host |"
     )
-    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     out += [row(it) for it in a["iterations"]]
     out.append("")
     out.append(
@@ -92,8 +116,11 @@ def report(analyses, machine, load0, load1):
         " Isolato's defaults, the controller run and restarted by the loop; seconds from the first"
         " API call to the last new pod Ready (traced), the median of the iteration's runs, against"
         " the model's best case from the fastest of three single-tenant onboardings of the same"
-        f" iteration. Load average at the start {load0}, at the end {load1}: 2 cores shared with"
-        f" other work; {noise}. Every setting is put back at the end.",
+        " iteration (a pod whose CPU limit is below one core counts as that share of a core in"
+        " S5 and S6). The kubelet's columns are its own timings of the pod sandbox (T_cs, with"
+        " the CNI), container create (T_cc) and start (T_sc), per pod, from its /metrics before"
+        f" and after the run. Load average at the start {load0}, at the end {load1}: 2 cores"
+        f" shared with other work; {noise}. Every setting is put back at the end.",
     ]
     out += [section(a) for a in analyses]
     return "\n".join(out) + "\n"

@@ -41,10 +41,13 @@ def test_an_applied_change_its_gain_and_an_undone_one_are_shown():
     )
     text = r.section(a)
     assert "50 dedicated tenants onboarded at once (analysis tx)" in text
-    assert f"| 1 | 40.00 | 30.00 | 25.00 | 9.00 | S1 (69 vs 6 %) | {r.NONE} | {r.NONE} |" in text
+    assert (
+        f"| 1 | 40.00 | 30.00 (-25 %) | 25.00 | 9.00 | {r.NONE} | {r.NONE} | S1 (69 vs 6 %)"
+        f" | {r.NONE} | {r.NONE} |"
+    ) in text
     assert "APPLY: restarted Isolato's controller with -Dx=50" in text
     assert "| 2.1 % | isolato.x back to 8 | STOP_CPU_BOUND | 30 / 20 / 25 / 100 % |" in text
-    assert "| 2 | 40.00 (of 41.00, 40.00, 39.50) | 30.00 |" in text
+    assert "| 2 | 40.00 (of 41.00, 40.00, 39.50) | 30.00 (-25 %) |" in text
     assert text.rstrip().endswith("Outcome: 40 s → 30 s.")
 
 
@@ -54,6 +57,20 @@ def test_a_scale_is_named_by_its_pods_and_a_failed_analysis_by_its_error():
     text = r.section(a)
     assert "a pool scaled from 1 to 10 pods" in text
     assert "Outcome: FAILED: 3 of 9 new pods Ready." in text
+
+
+def test_the_kubelets_steps_are_per_pod_and_the_pods_cpu_limit_is_named():
+    sandbox = {"count": 6, "seconds": 12.0}
+    it = iteration(
+        1,
+        singleKubeletSteps={"S5_SANDBOX": {"count": 1, "seconds": 2.5}},
+        kubeletSteps={"S5_SANDBOX": sandbox, "S6_START_CONTAINER": {"count": 6, "seconds": 18.0}},
+    )
+    assert "| T_cs 2.50 | T_cs 2.00 · T_sc 3.00 |" in r.row(it)
+    # a step that did not run (no count) is left out
+    assert r.kubelet({"S6_CREATE_CONTAINER": {"count": 0, "seconds": 0}}) == r.NONE
+    shape = {"workloads": 50, "podsPerWorkload": 1, "containersPerPod": 1, "podCpuLimitMillis": 10}
+    assert r.title(shape) == "50 dedicated tenants onboarded at once, pods of 10m CPU"
 
 
 def test_a_recommendation_not_applied_is_named():

@@ -47,6 +47,8 @@ public final class RealApiServer {
       Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
       try {
         kubeconfig = Files.createTempFile("isolato-it-", ".kubeconfig");
+        // the server ends with this JVM, and so does its kubeconfig
+        kubeconfig.toFile().deleteOnExit();
         Files.writeString(kubeconfig, server.getKubeConfigYaml());
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -183,8 +183,9 @@ class DeploymentTracerIT {
         DeploymentTracer.inAnyNamespace(kube, "web", pool, clock::get).start()) {
       at(1000, tracer::submitted);
       at(1010, () -> labelledNamespace("pool-a", pool));
-      at(1020, () -> labelledNamespace("stranger", Map.of()));
+      // stamped on arrival: the clock moves on only after the watch delivered it
       awaitNamespaces(tracer, t -> t.containsKey("pool-a"));
+      at(1020, () -> labelledNamespace("stranger", Map.of()));
       Deployment a = at(1050, () -> deployment("pool-a", pool, 1));
       awaitNamespaces(
           tracer, t -> t.get("pool-a").workload().containsKey(Milestone.WORKLOAD_CREATED));

@@ -181,21 +181,17 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
         tracers.get(i).submitted();
         client.apps().deployments().inNamespace(ns).resource(deployment("w-" + i, shape)).create();
       }
-      long deadline = System.nanoTime() + props.runTimeout().toNanos();
-      List<Timeline> timelines = timelines(tracers);
-      while (ready(timelines) < shape.pods()) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              ready(timelines)
-                  + " of "
-                  + shape.pods()
-                  + " pods Ready after "
-                  + props.runTimeout().toSeconds()
-                  + " s (isolato.pipeline.run-timeout); last stages seen: "
-                  + Timeline.criticalPath(timelines, Milestone.POD_CREATED));
-        }
-        Thread.sleep(50);
-        timelines = timelines(tracers);
+      List<Timeline> timelines =
+          PoolTrace.awaitReady(() -> timelines(tracers), shape.pods(), props.runTimeout());
+      if (PoolTrace.ready(timelines) < shape.pods()) {
+        throw new IllegalStateException(
+            PoolTrace.ready(timelines)
+                + " of "
+                + shape.pods()
+                + " pods Ready after "
+                + props.runTimeout().toSeconds()
+                + " s (isolato.pipeline.run-timeout); last stages seen: "
+                + Timeline.criticalPath(timelines, Milestone.POD_CREATED));
       }
       CpuMeter.Usage usage = cpu.since(mark);
       Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
@@ -209,10 +205,6 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
 
   private static List<Timeline> timelines(List<DeploymentTracer> tracers) {
     return tracers.stream().map(DeploymentTracer::timeline).toList();
-  }
-
-  private static long ready(List<Timeline> timelines) {
-    return timelines.stream().mapToLong(t -> t.podsAt(Milestone.POD_READY)).sum();
   }
 
   /**

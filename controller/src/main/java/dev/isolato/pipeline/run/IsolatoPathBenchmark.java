@@ -154,9 +154,16 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
             client, meter.withClient(controllerPid.getAsLong()), KubeletMeter.of(client))) {
       begin.run();
       r = trace.await(shape.pods(), timeout);
-    } finally {
-      undo.run();
+    } catch (RuntimeException | InterruptedException e) {
+      // undone all the same; a failing undo must not hide why the run failed
+      try {
+        undo.run();
+      } catch (RuntimeException | InterruptedException u) {
+        e.addSuppressed(u);
+      }
+      throw e;
     }
+    undo.run();
     if (r.readyPods() < shape.pods()) {
       throw new IllegalStateException(
           r.readyPods()

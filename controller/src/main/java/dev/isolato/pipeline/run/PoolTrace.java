@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Isolato's pools traced from a moment on: every saas-bench Deployment Isolato creates or changes
@@ -63,12 +64,8 @@ final class PoolTrace implements AutoCloseable {
    * Ready; the watch may be a few ms behind), then reads what was traced.
    */
   Result await(long pods, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    List<Timeline> timelines = new ArrayList<>(tracer.timelines().values());
-    while (ready(timelines) < pods && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-      timelines = new ArrayList<>(tracer.timelines().values());
-    }
+    List<Timeline> timelines =
+        awaitReady(() -> new ArrayList<>(tracer.timelines().values()), pods, timeout);
     CpuMeter.Usage cpu = meter.since(mark);
     Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
     double seconds = stages.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -76,7 +73,23 @@ final class PoolTrace implements AutoCloseable {
         timelines, ready(timelines), stages, seconds, cpu, kubelets.since(kubeletMark));
   }
 
-  private static long ready(List<Timeline> timelines) {
+  /**
+   * Reads {@code timelines} until {@code pods} of their pods are Ready or {@code timeout} passed;
+   * returns the last reading. The tracers' watches fill them in.
+   */
+  static List<Timeline> awaitReady(Supplier<List<Timeline>> timelines, long pods, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<Timeline> now = timelines.get();
+    while (ready(now) < pods && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      now = timelines.get();
+    }
+    return now;
+  }
+
+  /** Pods Ready across {@code timelines}. */
+  static long ready(List<Timeline> timelines) {
     return timelines.stream().mapToLong(t -> t.podsAt(Milestone.POD_READY)).sum();
   }
 

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -45,14 +46,43 @@ public final class TuneMain {
 
   private TuneMain() {}
 
+  /** Every option it reads: a misspelt one is refused instead of silently left at its default. */
+  private static final Set<String> OPTIONS =
+      Set.of(
+          "api",
+          "class",
+          "containers",
+          "controller-jar",
+          "controller-log",
+          "image",
+          "isolato-namespace",
+          "localkube",
+          "max-changes",
+          "node-label",
+          "out",
+          "path",
+          "pods",
+          "repeats",
+          "restore",
+          "timeout",
+          "token-file",
+          "workloads");
+
   public static void main(String[] args) throws Exception {
     ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
         .setLevel(Level.WARN);
+    // Isolato's own CRDs are v1alpha1 on purpose; the warning about it is noise in progress lines
+    ((ch.qos.logback.classic.Logger)
+            LoggerFactory.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils"))
+        .setLevel(Level.ERROR);
     Map<String, String> opt = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--restore")) {
         opt.put("restore", "true");
-      } else if (args[i].startsWith("--") && i + 1 < args.length) {
+      } else if (args[i].startsWith("--") && OPTIONS.contains(args[i].substring(2))) {
+        if (i + 1 == args.length) {
+          usage(args[i] + " needs a value");
+        }
         opt.put(args[i].substring(2), args[++i]);
       } else {
         usage("unexpected argument '" + args[i] + "'");
@@ -83,9 +113,7 @@ public final class TuneMain {
         }
       }
       maxChanges = num(opt, "max-changes", 5);
-      if (num(opt, "repeats", 1) < 1) {
-        throw new IllegalArgumentException("--repeats must be at least 1");
-      }
+      TuningLoop.requireRepeats(num(opt, "repeats", 1));
       timeout = Duration.ofSeconds(num(opt, "timeout", 180));
     } catch (IllegalArgumentException e) {
       usage(e.getMessage());

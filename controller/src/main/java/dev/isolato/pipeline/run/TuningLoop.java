@@ -42,9 +42,7 @@ public final class TuningLoop {
    *     can keep or undo a change on noise
    */
   public TuningLoop(PipelineBenchmark bench, ClusterSettings settings, Rules rules, int repeats) {
-    if (repeats < 1) {
-      throw new IllegalArgumentException("repeats must be at least 1, was " + repeats);
-    }
+    requireRepeats(repeats);
     this.bench = bench;
     this.settings = settings;
     this.rules = rules;
@@ -168,6 +166,14 @@ public final class TuningLoop {
       progress.accept("analysis " + id + " failed: " + e.getMessage());
       return a.with(h, its).failed(e.getMessage());
     }
+  }
+
+  /** Refuses fewer than one run per iteration; the rule of the constructor and of TuneMain. */
+  static int requireRepeats(int repeats) {
+    if (repeats < 1) {
+      throw new IllegalArgumentException("--repeats must be at least 1, was " + repeats);
+    }
+    return repeats;
   }
 
   /**
