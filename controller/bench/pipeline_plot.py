@@ -11,12 +11,14 @@ Fig. 8 runs (1600 containers on 16 nodes: 80.9 s → 31.1 s → 16.9 s, best cas
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from path_tune_report import KUBELET_STEPS
 
 STAGES = ["S1", "S2", "S3", "S4", "S5", "S6", "S7"]
 TITLES = {
@@ -70,29 +72,69 @@ def shares(ax, first, last):
     ax.legend(fontsize=7)
 
 
+def per_pod(steps):
+    """{symbol: seconds per operation} of the kubelet's S5/S6 steps that ran."""
+    return {
+        symbol: m["seconds"] / m["count"]
+        for key, symbol in KUBELET_STEPS
+        if (m := (steps or {}).get(key)) and m["count"]
+    }
+
+
+def kubelet(ax, it, pods):
+    """The kubelet's own timing of each step: one pod alone beside each pod of the run."""
+    alone, each = per_pod(it.get("singleKubeletSteps")), per_pod(it.get("kubeletSteps"))
+    symbols = [s for _, s in KUBELET_STEPS if s in alone or s in each]
+    width = 0.38
+    for j, (label, values) in enumerate([("one pod alone", alone), (f"each of {pods}", each)]):
+        xs = [i + (j - 0.5) * width for i in range(len(symbols))]
+        ys = [values.get(s, 0.0) for s in symbols]
+        ax.bar(xs, ys, width, label=label, color=COLORS[j], edgecolor="black", linewidth=0.3)
+        for x, y in zip(xs, ys, strict=True):
+            ax.text(x, y, f"{y:.2f}", ha="center", va="bottom", fontsize=7)
+    names = {"T_cs": "RunPodSandbox", "T_cc": "CreateContainer", "T_sc": "StartContainer"}
+    ax.set_xticks(range(len(symbols)), [f"{s}\n{names[s]}" for s in symbols], fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("seconds per pod (kubelet's histograms)")
+    ax.legend(fontsize=7)
+
+
 def plot(path: Path) -> Path:
     a = json.loads(path.read_text())
     its = a["iterations"]
     shape = a["shape"]
     rows = []
     for it in its:
-        change = (it.get("applied") or "").split(" && ")[0].removeprefix("localkube config set ")
+        change = (
+            (it.get("applied") or "")
+            .split(" && ")[0]
+            .removeprefix("localkube config set ")
+            .removeprefix("restarted Isolato's controller with -D")
+        )
         rows.append((f"#{it['iteration']} measured", it["measured"]))
         rows.append((f"#{it['iteration']} best case", it["predicted"]))
         if change:
             rows.append((f"  then set {change}", {}))
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 3 + 0.35 * len(rows) + 3))
+    steps = bool(its and its[0].get("kubeletSteps"))
+    fig, axes = plt.subplots(
+        3 if steps else 2, 1, figsize=(9, 3 + 0.35 * len(rows) + (6 if steps else 3))
+    )
+    top, bottom = axes[0], axes[1]
     bars(top, rows)
     handles = [plt.Rectangle((0, 0), 1, 1, color=COLORS[i]) for i in range(len(STAGES))]
     top.legend(handles, [f"{s} {TITLES[s]}" for s in STAGES], fontsize=7, loc="lower right")
     hw = a.get("hardware") or {}
-    top.set_title(
-        f"{shape['workloads']} × {shape['podsPerWorkload']} pods (C={shape['containersPerPod']}), "
-        f"N={hw.get('nodes')}, U_c={hw.get('controlPlaneCores')}, U_w={hw.get('workerCores')}: "
-        f"{a.get('outcome') or a.get('error')}",
-        fontsize=8,
+    limit = shape.get("podCpuLimitMillis") or 0
+    title = (
+        f"{shape['workloads']} × {shape['podsPerWorkload']} pods"
+        f" (C={shape['containersPerPod']}{f', {limit}m CPU each' if limit else ''}),"
+        f" N={hw.get('nodes')}, U_c={hw.get('controlPlaneCores')},"
+        f" U_w={hw.get('workerCores')}: {a.get('outcome') or a.get('error')}"
     )
+    top.set_title("\n".join(textwrap.wrap(title, 100)), fontsize=8)
     shares(bottom, its[0], its[-1])
+    if steps:
+        kubelet(axes[2], its[0], shape["workloads"] * shape["podsPerWorkload"])
     fig.tight_layout()
     out = path.with_suffix(".png")
     fig.savefig(out, dpi=110)
