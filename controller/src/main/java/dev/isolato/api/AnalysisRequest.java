@@ -9,14 +9,16 @@ import java.util.List;
 
 /**
  * A workload shape to benchmark, {@code POST /api/v1/pipeline/analyses}: J Deployments of P pods of
- * C containers each, and how many settings the tuning loop may change (0 = measure and recommend
- * only). Bounded so that one analysis fits a node and a few minutes.
+ * C containers each, how many settings the tuning loop may change (0 = measure and recommend only)
+ * and how many runs each iteration measures (their median; 1 by default). Bounded so that one
+ * analysis fits a node and a few minutes.
  */
 public record AnalysisRequest(
     @Required @Min(1) @Max(MAX_WORKLOADS) Integer workloads,
     @Required @Min(1) @Max(MAX_PODS) Integer podsPerWorkload,
     @Min(1) @Max(MAX_CONTAINERS) Integer containersPerPod,
-    @Min(0) @Max(MAX_CHANGES) Integer maxChanges) {
+    @Min(0) @Max(MAX_CHANGES) Integer maxChanges,
+    @Min(1) @Max(MAX_REPEATS) Integer repeats) {
 
   static final int MAX_WORKLOADS = 50;
 
@@ -25,6 +27,7 @@ public record AnalysisRequest(
 
   static final int MAX_CONTAINERS = 4;
   static final int MAX_CHANGES = 5;
+  static final int MAX_REPEATS = 5;
 
   /** Every problem at once; J·P ≤ 200 is the rule across fields the schema cannot state. */
   static List<FieldError> errors(AnalysisRequest r) {
@@ -33,6 +36,7 @@ public record AnalysisRequest(
     range(e, "podsPerWorkload", r.podsPerWorkload(), 1, MAX_PODS, true);
     range(e, "containersPerPod", r.containersPerPod(), 1, MAX_CONTAINERS, false);
     range(e, "maxChanges", r.maxChanges(), 0, MAX_CHANGES, false);
+    range(e, "repeats", r.repeats(), 1, MAX_REPEATS, false);
     if (e.isEmpty() && (long) r.workloads() * r.podsPerWorkload() > MAX_PODS) {
       e.add(
           new FieldError(

@@ -41,7 +41,8 @@ public class PipelineController {
               + "traces each stage until every pod is Ready, predicts the best case (Columbo eq. 7), names the "
               + "bottleneck stage and the setting limiting it. With maxChanges > 0 the loop applies that setting "
               + "(on localkube: its configuration; on a shared cluster only Isolato's own settings) and measures "
-              + "again. Poll the Location until status is DONE or FAILED.")
+              + "again. repeats > 1 measures each iteration as the median of that many runs (every run's "
+              + "seconds in repeatSeconds). Poll the Location until status is DONE or FAILED.")
   @ApiResponse(
       responseCode = "202",
       description = "started; the body is its first state, Location its address")
@@ -66,7 +67,10 @@ public class PipelineController {
             body.containersPerPod() == null ? 1 : body.containersPerPod());
     Analysis a =
         analyses
-            .start(shape, body.maxChanges() == null ? 0 : body.maxChanges())
+            .start(
+                shape,
+                body.maxChanges() == null ? 0 : body.maxChanges(),
+                body.repeats() == null ? 1 : body.repeats())
             .orElseThrow(
                 () -> {
                   String id = analyses.running().orElse("?");

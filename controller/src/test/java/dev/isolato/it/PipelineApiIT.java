@@ -31,12 +31,20 @@ class PipelineApiIT extends ItBase {
   @Test
   @Order(1)
   void badShapesAreRefusedNamingEachField() throws Exception {
-    Reply zero = api("POST", PATH, "{\"workloads\":0,\"podsPerWorkload\":1000,\"maxChanges\":9}");
+    Reply zero =
+        api(
+            "POST",
+            PATH,
+            "{\"workloads\":0,\"podsPerWorkload\":1000,\"maxChanges\":9,\"repeats\":0}");
     assertThat(zero.status()).isEqualTo(400);
     assertThat(zero.raw().headers().firstValue("Content-Type").orElse(""))
         .startsWith("application/problem+json");
     assertThat(zero.body().get("errors").findValuesAsText("field"))
-        .containsExactlyInAnyOrder("workloads", "podsPerWorkload", "maxChanges");
+        .containsExactlyInAnyOrder("workloads", "podsPerWorkload", "maxChanges", "repeats");
+    Reply many = api("POST", PATH, "{\"workloads\":1,\"podsPerWorkload\":1,\"repeats\":6}");
+    assertThat(many.status()).isEqualTo(400);
+    assertThat(many.body().get("errors").findValuesAsText("message"))
+        .containsExactly("must be between 1 and 5, was 6");
     Reply product = api("POST", PATH, "{\"workloads\":10,\"podsPerWorkload\":100}");
     assertThat(product.status()).isEqualTo(400);
     assertThat(product.body().get("detail").asText())

@@ -58,8 +58,12 @@ public class PipelineAnalyses {
     return Path.of(home == null || home.isBlank() ? "/var/lib/localkube" : home);
   }
 
-  /** Starts an analysis, or empty when one is running (the caller answers 409). */
-  public synchronized Optional<Analysis> start(WorkloadShape shape, int maxChanges) {
+  /**
+   * Starts an analysis whose iterations each measure the median of {@code repeats} runs, or empty
+   * when one is running (the caller answers 409).
+   */
+  public synchronized Optional<Analysis> start(WorkloadShape shape, int maxChanges, int repeats) {
+    TuningLoop measured = loop.withRepeats(repeats);
     if (running != null) {
       return Optional.empty();
     }
@@ -72,7 +76,9 @@ public class PipelineAnalyses {
     worker.execute(
         () -> {
           try {
-            put(loop.run(id, shape, maxChanges, line -> log.info("pipeline {}", line), this::put));
+            put(
+                measured.run(
+                    id, shape, maxChanges, line -> log.info("pipeline {}", line), this::put));
           } finally {
             synchronized (this) {
               running = null;

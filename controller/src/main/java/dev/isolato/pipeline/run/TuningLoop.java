@@ -168,6 +168,11 @@ public final class TuningLoop {
     }
   }
 
+  /** The same loop measuring the median of {@code repeats} runs per iteration. */
+  public TuningLoop withRepeats(int repeats) {
+    return new TuningLoop(bench, settings, rules, repeats);
+  }
+
   /** Refuses fewer than one run per iteration; the rule of the constructor and of TuneMain. */
   static int requireRepeats(int repeats) {
     if (repeats < 1) {
