@@ -58,6 +58,9 @@ ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-b
 TRACE_JAR=$WORK/trace.jar
 cp "$JAR" "$TRACE_JAR"
 TRACES=$WORK/traces
+# the pools' CPU per pod: small, so that 50 dedicated pools fit on two cores; the tracer's model
+# counts it (docs/pipeline.md "Model")
+POD_CPU_MILLIS=10
 mkdir -p "$TRACES"
 
 start_tracer() { # OUT.json [--set KEY=VALUE]...: the tracer in the background, talked to on fds TR_IN / TR_OUT
@@ -108,7 +111,7 @@ serving() { # T0 LIMIT TENANT...: every TENANT Serving
   waited "$t0" "$limit" "$# tenants Serving" -n isolato-system --for=jsonpath='{.status.phase}'=Serving "${@/#/tenant/}"
 }
 class_body() { # MIN MAX
-  class_json "$CLS" 10m 32Mi "$2" 1000 | sed "s/\"priority\":500,/\"priority\":500,\"allowDedicated\":true,/; s/\"minReplicas\":1,/\"minReplicas\":$1,/"
+  class_json "$CLS" "${POD_CPU_MILLIS}m" 32Mi "$2" 1000 | sed "s/\"priority\":500,/\"priority\":500,\"allowDedicated\":true,/; s/\"minReplicas\":1,/\"minReplicas\":$1,/"
 }
 new_class() { # NAME: prints seconds from the POST until the pool has a Ready pod
   local t0 s
@@ -188,7 +191,7 @@ for r in $(seq 1 "$REPEATS"); do
     configure "$v"
     JAVA_TOOL_OPTIONS="$(controller_props "$v")" start_controller
     # shellcheck disable=SC2046 # one --set per isolato.* key
-    start_tracer "$TRACES/$v-$r.json" --client-pid "$CTL_PID" $(controller_props "$v" | sed 's/ -D/ --set /g')
+    start_tracer "$TRACES/$v-$r.json" --client-pid "$CTL_PID" --pod-cpu-millis "$POD_CPU_MILLIS" $(controller_props "$v" | sed 's/ -D/ --set /g')
     cls[$v-$r]=$(new_class class)
     onboard_one single
     [ -z "${PROFILE:-}" ] || jcmd "$CTL_PID" JFR.start name=onboard settings=profile >/dev/null

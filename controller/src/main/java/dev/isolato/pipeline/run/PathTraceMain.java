@@ -48,11 +48,14 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * PathTraceMain --localkube PATH --out FILE [--timeout SECONDS] [--client-pid PID]
- *               [--set isolato.KEY=VALUE]...
+ *               [--pod-cpu-millis L] [--set isolato.KEY=VALUE]...
  * </pre>
  *
- * {@code --client-pid} names Isolato's controller process: the paths' client, whose CPU counts with
- * the control plane's for S1 in the CPU-bound rule ({@link TuningStep.Cpu#bound}).
+ * {@code --pod-cpu-millis} is the pools' CPU limit per pod, for the model ({@link
+ * WorkloadShape#podCpuLimitMillis}; 0, the default: none).
+ *
+ * <p>{@code --client-pid} names Isolato's controller process: the paths' client, whose CPU counts
+ * with the control plane's for S1 in the CPU-bound rule ({@link TuningStep.Cpu#bound}).
  */
 public final class PathTraceMain {
 
@@ -79,6 +82,7 @@ public final class PathTraceMain {
   private final Hardware hardware;
   private final Map<String, Double> current;
   private final Duration timeout;
+  private final int podCpuLimitMillis;
   private final Map<String, TracedPath> done = new LinkedHashMap<>();
   private PoolTrace trace;
 
@@ -87,12 +91,14 @@ public final class PathTraceMain {
       CpuMeter meter,
       Hardware hardware,
       Map<String, Double> current,
-      Duration timeout) {
+      Duration timeout,
+      int podCpuLimitMillis) {
     this.client = client;
     this.meter = meter;
     this.hardware = hardware;
     this.current = current;
     this.timeout = timeout;
+    this.podCpuLimitMillis = podCpuLimitMillis;
   }
 
   public static void main(String[] args) throws Exception {
@@ -102,6 +108,7 @@ public final class PathTraceMain {
     String out = null;
     int timeout = 120;
     Long clientPid = null;
+    int podCpuMillis = 0;
     Map<String, Double> set = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
@@ -109,6 +116,7 @@ public final class PathTraceMain {
         case "--out" -> out = args[i + 1];
         case "--timeout" -> timeout = Integer.parseInt(args[i + 1]);
         case "--client-pid" -> clientPid = Long.parseLong(args[i + 1]);
+        case "--pod-cpu-millis" -> podCpuMillis = Integer.parseInt(args[i + 1]);
         case "--set" -> {
           String[] kv = args[i + 1].split("=", 2);
           if (kv.length != 2) {
@@ -130,7 +138,8 @@ public final class PathTraceMain {
       Map<String, Double> current =
           new HashMap<>(new LocalkubeSettings(Path.of(localkube)).current());
       current.putAll(set);
-      PathTraceMain m = new PathTraceMain(client, meter, h, current, Duration.ofSeconds(timeout));
+      PathTraceMain m =
+          new PathTraceMain(client, meter, h, current, Duration.ofSeconds(timeout), podCpuMillis);
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -181,7 +190,7 @@ public final class PathTraceMain {
     if (trace == null) {
       throw new IllegalStateException("stop before start");
     }
-    WorkloadShape shape = new WorkloadShape(workloads, pods, 1);
+    WorkloadShape shape = new WorkloadShape(workloads, pods, 1, podCpuLimitMillis);
     PoolTrace.Result r = trace.await(shape.pods(), timeout);
     close();
     Map<Stage, Double> stages = r.stages();
@@ -278,7 +287,7 @@ public final class PathTraceMain {
         "trace: "
             + why
             + "\nusage: PathTraceMain --localkube PATH --out FILE [--timeout SECONDS]"
-            + " [--client-pid PID] [--set isolato.KEY=VALUE]...");
+            + " [--client-pid PID] [--pod-cpu-millis L] [--set isolato.KEY=VALUE]...");
     System.exit(2);
   }
 }

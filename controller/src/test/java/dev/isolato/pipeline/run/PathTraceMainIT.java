@@ -43,7 +43,12 @@ class PathTraceMainIT {
   void aPathIsTracedFromStartToStopAndALaterOneGetsTheModelsBestCaseFromIt() throws Exception {
     PathTraceMain m =
         new PathTraceMain(
-            kube, CpuMeter.unavailable(), new Hardware(1, 2, 2), Map.of(), Duration.ofSeconds(20));
+            kube,
+            CpuMeter.unavailable(),
+            new Hardware(1, 2, 2),
+            Map.of(),
+            Duration.ofSeconds(20),
+            0);
     assertThat(m.command(new String[] {"start", "single"})).isEqualTo("ready single");
     pool("isolato-t-it-1");
     PathTraceMain.TracedPath single = m.stop("single", 1, 1, null);
@@ -67,7 +72,12 @@ class PathTraceMainIT {
   void aPoolThatExistedBeforeStartCountsOnlyWithItsNewPods() throws Exception {
     PathTraceMain m =
         new PathTraceMain(
-            kube, CpuMeter.unavailable(), new Hardware(1, 2, 2), Map.of(), Duration.ofSeconds(2));
+            kube,
+            CpuMeter.unavailable(),
+            new Hardware(1, 2, 2),
+            Map.of(),
+            Duration.ofSeconds(2),
+            0);
     pool("isolato-c-it-old");
     m.command(new String[] {"start", "nothing"});
     PathTraceMain.TracedPath p = m.stop("nothing", 1, 1, null);
