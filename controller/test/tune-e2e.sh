@@ -2,10 +2,10 @@
 # Reduced tuning loops on localkube (`make test`): one 20-pod Deployment, then Isolato's own
 # path of 3 dedicated tenants onboarded at once (the controller run by the loop); at most one
 # change each, undone at the end (the other end-to-end tests share this cluster). Checks that
-# each analysis finished, that every stage S1–S7 was measured and predicted, that CPU and the
-# kubelet's step timings were measured, that a decision was taken and, if a setting was applied, that the run after it was
-# measured and the setting is back to what it was; and that the path left no class, tenant or
-# namespace behind.
+# each analysis finished, that every stage S1–S7 was measured and predicted, that CPU (with its
+# idle rate and the run's CPU floor) and the kubelet's step timings were measured, that a decision
+# was taken and, if a setting was applied, that the run after it was measured and the setting is
+# back to what it was; and that the path left no class, tenant or namespace behind.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
@@ -26,6 +26,10 @@ assert set(first["measured"]) <= stages and {"S1", "S3", "S4"} <= set(first["mea
 assert abs(sum(first["measured"].values()) - first["measuredSeconds"]) < 1e-6
 assert first["predictedSeconds"] > 0 and first["single"], first
 assert first["cpu"]["measured"] and first["cpu"]["controlPlane"] > 0, first["cpu"]
+# idle read before the runs; the run's work above it fits in no less than the CPU floor
+assert first["idleCpu"]["measured"], first["idleCpu"]
+floor = first["cpuFloor"]
+assert floor and 0 < floor["floorSeconds"] <= 1.02 * first["measuredSeconds"], (floor, first["cpu"], first["idleCpu"])
 # the kubelet timed every new pod's sandbox, in the run and in the single-pod input
 pods = a["shape"]["workloads"] * a["shape"]["podsPerWorkload"]
 sandbox = (first.get("kubeletSteps") or {}).get("S5_SANDBOX") or {}

@@ -1,6 +1,7 @@
 package dev.isolato.pipeline.run;
 
 import dev.isolato.pipeline.Bottleneck;
+import dev.isolato.pipeline.CpuFloor;
 import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.KubeletSteps;
 import dev.isolato.pipeline.Recommendation;
@@ -103,6 +104,9 @@ public record Analysis(
    *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)
    * @param repeatSeconds every run of the shape in this iteration, in the order run; the measured
    *     one is their median (the lower one of an even count)
+   * @param idleCpu the same CPU meter over {@link PipelineBenchmark#IDLE_WINDOW} with nothing
+   *     deployed, before this iteration's runs
+   * @param cpuFloor the measured run's CPU floor (null when CPU was not measured)
    * @param measuredGain reduction from the previous iteration's measurement (after its change)
    * @param reverted a change undone because it gained less than 5 % when measured
    */
@@ -118,6 +122,8 @@ public record Analysis(
       Map<Step, KubeletSteps.Measure> singleKubeletSteps,
       boolean s5AndS6Merged,
       CpuMeter.Usage cpu,
+      CpuMeter.Usage idleCpu,
+      CpuFloor cpuFloor,
       BottleneckView bottleneck,
       Change recommendation,
       List<Change> reported,

@@ -3,6 +3,7 @@ package dev.isolato.pipeline.run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -84,7 +85,18 @@ public final class CpuMeter {
       double client,
       double host,
       int cores,
-      boolean cgroups) {}
+      boolean cgroups) {
+
+    /** Not measured: a shared cluster, or a benchmark that does not read CPU. */
+    public static Usage none() {
+      return new Usage(false, 0, 0, 0, 0, Runtime.getRuntime().availableProcessors(), false);
+    }
+
+    /** The planes' and the client's CPU together: what a deployment's own work shows in. */
+    public double planesAndClient() {
+      return controlPlane + node + client;
+    }
+  }
 
   /** CPU nanoseconds of each plane and host jiffies at one moment. */
   public record Mark(
@@ -111,9 +123,23 @@ public final class CpuMeter {
         host[1]);
   }
 
+  /**
+   * Utilisation over {@code window} with nothing deployed: the rate a run's own work is counted
+   * above ({@link dev.isolato.pipeline.CpuFloor}). A fixed measuring window, not a wait for
+   * anything.
+   */
+  public Usage idle(Duration window) throws InterruptedException {
+    if (pids.isEmpty()) {
+      return Usage.none();
+    }
+    Mark start = mark();
+    Thread.sleep(window.toMillis());
+    return since(start);
+  }
+
   public Usage since(Mark start) {
     if (pids.isEmpty()) {
-      return new Usage(false, 0, 0, 0, 0, cores, false);
+      return Usage.none();
     }
     Mark end = mark();
     double coreNanos = (end.nanos() - start.nanos()) * (double) cores;

@@ -93,6 +93,11 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
   }
 
   @Override
+  public CpuMeter.Usage idle() throws InterruptedException {
+    return cpu.idle(IDLE_WINDOW);
+  }
+
+  @Override
   public java.util.Set<String> notExercised() {
     return NOT_EXERCISED;
   }

@@ -114,6 +114,12 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
     return DeploymentBenchmark.hardware(client, PipelineProperties.defaults(), Optional.empty());
   }
 
+  /** With the controller running: its own idle work is not the path's. */
+  @Override
+  public CpuMeter.Usage idle() throws InterruptedException {
+    return meter.withClient(controllerPid.getAsLong()).idle(IDLE_WINDOW);
+  }
+
   @Override
   public Set<String> notExercised() {
     // the image is on the node: nothing is pulled; a scale-out creates no pool

@@ -24,6 +24,20 @@ public interface PipelineBenchmark {
    */
   Run run(WorkloadShape shape, String name) throws InterruptedException;
 
+  /**
+   * The cluster's CPU with nothing of this benchmark deployed, over {@link #IDLE_WINDOW}: the rate
+   * a run's own work is counted above. Not measured unless the benchmark reads CPU.
+   */
+  default CpuMeter.Usage idle() throws InterruptedException {
+    return CpuMeter.Usage.none();
+  }
+
+  /**
+   * Long enough that the control plane's periodic work (leases every 2 s, the node's status every
+   * 10 s) weighs about as much as in a run.
+   */
+  java.time.Duration IDLE_WINDOW = java.time.Duration.ofSeconds(10);
+
   /** Parameter ids whose change this benchmark cannot show; the loop never proposes them. */
   Set<String> notExercised();
 

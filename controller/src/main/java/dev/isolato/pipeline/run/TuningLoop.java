@@ -1,6 +1,7 @@
 package dev.isolato.pipeline.run;
 
 import dev.isolato.pipeline.Breakdown;
+import dev.isolato.pipeline.CpuFloor;
 import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.KubeletSteps;
 import dev.isolato.pipeline.Recommendation;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -84,6 +86,7 @@ public final class TuningLoop {
       Recommendation pending = null;
       int changes = 0;
       for (int i = 1; ; i++) {
+        CpuMeter.Usage idle = bench.idle();
         PipelineBenchmark.Run single = single(shape.single(), id + "-" + i);
         List<PipelineBenchmark.Run> runs = repeated(shape, id + "-" + i);
         PipelineBenchmark.Run run = median(runs);
@@ -140,6 +143,8 @@ public final class TuningLoop {
                 single.kubeletSteps(),
                 cmp.s5AndS6Merged(),
                 run.cpu(),
+                idle,
+                floor(run, idle).orElse(null),
                 step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
                 step.recommendation().map(Analysis.Change::of).orElse(null),
                 step.reported().stream().map(Analysis.Change::of).toList(),
@@ -166,6 +171,15 @@ public final class TuningLoop {
       progress.accept("analysis " + id + " failed: " + e.getMessage());
       return a.with(h, its).failed(e.getMessage());
     }
+  }
+
+  /** The run's CPU floor when both it and the idle rate were measured. */
+  static Optional<CpuFloor> floor(PipelineBenchmark.Run run, CpuMeter.Usage idle) {
+    if (!run.cpu().measured() || !idle.measured()) {
+      return Optional.empty();
+    }
+    return CpuFloor.of(
+        run.seconds(), run.cpu().planesAndClient(), idle.planesAndClient(), run.cpu().cores());
   }
 
   /** The same loop measuring the median of {@code repeats} runs per iteration. */
@@ -233,6 +247,17 @@ public final class TuningLoop {
       s.append("; kubelet per pod:").append(kubeletSteps(it.kubeletSteps()));
     }
     s.append("; ").append(it.cpu());
+    if (it.cpuFloor() != null) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "; CPU floor %.2f s (%.1f core-s above idle %.0f %%: at most %.0f %% less without"
+                  + " less CPU work)",
+              it.cpuFloor().floorSeconds(),
+              it.cpuFloor().workCoreSeconds(),
+              100 * it.idleCpu().planesAndClient(),
+              100 * it.cpuFloor().maxReduction()));
+    }
     if (it.measuredGain() != null) {
       s.append(String.format(Locale.ROOT, "; gain %.1f %%", 100 * it.measuredGain()));
     }

@@ -2,6 +2,7 @@ package dev.isolato.pipeline.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.KubeletSteps;
@@ -22,7 +23,7 @@ class TuningLoopTest {
   static final CpuMeter.Usage NOT_MEASURED = new CpuMeter.Usage(false, 0, 0, 0, 0, 2, false);
 
   /** Single-pod runs take 1 s; the shape's runs take the given seconds in turn, all in S5. */
-  static final class Scripted implements PipelineBenchmark {
+  static class Scripted implements PipelineBenchmark {
     final Iterator<Double> seconds;
     final List<String> names = new ArrayList<>();
     final List<WorkloadShape> shapes = new ArrayList<>();
@@ -126,5 +127,50 @@ class TuningLoopTest {
     assertThat(TuningLoop.median(four).seconds()).isEqualTo(20.0);
     assertThatThrownBy(() -> new TuningLoop(bench, nothingToChange(), Rules.kubernetes134(), 0))
         .hasMessageContaining("repeats");
+  }
+
+  /** The planes at {@code busy} of 2 cores, read from their cgroups. */
+  static CpuMeter.Usage usage(double busy) {
+    return new CpuMeter.Usage(true, busy / 5, busy * 4 / 5, 0, busy, 2, true);
+  }
+
+  @Test
+  void everyIterationReadsIdleFirstAndRecordsItsRunsCpuFloor() {
+    Scripted bench =
+        new Scripted(17.36) {
+          @Override
+          public CpuMeter.Usage idle() {
+            names.add("idle");
+            return usage(0.05);
+          }
+
+          @Override
+          public Run run(WorkloadShape shape, String name) {
+            Run r = super.run(shape, name);
+            return new Run(r.shape(), r.stages(), r.seconds(), usage(0.85), r.kubeletSteps());
+          }
+        };
+    Analysis.Iteration it =
+        new TuningLoop(bench, nothingToChange(), Rules.kubernetes134())
+            .run("t", new WorkloadShape(1, 100, 1), 0, line -> {}, x -> {})
+            .iterations()
+            .get(0);
+    assertThat(bench.names.get(0)).isEqualTo("idle");
+    assertThat(it.idleCpu().planesAndClient()).isEqualTo(0.05);
+    assertThat(it.cpuFloor().floorSeconds()).isCloseTo(0.8 * 2 * 17.36 / 1.9, within(1e-9));
+    assertThat(TuningLoop.line(it))
+        .contains("CPU floor 14.62 s (27.8 core-s above idle 5 %: at most 16 % less");
+  }
+
+  @Test
+  void withoutCpuReadThereIsNoFloor() {
+    Analysis.Iteration it =
+        new TuningLoop(new Scripted(12.0), nothingToChange(), Rules.kubernetes134())
+            .run("t", new WorkloadShape(1, 20, 1), 0, line -> {}, x -> {})
+            .iterations()
+            .get(0);
+    assertThat(it.idleCpu().measured()).isFalse();
+    assertThat(it.cpuFloor()).isNull();
+    assertThat(TuningLoop.line(it)).doesNotContain("CPU floor");
   }
 }
