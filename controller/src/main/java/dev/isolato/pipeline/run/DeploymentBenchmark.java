@@ -172,15 +172,16 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
                 .build())
         .create();
     List<DeploymentTracer> tracers = new ArrayList<>();
+    KubeletMeter kubelets =
+        nodes.isPresent() ? KubeletMeter.unavailable() : KubeletMeter.of(client);
+    String kubeletMark = kubelets.mark();
+    Run run;
     try {
       for (int i = 0; i < shape.workloads(); i++) {
         tracers.add(
             new DeploymentTracer(client, ns, "w-" + i, null, DeploymentTracer.monotonicMs())
                 .start());
       }
-      KubeletMeter kubelets =
-          nodes.isPresent() ? KubeletMeter.unavailable() : KubeletMeter.of(client);
-      String kubeletMark = kubelets.mark();
       CpuMeter.Mark mark = cpu.mark();
       for (int i = 0; i < shape.workloads(); i++) {
         tracers.get(i).submitted();
@@ -201,11 +202,14 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
       CpuMeter.Usage usage = cpu.since(mark);
       Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
       double seconds = stages.values().stream().mapToDouble(Double::doubleValue).sum();
-      return new Run(shape, stages, seconds, usage, kubelets.since(kubeletMark));
+      run = new Run(shape, stages, seconds, usage, kubelets.since(kubeletMark));
     } finally {
       tracers.forEach(DeploymentTracer::close);
       delete(ns);
     }
+    // the next run starts on a node that has finished this one
+    kubelets.awaitSettled(KubeletMeter.workingPods(kubeletMark), DELETE_TIMEOUT);
+    return run;
   }
 
   private static List<Timeline> timelines(List<DeploymentTracer> tracers) {

@@ -155,9 +155,11 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
 
   private Run traced(WorkloadShape shape, Step begin, Step undo) throws InterruptedException {
     PoolTrace.Result r;
+    KubeletMeter kubelets = KubeletMeter.of(client);
+    long working;
     try (PoolTrace trace =
-        PoolTrace.start(
-            client, meter.withClient(controllerPid.getAsLong()), KubeletMeter.of(client))) {
+        PoolTrace.start(client, meter.withClient(controllerPid.getAsLong()), kubelets)) {
+      working = trace.workingPodsBefore();
       begin.run();
       r = trace.await(shape.pods(), timeout);
     } catch (RuntimeException | InterruptedException e) {
@@ -170,6 +172,8 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
       throw e;
     }
     undo.run();
+    // the next run starts on a node that has finished this one
+    kubelets.awaitSettled(working, GONE_TIMEOUT);
     if (r.readyPods() < shape.pods()) {
       throw new IllegalStateException(
           r.readyPods()

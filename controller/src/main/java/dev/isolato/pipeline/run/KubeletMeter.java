@@ -1,10 +1,12 @@
 package dev.isolato.pipeline.run;
 
+import dev.isolato.metrics.Exposition;
 import dev.isolato.pipeline.KubeletSteps;
 import dev.isolato.pipeline.Step;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -59,4 +61,42 @@ final class KubeletMeter {
     String after = mark();
     return after.isEmpty() ? Map.of() : KubeletSteps.between(before, after);
   }
+
+  /**
+   * Pods the kubelets' pod workers hold in a {@link #mark}: starting, running or still being torn
+   * down; -1 when not read.
+   */
+  static long workingPods(String mark) {
+    return mark.isEmpty() ? -1 : Math.round(Exposition.sum(mark, "kubelet_working_pods"));
+  }
+
+  /**
+   * Waits until the kubelets hold no more pods than {@code baseline} (a {@link #workingPods} read
+   * before a run): the run's pods are torn down on the nodes too, their sandboxes stopped and their
+   * networks and mounts released, not only gone from the API. That takes the node another 5–10 s
+   * after the namespace is gone (100 pause pods on 2 cores); a run started meanwhile shares the CPU
+   * with it and is measured up to 45 % slower. Returns at once when the kubelets cannot be read.
+   */
+  void awaitSettled(long baseline, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      long now = workingPods(mark());
+      if (baseline < 0 || now < 0 || now <= baseline) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the kubelets still held "
+                + now
+                + " pods, "
+                + baseline
+                + " before the run, "
+                + timeout.toSeconds()
+                + " s after it was removed: the node did not finish tearing its pods down");
+      }
+      Thread.sleep(SETTLE_POLL.toMillis());
+    }
+  }
+
+  private static final Duration SETTLE_POLL = Duration.ofMillis(250);
 }

@@ -59,6 +59,11 @@ final class PoolTrace implements AutoCloseable {
         kubelets);
   }
 
+  /** What the kubelets held when the trace started ({@link KubeletMeter#workingPods}). */
+  long workingPodsBefore() {
+    return KubeletMeter.workingPods(kubeletMark);
+  }
+
   /**
    * Waits until {@code pods} new pods are Ready or {@code timeout} passed (the caller saw them
    * Ready; the watch may be a few ms behind), then reads what was traced.
