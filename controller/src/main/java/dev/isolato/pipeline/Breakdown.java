@@ -37,6 +37,36 @@ public record Breakdown(Map<Step, Double> seconds) {
     return of(out);
   }
 
+  /**
+   * A single pod's stages with S5 and S6 split into the steps its kubelet timed (T_cg, T_mv, T_cs,
+   * T_cc, T_sc: work) and the rest of S5 + S6 as traced, put on T_pl (waiting: the relist that
+   * notices the started container, and the status write). Without timed sandbox and container
+   * starts, {@link #atStageLevel}.
+   */
+  public static Breakdown ofSingle(
+      Map<Stage, Double> stages, Map<Step, KubeletSteps.Measure> kubelet) {
+    KubeletSteps.Measure sandbox = kubelet.get(Step.S5_SANDBOX);
+    KubeletSteps.Measure start = kubelet.get(Step.S6_START_CONTAINER);
+    if (sandbox == null || sandbox.count() == 0 || start == null || start.count() == 0) {
+      return atStageLevel(stages);
+    }
+    Map<Step, Double> out = new EnumMap<>(Step.class);
+    stages.forEach(
+        (stage, s) -> {
+          if (stage != Stage.S5 && stage != Stage.S6) {
+            out.put(representative(stage), s);
+          }
+        });
+    double timed = 0;
+    for (Map.Entry<Step, KubeletSteps.Measure> e : kubelet.entrySet()) {
+      out.put(e.getKey(), e.getValue().mean());
+      timed += e.getValue().mean();
+    }
+    double traced = stages.getOrDefault(Stage.S5, 0.0) + stages.getOrDefault(Stage.S6, 0.0);
+    out.put(Step.S6_OBSERVE, Math.max(0, traced - timed));
+    return of(out);
+  }
+
   /** The step a stage-level time is put on: the one whose work dominates the stage. */
   static Step representative(Stage stage) {
     return switch (stage) {

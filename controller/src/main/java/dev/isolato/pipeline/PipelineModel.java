@@ -43,6 +43,11 @@ public final class PipelineModel {
     };
   }
 
+  /** Rounds of one step: its stage's, or one for waiting ({@link Step#waiting}). */
+  public static long rounds(Step step, WorkloadShape w, Hardware h) {
+    return step.waiting() ? 1 : rounds(step.stage(), w, h);
+  }
+
   /**
    * How many pods a worker node takes through S5–S6 at once. The paper: one per core (U_w). A pod
    * whose CPU limit ℓ is below one core starts its sandbox and containers inside its own cgroup,
@@ -72,9 +77,7 @@ public final class PipelineModel {
             (step, t) ->
                 out.put(
                     step,
-                    t
-                        * (step.perContainer() ? w.containersPerPod() : 1)
-                        * rounds(step.stage(), w, h)));
+                    t * (step.perContainer() ? w.containersPerPod() : 1) * rounds(step, w, h)));
     return Breakdown.of(out);
   }
 

@@ -21,7 +21,21 @@ public record StageComparison(
 
   public static StageComparison of(
       Map<Stage, Double> run, Map<Stage, Double> single, WorkloadShape shape, Hardware h) {
-    Breakdown predicted = PipelineModel.predict(Breakdown.atStageLevel(single), shape, h);
+    return of(run, single, Map.of(), shape, h);
+  }
+
+  /**
+   * With the single pod's kubelet step timings ({@link Breakdown#ofSingle}): the model then scales
+   * only the kubelet's work with the pods, not the wait for its relist.
+   */
+  public static StageComparison of(
+      Map<Stage, Double> run,
+      Map<Stage, Double> single,
+      Map<Step, KubeletSteps.Measure> singleKubelet,
+      WorkloadShape shape,
+      Hardware h) {
+    Breakdown predicted =
+        PipelineModel.predict(Breakdown.ofSingle(single, singleKubelet), shape, h);
     boolean merged = Timeline.s5AndS6Merged(run);
     return new StageComparison(
         predicted,

@@ -31,6 +31,9 @@ public enum Step {
   S6_CREATE_CONTAINER(Stage.S6, "T_cc,i", "create container i (sequential within a pod)", true),
   S6_START_CONTAINER(Stage.S6, "T_sc,i", "start container i (sequential within a pod)", true),
   S6_WRITE(Stage.S6, "T_w", "kubelet writes the container's status", true),
+  // Isolato's: the generic PLEG relists the runtime once a second, so the kubelet notices a started
+  // container 0-1 s late; measured as the single pod's S5 + S6 beyond the kubelet's timed steps
+  S6_OBSERVE(Stage.S6, "T_pl", "kubelet's relist notices the started containers (waiting)", false),
   // Isolato's extension S7 (not in the paper): T_S7 = T_pr + T_ep
   S7_PROBE(Stage.S7, "T_pr", "readiness probe passes, kubelet writes Ready", false),
   S7_ENDPOINTS(Stage.S7, "T_ep", "endpointslice controller publishes the address", false);
@@ -62,6 +65,19 @@ public enum Step {
 
   public boolean perContainer() {
     return perContainer;
+  }
+
+  /**
+   * Waiting that overlaps across pods rather than work that takes a core: the model gives it one
+   * round whatever the shape ({@link PipelineModel#rounds(Step, WorkloadShape, Hardware)}).
+   */
+  public boolean waiting() {
+    return this == S6_OBSERVE || stage == Stage.S7;
+  }
+
+  /** One of the paper's 18 terms (T_pl, T_pr and T_ep are Isolato's). */
+  public boolean inPaper() {
+    return this != S6_OBSERVE && stage.inPaper();
   }
 
   /** "S3 T_cpo": unique, unlike the symbol alone. */

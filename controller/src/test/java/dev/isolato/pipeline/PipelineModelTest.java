@@ -24,7 +24,7 @@ class PipelineModelTest {
    */
   static Breakdown figure5Split() {
     Map<Step, Double> m = new EnumMap<>(Step.class);
-    Arrays.stream(Step.values()).filter(s -> s.stage().inPaper()).forEach(s -> m.put(s, 0.94 / 18));
+    Arrays.stream(Step.values()).filter(Step::inPaper).forEach(s -> m.put(s, 0.94 / 18));
     return Breakdown.of(m);
   }
 
@@ -139,6 +139,6 @@ class PipelineModelTest {
             .mapToInt(s -> s.lastFigureStep() - s.firstFigureStep() + 1)
             .sum();
     assertThat(steps).isEqualTo(26);
-    assertThat(Arrays.stream(Step.values()).filter(s -> s.stage().inPaper()).count()).isEqualTo(18);
+    assertThat(Arrays.stream(Step.values()).filter(Step::inPaper).count()).isEqualTo(18);
   }
 }

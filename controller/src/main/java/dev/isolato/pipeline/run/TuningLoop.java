@@ -90,7 +90,8 @@ public final class TuningLoop {
         PipelineBenchmark.Run single = single(shape.single(), id + "-" + i);
         List<PipelineBenchmark.Run> runs = repeated(shape, id + "-" + i);
         PipelineBenchmark.Run run = median(runs);
-        StageComparison cmp = StageComparison.of(run.stages(), single.stages(), shape, h);
+        StageComparison cmp =
+            StageComparison.of(run.stages(), single.stages(), single.kubeletSteps(), shape, h);
         Breakdown predicted = cmp.predicted();
         Double gain =
             its.isEmpty()
