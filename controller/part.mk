@@ -62,7 +62,7 @@ bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato'
 
 UNIT_TEST_TARGETS += test-bench-reports
 test-bench-reports: ## unit tests of controller/bench's report renderers (no cluster)
-	@source gatling/experiments/venv.sh && cd controller/bench && "$$PY" -m pytest -q test_path_tune_report.py
+	@source gatling/experiments/venv.sh && cd controller/bench && "$$PY" -m pytest -q test_path_tune_report.py test_cpu_profile.py
 
 test-tune-e2e: controller-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
 	@controller/test/tune-e2e.sh

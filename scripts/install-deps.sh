@@ -14,7 +14,7 @@ PKGS=(
   build-essential cmake ninja-build libboost1.81-all-dev libgtest-dev clang libclang-rt-14-dev clang-format clang-tidy
   openjdk-17-jdk-headless
   # benchmarks and metrics
-  wrk nginx-light hyperfine prometheus
+  wrk nginx-light hyperfine prometheus linux-perf
   # tooling used by the scripts
   curl jq python3 python3-venv openssl ca-certificates
   # linters of `make test` (shellcheck: every shell script)

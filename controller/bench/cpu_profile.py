@@ -30,7 +30,10 @@ import matplotlib.pyplot as plt
 GROUPS = (
     ("runc", re.compile(r"^(runc(:\[.*)?|exe)$")),
     ("containerd-shim", re.compile(r"^containerd-shim")),
-    ("CNI plugins + iptables", re.compile(r"^(bridge|host-local|loopback|portmap|ip6?tables.*|xtables.*)$")),
+    (
+        "CNI plugins + iptables",
+        re.compile(r"^(bridge|host-local|loopback|portmap|ip6?tables.*|xtables.*)$"),
+    ),
     ("containerd", re.compile(r"^containerd$")),
     ("kubelet", re.compile(r"^kubelet$")),
     ("pause", re.compile(r"^pause$")),
@@ -42,7 +45,14 @@ GROUPS = (
 IDLE = "swapper"
 FREQ = 99  # perf record -F: samples per second of each CPU
 USER_HZ = 100  # the unit of /proc/stat
-NODE_GROUPS = ("runc", "containerd-shim", "CNI plugins + iptables", "containerd", "kubelet", "pause")
+NODE_GROUPS = (
+    "runc",
+    "containerd-shim",
+    "CNI plugins + iptables",
+    "containerd",
+    "kubelet",
+    "pause",
+)
 CONTROL_GROUPS = ("kube-apiserver", "etcd", "controller-manager + scheduler")
 
 
@@ -117,7 +127,10 @@ def run_profile(report, before, after, seconds, cores, freq=FREQ):
 
 def summarise(runs, pods):
     """Medians over the runs: core-seconds per group and per pod, both instruments' shares."""
-    names = sorted({g for r in runs for g in r["coreSeconds"]}, key=lambda g: -statistics.median(r["coreSeconds"].get(g, 0) for r in runs))
+    names = sorted(
+        {g for r in runs for g in r["coreSeconds"]},
+        key=lambda g: -statistics.median(r["coreSeconds"].get(g, 0) for r in runs),
+    )
     per_group = {g: statistics.median(r["coreSeconds"].get(g, 0) for r in runs) for g in names}
     return {
         "pods": pods,
@@ -125,8 +138,14 @@ def summarise(runs, pods):
         "seconds": statistics.median(r["seconds"] for r in runs),
         "coreSeconds": per_group,
         "msPerPod": {g: 1000 * s / pods for g, s in per_group.items()},
-        "perf": {k: statistics.median(r["perf"][k] for r in runs) for k in ("busy", "node", "controlPlane")},
-        "meters": {k: statistics.median(r["meters"][k] for r in runs) for k in ("busy", "node", "controlPlane")},
+        "perf": {
+            k: statistics.median(r["perf"][k] for r in runs)
+            for k in ("busy", "node", "controlPlane")
+        },
+        "meters": {
+            k: statistics.median(r["meters"][k] for r in runs)
+            for k in ("busy", "node", "controlPlane")
+        },
     }
 
 
@@ -138,13 +157,15 @@ def markdown(s, machine, cores):
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     n = len(s["runs"])
     total = sum(s["coreSeconds"].values())
+    each = ", ".join(f"{r['seconds']:.2f}" for r in s["runs"])
     out = [
         f"### Where the CPU goes: 1 × {s['pods']} pause pods started at once — {now} — {machine}",
         "",
-        f"`controller/bench/cpu-profile.sh {s['pods']} {n}`: {n} runs, each a Deployment created with kubectl and "
-        f"timed to `kubectl rollout status`, with `perf record -a -F {FREQ}` over the same window and the node settled "
-        f"between runs. Medians of the runs: {s['seconds']:.2f} s "
-        f"({', '.join(f'{r['seconds']:.2f}' for r in s['runs'])}), {total:.1f} core-seconds busy "
+        f"`controller/bench/cpu-profile.sh {s['pods']} {n}`: {n} runs, each a Deployment"
+        " created with kubectl and timed to `kubectl rollout status`, with"
+        f" `perf record -a -F {FREQ}` over the same window and the node settled between runs."
+        f" Medians of the runs: {s['seconds']:.2f} s "
+        f"({each}), {total:.1f} core-seconds busy "
         f"(perf) on {cores} cores.",
         "",
         "| process group | core-seconds | share of busy | ms per pod |",
@@ -155,11 +176,13 @@ def markdown(s, machine, cores):
     p, m = s["perf"], s["meters"]
     out += [
         "",
-        "Two instruments over the same window (perf's samples; /proc/stat and localkube's cpuacct cgroups): "
-        f"host busy {pct(p['busy'])} vs {pct(m['busy'])}, node {pct(p['node'])} vs {pct(m['node'])}, "
-        f"control plane {pct(p['controlPlane'])} vs {pct(m['controlPlane'])}. perf's error: a group of n samples "
-        f"is ± 1/sqrt(n) of itself ({min(r['samples'] for r in s['runs'])} samples per run at least); its window "
-        "starts up to a few hundred ms after the counters' (perf's own start-up).",
+        "Two instruments over the same window (perf's samples; /proc/stat and localkube's"
+        f" cpuacct cgroups): host busy {pct(p['busy'])} vs {pct(m['busy'])},"
+        f" node {pct(p['node'])} vs {pct(m['node'])},"
+        f" control plane {pct(p['controlPlane'])} vs {pct(m['controlPlane'])}."
+        " perf's error: a group of n samples is ± 1/sqrt(n) of itself"
+        f" ({min(r['samples'] for r in s['runs'])} samples per run at least); perf is enabled"
+        " just after the counters are read and disabled just before, a few ms each.",
         "",
     ]
     return "\n".join(out)
@@ -176,12 +199,18 @@ def plot(s, out):
     kinds = ("busy", "node", "controlPlane")
     x = range(len(kinds))
     right.bar([i - 0.2 for i in x], [100 * s["perf"][k] for k in kinds], 0.4, label="perf samples")
-    right.bar([i + 0.2 for i in x], [100 * s["meters"][k] for k in kinds], 0.4, label="/proc/stat, cpuacct")
+    right.bar(
+        [i + 0.2 for i in x],
+        [100 * s["meters"][k] for k in kinds],
+        0.4,
+        label="/proc/stat, cpuacct",
+    )
     right.set_xticks(list(x), ["host busy", "node", "control plane"], fontsize=7)
     right.set_ylabel("% of all cores over the run")
     right.legend(fontsize=7)
     fig.suptitle(
-        f"1 x {s['pods']} pause pods started at once: {s['seconds']:.1f} s to Ready (median of {len(s['runs'])})",
+        f"1 x {s['pods']} pause pods started at once:"
+        f" {s['seconds']:.1f} s to Ready (median of {len(s['runs'])})",
         fontsize=9,
     )
     fig.tight_layout()
