@@ -1,5 +1,5 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
+.PHONY: bench-cpu-profile controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e
@@ -56,6 +56,9 @@ bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs
 
 tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; "--path tenants|scale" for Isolato's own paths; KWOK_NODES=16 for fake nodes)
 	@controller/bench/tune.sh $(TUNE_ARGS)
+
+bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods start (perf samples by process, beside the cgroups) → docs/BENCHMARKS.md
+	@controller/bench/cpu-profile.sh $(ARGS)
 
 bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/BENCHMARKS.md
 	@controller/bench/path-tune.sh

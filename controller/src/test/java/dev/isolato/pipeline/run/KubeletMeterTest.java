@@ -21,7 +21,9 @@ class KubeletMeterTest {
             "kubelet_working_pods{config=\"desired\",lifecycle=\"sync\",static=\"\"} 3",
             "");
     assertThat(KubeletMeter.workingPods(mark)).isEqualTo(107);
+    assertThat(KubeletMeter.tearingDown(mark)).isEqualTo(100);
     assertThat(KubeletMeter.workingPods("")).isEqualTo(-1);
+    assertThat(KubeletMeter.tearingDown("")).isEqualTo(-1);
   }
 
   @Test
