@@ -101,9 +101,32 @@ public record TuningStep(
       Map<String, Double> current,
       Parameter.Cluster cluster,
       Rules rules) {
+    return decide(
+        iteration, measured, predicted, cpu, w, h, current, cluster, rules, Optional.empty());
+  }
+
+  /**
+   * With the run's CPU floor: no change the rules propose cuts CPU work, so none is predicted to
+   * gain more than the floor leaves ({@link CpuFloor#maxReduction}); when that is below {@link
+   * #MIN_GAIN} the run is CPU-bound whatever each plane's share.
+   */
+  public static TuningStep decide(
+      int iteration,
+      Map<Stage, Double> measured,
+      Breakdown predicted,
+      Cpu cpu,
+      WorkloadShape w,
+      Hardware h,
+      Map<String, Double> current,
+      Parameter.Cluster cluster,
+      Rules rules,
+      Optional<CpuFloor> floor) {
+    double ceiling = floor.map(CpuFloor::maxReduction).orElse(1.0);
     Optional<Bottleneck> b = Bottleneck.detectStage(measured, predicted);
     List<Recommendation> candidates =
-        b.map(x -> rules.candidates(x, w, h, current)).orElse(List.of());
+        b.map(x -> rules.candidates(x, w, h, current)).orElse(List.of()).stream()
+            .map(r -> capped(r, ceiling))
+            .toList();
     Optional<Recommendation> apply =
         candidates.stream().filter(r -> r.appliesOn(cluster)).findFirst();
     List<Recommendation> reported = candidates.stream().filter(r -> !r.appliesOn(cluster)).toList();
@@ -114,6 +137,8 @@ public record TuningStep(
       d = Decision.STOP_CPU_BOUND;
     } else if (b.get().potentialGain() < MIN_GAIN) {
       d = Decision.STOP_SMALL_GAIN;
+    } else if (ceiling < MIN_GAIN) {
+      d = Decision.STOP_CPU_BOUND;
     } else if (apply.isEmpty()) {
       d = Decision.STOP_NO_RULE;
     } else {
@@ -128,6 +153,19 @@ public record TuningStep(
         d == Decision.APPLY ? apply : Optional.empty(),
         reported,
         d);
+  }
+
+  private static Recommendation capped(Recommendation r, double ceiling) {
+    return r.predictedGain() <= ceiling
+        ? r
+        : new Recommendation(
+            r.parameter(),
+            r.currentValue(),
+            r.required(),
+            r.newValue(),
+            r.rounds(),
+            r.bottleneck(),
+            Math.max(0, ceiling));
   }
 
   /** Fractional reduction from one measured total to another (Fig. 8: 80.9 s → 16.9 s = 79.1 %). */

@@ -8,6 +8,7 @@ import dev.isolato.pipeline.Parameter.Cluster;
 import dev.isolato.pipeline.TuningStep.Cpu;
 import dev.isolato.pipeline.TuningStep.Decision;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TuningStepTest {
@@ -58,6 +59,54 @@ class TuningStepTest {
     assertThat(s.reported())
         .extracting(r -> r.parameter().id())
         .containsExactly("controller-manager.SlowStartInitialBatchSize");
+  }
+
+  @Test
+  void noRecommendationIsPredictedToGainMoreThanTheCpuFloorLeaves() {
+    // the same S3-bound run, its CPU work needing 85 % of its time on these cores: the QPS change
+    // can gain 15 % at most; needing 97 %, no change gains 5 %
+    Optional<CpuFloor> tight = CpuFloor.of(10, 0.97, 0, 2);
+    TuningStep capped =
+        TuningStep.decide(
+            1,
+            MEASURED,
+            PREDICTED,
+            new Cpu(0.5, 0.4),
+            HUNDRED_PODS,
+            LOCALKUBE,
+            Map.of(),
+            Cluster.LOCALKUBE,
+            RULES,
+            CpuFloor.of(10, 0.85, 0, 2));
+    assertThat(capped.decision()).isEqualTo(Decision.APPLY);
+    assertThat(capped.recommendation().orElseThrow().predictedGain()).isCloseTo(0.15, within(1e-9));
+    TuningStep bound =
+        TuningStep.decide(
+            1,
+            MEASURED,
+            PREDICTED,
+            new Cpu(0.5, 0.4),
+            HUNDRED_PODS,
+            LOCALKUBE,
+            Map.of(),
+            Cluster.LOCALKUBE,
+            RULES,
+            tight);
+    assertThat(bound.decision()).isEqualTo(Decision.STOP_CPU_BOUND);
+    assertThat(bound.recommendation()).isEmpty();
+    // without a floor the stages alone predict more
+    TuningStep free =
+        TuningStep.decide(
+            1,
+            MEASURED,
+            PREDICTED,
+            new Cpu(0.5, 0.4),
+            HUNDRED_PODS,
+            LOCALKUBE,
+            Map.of(),
+            Cluster.LOCALKUBE,
+            RULES);
+    assertThat(free.recommendation().orElseThrow().predictedGain()).isGreaterThan(0.15);
   }
 
   @Test

@@ -106,6 +106,7 @@ public final class TuningLoop {
                   + LocalkubeSettings.format(pending.currentValue());
           tried.put(pending.parameter().id(), Double.MAX_VALUE);
         }
+        Optional<CpuFloor> floor = floor(run, idle);
         Map<String, Double> current = new HashMap<>(settings.current());
         current.putAll(tried); // a rule whose change did not pay is not proposed again
         TuningStep step =
@@ -120,7 +121,8 @@ public final class TuningLoop {
                 h,
                 current,
                 settings.cluster(),
-                rules);
+                rules,
+                floor);
         boolean apply = step.decision() == TuningStep.Decision.APPLY && changes < maxChanges;
         String applied = null;
         if (apply) {
@@ -145,7 +147,7 @@ public final class TuningLoop {
                 cmp.s5AndS6Merged(),
                 run.cpu(),
                 idle,
-                floor(run, idle).orElse(null),
+                floor.orElse(null),
                 step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
                 step.recommendation().map(Analysis.Change::of).orElse(null),
                 step.reported().stream().map(Analysis.Change::of).toList(),
