@@ -105,7 +105,7 @@ public record Analysis(
    * @param repeatSeconds every run of the shape in this iteration, in the order run; the measured
    *     one is their median (the lower one of an even count)
    * @param idleCpu the same CPU meter over {@link PipelineBenchmark#IDLE_WINDOW} with nothing
-   *     deployed, before this iteration's runs
+   *     deployed, after this iteration's single-pod runs and before its measured ones
    * @param cpuFloor the measured run's CPU floor (null when CPU was not measured)
    * @param measuredGain reduction from the previous iteration's measurement (after its change)
    * @param reverted a change undone because it gained less than 5 % when measured

@@ -86,8 +86,9 @@ public final class TuningLoop {
       Recommendation pending = null;
       int changes = 0;
       for (int i = 1; ; i++) {
-        CpuMeter.Usage idle = bench.idle();
         PipelineBenchmark.Run single = single(shape.single(), id + "-" + i);
+        // after the single runs: a controller the loop just restarted has warmed up by then
+        CpuMeter.Usage idle = bench.idle();
         List<PipelineBenchmark.Run> runs = repeated(shape, id + "-" + i);
         PipelineBenchmark.Run run = median(runs);
         StageComparison cmp =

@@ -135,7 +135,7 @@ class TuningLoopTest {
   }
 
   @Test
-  void everyIterationReadsIdleFirstAndRecordsItsRunsCpuFloor() {
+  void everyIterationReadsIdleBeforeItsRunsAndRecordsTheirCpuFloor() {
     Scripted bench =
         new Scripted(17.36) {
           @Override
@@ -155,7 +155,9 @@ class TuningLoopTest {
             .run("t", new WorkloadShape(1, 100, 1), 0, line -> {}, x -> {})
             .iterations()
             .get(0);
-    assertThat(bench.names.get(0)).isEqualTo("idle");
+    // between the single-pod input and the measured runs
+    assertThat(bench.names)
+        .containsExactly("t-1-single-1", "t-1-single-2", "t-1-single-3", "idle", "t-1");
     assertThat(it.idleCpu().planesAndClient()).isEqualTo(0.05);
     assertThat(it.cpuFloor().floorSeconds()).isCloseTo(0.8 * 2 * 17.36 / 1.9, within(1e-9));
     assertThat(TuningLoop.line(it))
