@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the CPU goes while P pause pods start at once on localkube (docs/pipeline.md "The CPU
+# Where the CPU goes while P pause pods (the tuning loop's pod) start at once on localkube (docs/pipeline.md "The CPU
 # floor"): a second instrument beside the cgroup meter the tuning loop reads. Each run creates a
 # Deployment of P pause pods in a namespace of its own with kubectl and times it to `kubectl
 # rollout status`; `perf record -a` samples every CPU over exactly that window (enabled and
@@ -59,19 +59,7 @@ for r in $(seq 1 "$REPEATS"); do
   counters > "$WORK/r$r.before"
   perf_ctl enable
   start=$(date +%s%N)
-  kubectl apply -f - >/dev/null <<EOF
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: pause, namespace: $ns}
-spec:
-  replicas: $PODS
-  selector: {matchLabels: {app: pause}}
-  template:
-    metadata: {labels: {app: pause}}
-    spec:
-      terminationGracePeriodSeconds: 0
-      containers: [{name: pause, image: localhost/localkube/pause:3.10}]
-EOF
+  sed "s/__REPLICAS__/$PODS/" "$ROOT/localkube/manifests/pause-deployment.yaml" | kubectl -n "$ns" apply -f - >/dev/null
   kubectl -n "$ns" rollout status deployment/pause --timeout=300s >/dev/null
   end=$(date +%s%N)
   perf_ctl disable

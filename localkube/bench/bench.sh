@@ -25,21 +25,7 @@ pods_ready_time() {
   local n=$1 t0
   kubectl create namespace lk-bench >/dev/null 2>&1 || true
   t0=$(now)
-  kubectl -n lk-bench apply -f - >/dev/null <<EOF
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: pause}
-spec:
-  replicas: $n
-  selector: {matchLabels: {app: pause}}
-  template:
-    metadata: {labels: {app: pause}}
-    spec:
-      automountServiceAccountToken: false
-      terminationGracePeriodSeconds: 0
-      containers:
-      - {name: pause, image: localhost/localkube/pause:3.10, imagePullPolicy: Never, resources: {requests: {cpu: 1m, memory: 4Mi}}}
-EOF
+  sed "s/__REPLICAS__/$n/" "$ROOT/localkube/manifests/pause-deployment.yaml" | kubectl -n lk-bench apply -f - >/dev/null
   kubectl -n lk-bench wait deployment/pause --for=jsonpath='{.status.readyReplicas}'="$n" --timeout=300s >/dev/null
   since "$t0"
   kubectl -n lk-bench delete deployment pause --wait=true >/dev/null

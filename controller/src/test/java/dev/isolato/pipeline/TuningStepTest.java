@@ -41,17 +41,7 @@ class TuningStepTest {
 
   @Test
   void appliesTheMostLimitingApplicableRuleAndReportsTheRest() {
-    TuningStep s =
-        TuningStep.decide(
-            1,
-            MEASURED,
-            PREDICTED,
-            new Cpu(0.5, 0.4),
-            HUNDRED_PODS,
-            LOCALKUBE,
-            Map.of(),
-            Cluster.LOCALKUBE,
-            RULES);
+    TuningStep s = decideWith(Optional.empty());
     assertThat(s.decision()).isEqualTo(Decision.APPLY);
     assertThat(s.bottleneck().orElseThrow().stage()).isEqualTo(Stage.S3);
     assertThat(s.recommendation().orElseThrow().parameter().id())
@@ -61,52 +51,34 @@ class TuningStepTest {
         .containsExactly("controller-manager.SlowStartInitialBatchSize");
   }
 
+  /** The S3-bound run of {@link #MEASURED}, with the planes at 50 / 40 %, given a CPU floor. */
+  static TuningStep decideWith(Optional<CpuFloor> floor) {
+    return TuningStep.decide(
+        1,
+        MEASURED,
+        PREDICTED,
+        new Cpu(0.5, 0.4),
+        HUNDRED_PODS,
+        LOCALKUBE,
+        Map.of(),
+        Cluster.LOCALKUBE,
+        RULES,
+        floor);
+  }
+
   @Test
   void noRecommendationIsPredictedToGainMoreThanTheCpuFloorLeaves() {
-    // the same S3-bound run, its CPU work needing 85 % of its time on these cores: the QPS change
-    // can gain 15 % at most; needing 97 %, no change gains 5 %
-    Optional<CpuFloor> tight = CpuFloor.of(10, 0.97, 0, 2);
-    TuningStep capped =
-        TuningStep.decide(
-            1,
-            MEASURED,
-            PREDICTED,
-            new Cpu(0.5, 0.4),
-            HUNDRED_PODS,
-            LOCALKUBE,
-            Map.of(),
-            Cluster.LOCALKUBE,
-            RULES,
-            CpuFloor.of(10, 0.85, 0, 2));
+    // its CPU work needing 85 % of its time on these cores: the QPS change can gain 15 % at most;
+    // needing 97 %, no change gains 5 %
+    TuningStep capped = decideWith(CpuFloor.of(10, 0.85, 0, 2));
     assertThat(capped.decision()).isEqualTo(Decision.APPLY);
     assertThat(capped.recommendation().orElseThrow().predictedGain()).isCloseTo(0.15, within(1e-9));
-    TuningStep bound =
-        TuningStep.decide(
-            1,
-            MEASURED,
-            PREDICTED,
-            new Cpu(0.5, 0.4),
-            HUNDRED_PODS,
-            LOCALKUBE,
-            Map.of(),
-            Cluster.LOCALKUBE,
-            RULES,
-            tight);
+    TuningStep bound = decideWith(CpuFloor.of(10, 0.97, 0, 2));
     assertThat(bound.decision()).isEqualTo(Decision.STOP_CPU_BOUND);
     assertThat(bound.recommendation()).isEmpty();
     // without a floor the stages alone predict more
-    TuningStep free =
-        TuningStep.decide(
-            1,
-            MEASURED,
-            PREDICTED,
-            new Cpu(0.5, 0.4),
-            HUNDRED_PODS,
-            LOCALKUBE,
-            Map.of(),
-            Cluster.LOCALKUBE,
-            RULES);
-    assertThat(free.recommendation().orElseThrow().predictedGain()).isGreaterThan(0.15);
+    assertThat(decideWith(Optional.empty()).recommendation().orElseThrow().predictedGain())
+        .isGreaterThan(0.15);
   }
 
   @Test
