@@ -10,6 +10,8 @@ PKGS=(
   # localkube: etcd, the container runtime, pod networking, kube-proxy, image builds
   etcd-server containerd runc containernetworking-plugins iptables conntrack iproute2 podman
   busybox-static
+  # localkube's runc (lib/runc.sh) is built with seccomp: cgo and libseccomp's headers
+  libseccomp-dev pkg-config
   # build toolchains: C++ service, Java services, Go for Kubernetes
   build-essential cmake ninja-build libboost1.81-all-dev libgtest-dev clang libclang-rt-14-dev clang-format clang-tidy
   openjdk-17-jdk-headless

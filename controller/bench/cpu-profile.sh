@@ -7,13 +7,16 @@
 # both ends. The namespace is then deleted and the node left to tear the pods down (its kubelet's
 # working pods back to their count before the run) before the next run. cpu_profile.py groups the
 # samples by process, appends a section to docs/BENCHMARKS.md and writes
-# docs/results/pipeline/cpu-profile-1xP.json and .png.
-#   controller/bench/cpu-profile.sh [PODS REPEATS]     defaults: 100 3
+# docs/results/pipeline/cpu-profile-1xP.json and .png; with OUT_DIR it writes them there and only
+# prints the section (runtime-ab.sh compares such profiles).
+#   controller/bench/cpu-profile.sh [PODS REPEATS [OUT_DIR]]     defaults: 100 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
 PODS=${1:-100} REPEATS=${2:-3}
-OUT=$ROOT/docs/results/pipeline
+OUT=${3:-$ROOT/docs/results/pipeline}
+RECORD=$ROOT/docs/BENCHMARKS.md
+[ $# -lt 3 ] || RECORD=/dev/null
 command -v perf >/dev/null || { echo "[cpu-profile] perf is missing: run 'make deps' (linux-perf)" >&2; exit 1; }
 "$LK" status >/dev/null 2>&1 || "$LK" up
 KUBECONFIG=$("$LK" kubeconfig)
@@ -76,8 +79,8 @@ for r in $(seq 1 "$REPEATS"); do
   for _ in $(seq 1 240); do [ "$(working_pods)" -le "$base" ] && break; sleep 0.5; done
   [ "$(working_pods)" -le "$base" ] || { echo "[cpu-profile] the node still tears pods down after 120 s" >&2; exit 1; }
 done
-machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
+machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $("$LK" status | sed -n 's/^runtime: //p')"
 mkdir -p "$OUT"
 source "$ROOT/gatling/experiments/venv.sh"
 "$PY" "$ROOT/controller/bench/cpu_profile.py" "$machine" "$PODS" "$WORK" "$OUT/cpu-profile-1x$PODS.json" \
-  | tee -a "$ROOT/docs/BENCHMARKS.md"
+  | tee -a "$RECORD"

@@ -208,11 +208,17 @@ def plot(s, out):
     right.set_xticks(list(x), ["host busy", "node", "control plane"], fontsize=7)
     right.set_ylabel("% of all cores over the run")
     right.legend(fontsize=7)
-    fig.suptitle(
+    save(
+        fig,
         f"1 x {s['pods']} pause pods started at once:"
         f" {s['seconds']:.1f} s to Ready (median of {len(s['runs'])})",
-        fontsize=9,
+        out,
     )
+
+
+def save(fig, title, out):
+    """The plots' common title size and resolution."""
+    fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the pinned Kubernetes binaries (and metrics-server, KEDA) from the Go module proxy into a
+# Builds the pinned Kubernetes binaries (and metrics-server, runc, KEDA) from the Go module proxy into a
 # per-version cache outside the repository. Sourced by `localkube`; also runnable directly:
 #   localkube/lib/build.sh            build whatever is missing
 # Binaries are rebuilt only when missing, so a warm cache costs nothing.
@@ -25,6 +25,8 @@ lk_log() { printf '[localkube] %s\n' "$*" >&2; }
 
 # shellcheck source=keda.sh
 source "$(dirname "${BASH_SOURCE[0]}")/keda.sh"
+# shellcheck source=runc.sh
+source "$(dirname "${BASH_SOURCE[0]}")/runc.sh"
 
 lk_require_go() {
   command -v go >/dev/null 2>&1 || { lk_log "error: Go is missing; install Go >= 1.24 (run 'make deps')"; return 1; }
@@ -87,20 +89,29 @@ lk_build_k8s() {
   done
 }
 
+# `go install PACKAGE@VERSION [FLAGS]` into DEST (a file), through a scratch GOBIN beside it so
+# that a failed build leaves no binary behind. CGO_ENABLED=0 unless the caller sets it.
+lk_go_install() {
+  local dest=$1 pkg=$2; shift 2
+  local tmp; tmp="$(dirname "$dest")/.go-install"
+  mkdir -p "$(dirname "$dest")"
+  GOBIN="$tmp" CGO_ENABLED="${CGO_ENABLED:-0}" go install -trimpath "$@" "$pkg" || return 1
+  mv "$tmp/$(basename "${pkg%@*}")" "$dest"
+  rmdir "$tmp" 2>/dev/null || true
+}
+
 lk_build_metrics_server() {
   [ -x "$LK_BIN_DIR/metrics-server" ] && return 0
   lk_require_go
   lk_log "building metrics-server $LK_METRICS_SERVER_VERSION (cold: ~4 min)"
-  mkdir -p "$LK_BIN_DIR"
-  GOBIN="$LK_BIN_DIR/.ms" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
-    "sigs.k8s.io/metrics-server/cmd/metrics-server@$LK_METRICS_SERVER_VERSION"
-  mv "$LK_BIN_DIR/.ms/metrics-server" "$LK_BIN_DIR/metrics-server"
-  rmdir "$LK_BIN_DIR/.ms"
+  lk_go_install "$LK_BIN_DIR/metrics-server" "sigs.k8s.io/metrics-server/cmd/metrics-server@$LK_METRICS_SERVER_VERSION" \
+    -ldflags "-s -w"
 }
 
 lk_build_all() {
   lk_build_k8s
   lk_build_metrics_server
+  lk_build_runc
   lk_build_keda
 }
 

@@ -18,12 +18,9 @@ LK_KWOK_PREFIX=isolato-kwok-
 lk_build_kwok() {
   [ -x "$LK_KWOK_DIR/bin/kwok" ] && return 0
   lk_require_go
-  mkdir -p "$LK_KWOK_DIR/bin"
   lk_log "building kwok $LK_KWOK_VERSION (cold: a few minutes; cached afterwards in $LK_KWOK_DIR)"
-  GOBIN="$LK_KWOK_DIR/bin.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "$LK_KWOK_MODULE/cmd/kwok@$LK_KWOK_VERSION" \
+  lk_go_install "$LK_KWOK_DIR/bin/kwok" "$LK_KWOK_MODULE/cmd/kwok@$LK_KWOK_VERSION" -ldflags "-s -w" \
     || { lk_log "error: building kwok failed"; return 1; }
-  mv "$LK_KWOK_DIR/bin.tmp/kwok" "$LK_KWOK_DIR/bin/kwok"
-  rmdir "$LK_KWOK_DIR/bin.tmp" 2>/dev/null || true
 }
 
 # kwok's configuration: the module's own "fast" node and pod stages (kustomize/stage/*/fast).

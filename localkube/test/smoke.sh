@@ -42,6 +42,7 @@ spec:
     metadata: {labels: {app: demo}}
     spec:
       automountServiceAccountToken: false
+      securityContext: {seccompProfile: {type: RuntimeDefault}}
       containers:
       - name: demo
         image: localhost/localkube/demo:1
@@ -64,6 +65,18 @@ uid=$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.metadata.uid}')
 cid=$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.status.containerStatuses[0].containerID}'); cid=${cid#containerd://}
 check "pod QoS class is Guaranteed" test "$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.status.qosClass}')" = Guaranteed
 cg=/sys/fs/cgroup/cpu/kubepods/pod$uid/$cid
+check "containers run under localkube's runc ${LK_RUNC_VERSION#v}" bash -c "'$LK' status | grep -q '^runtime: runc version ${LK_RUNC_VERSION#v} ($LK_RUNC_DIR/bin/runc)'"
+# runc built without its seccomp tag would start the pod without the filter or refuse it.
+check "the RuntimeDefault seccomp filter is on the container's process" \
+  grep -qx $'Seccomp:\t2' "/proc/$(head -1 "$cg/cgroup.procs" 2>/dev/null || echo 0)/status"
+refused_runc() {
+  local out
+  if out=$("$LK" config set containerd.runc runc 2>&1); then return 1; fi
+  grep -q 'expected built or the absolute path of a runc executable' <<< "$out" || return 1
+  out=$("$LK" config) # not piped into grep -q: pipefail would see config's SIGPIPE
+  grep -Eq '^containerd.runc += built' <<< "$out"
+}
+check "a relative containerd.runc is refused with the reason, the setting kept" refused_runc
 check "container CFS quota is 23700/100000" test "$(cat "$cg/cpu.cfs_quota_us" 2>/dev/null)/$(cat "$cg/cpu.cfs_period_us" 2>/dev/null)" = 23700/100000
 
 svc=$(kubectl -n "$NS" get service demo -o jsonpath='{.spec.clusterIP}')

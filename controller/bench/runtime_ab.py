@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Two OCI runtimes compared on the same pods in one run (controller/bench/runtime-ab.sh): the
+profiles cpu_profile.py wrote for each runtime and round, as ratios with their spread over the
+rounds, a docs/BENCHMARKS.md section, a JSON record and a plot.
+
+python controller/bench/runtime_ab.py MACHINE PODS REPEATS OUT.json \
+    LABEL ROUND PROFILE.json [LABEL ROUND PROFILE.json ...] >> docs/BENCHMARKS.md
+
+The first label is the reference; a ratio is the other runtime's median over the reference's in
+the same round.
+"""
+
+import json
+import statistics
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import cpu_profile
+import matplotlib.pyplot as plt
+
+RUNTIME_GROUP = cpu_profile.GROUPS[0][0]  # the runtime's own processes: "runc"
+
+
+def run_figures(run, pods):
+    """One run's time to Ready, all CPU work (perf) and the runtime's CPU per pod."""
+    return {
+        "seconds": run["seconds"],
+        "coreSeconds": sum(run["coreSeconds"].values()),
+        "runtimeMsPerPod": 1000 * run["coreSeconds"].get(RUNTIME_GROUP, 0) / pods,
+    }
+
+
+METRICS = ("seconds", "coreSeconds", "runtimeMsPerPod")
+
+
+def compare(profiles, pods):
+    """[(label, round, cpu_profile summary)] → per-runtime medians and per-round ratios."""
+    labels = list(dict.fromkeys(label for label, _, _ in profiles))
+    if len(labels) != 2:
+        raise ValueError(f"expected two runtimes, got {labels}")
+    reference, other = labels
+    figures = {}  # (label, round) → [run figures]
+    for label, rnd, summary in profiles:
+        figures.setdefault((label, rnd), []).extend(run_figures(r, pods) for r in summary["runs"])
+    rounds = sorted({rnd for _, rnd in figures})
+    missing = [(lb, r) for r in rounds for lb in labels if (lb, r) not in figures]
+    if missing:
+        raise ValueError(f"a round lacks a runtime's profile: {missing}")
+
+    def median(runs, m):
+        return statistics.median(r[m] for r in runs)
+
+    runtimes = {}
+    for label in labels:
+        runs = [r for rnd in rounds for r in figures[(label, rnd)]]
+        runtimes[label] = {
+            "runs": runs,
+            "median": {m: median(runs, m) for m in METRICS},
+            "groupsMsPerPod": group_medians(
+                [s for lb, _, s in profiles if lb == label],
+                pods,
+            ),
+        }
+    per_round = [
+        {
+            m: median(figures[(other, rnd)], m) / median(figures[(reference, rnd)], m)
+            for m in METRICS
+        }
+        for rnd in rounds
+    ]
+    ratios = {
+        m: {
+            "median": statistics.median(r[m] for r in per_round),
+            "min": min(r[m] for r in per_round),
+            "max": max(r[m] for r in per_round),
+        }
+        for m in METRICS
+    }
+    return {
+        "pods": pods,
+        "reference": reference,
+        "other": other,
+        "rounds": len(rounds),
+        "runtimes": runtimes,
+        "ratiosPerRound": per_round,
+        "ratios": ratios,
+    }
+
+
+def group_medians(summaries, pods):
+    """CPU milliseconds per pod by process group, median over every run of the summaries."""
+    runs = [r for s in summaries for r in s["runs"]]
+    groups = {g for r in runs for g in r["coreSeconds"]}
+    return {
+        g: 1000 * statistics.median(r["coreSeconds"].get(g, 0) for r in runs) / pods for g in groups
+    }
+
+
+def change(ratio):
+    return f"{100 * (ratio - 1):+.0f} %"
+
+
+def markdown(c, machine, repeats):
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    ref, other = c["reference"], c["other"]
+    n = c["rounds"]
+    rows = (
+        ("time to all pods Ready (s)", "seconds", "{:.2f}"),
+        ("CPU work, all processes (core-seconds, perf)", "coreSeconds", "{:.1f}"),
+        ("the runtime's own CPU per pod (ms, perf)", "runtimeMsPerPod", "{:.0f}"),
+    )
+    out = [
+        f"### OCI runtime A/B: 1 × {c['pods']} pause pods started at once — {now} — {machine}",
+        "",
+        f"`controller/bench/runtime-ab.sh {c['pods']} {repeats} {n}`: {n} rounds, each"
+        f" {repeats} runs under **{ref}** then {repeats} under **{other}**"
+        " (`cpu-profile.sh`: kubectl creates the Deployment, `kubectl rollout status` times it,"
+        " perf samples every CPU, the node settles between runs; switching restarts only"
+        " containerd). A ratio is the second runtime's median over the first's in the same"
+        f" round; its error is the spread over the {n} rounds.",
+        "",
+        "| figure (median of the runs) | first | second | ratio (min to max over rounds) |",
+        "|---|---|---|---|",
+    ]
+    for name, m, fmt in rows:
+        r = c["ratios"][m]
+        out.append(
+            f"| {name} | {fmt.format(c['runtimes'][ref]['median'][m])}"
+            f" | {fmt.format(c['runtimes'][other]['median'][m])}"
+            f" | {change(r['median'])} ({change(r['min'])} to {change(r['max'])}) |"
+        )
+    each = {
+        lb: ", ".join(f"{r['seconds']:.2f}" for r in c["runtimes"][lb]["runs"])
+        for lb in (ref, other)
+    }
+    out += [
+        "",
+        f"Runs, in order: first {each[ref]} s; second {each[other]} s.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def plot(c, out):
+    ref, other = c["reference"], c["other"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [2, 3]})
+    for x, label in enumerate((ref, other)):
+        secs = [r["seconds"] for r in c["runtimes"][label]["runs"]]
+        left.scatter([x] * len(secs), secs, color=f"C{x}", alpha=0.7)
+        left.hlines(statistics.median(secs), x - 0.2, x + 0.2, color=f"C{x}")
+    left.set_xticks([0, 1], [short(ref), short(other)], fontsize=7)
+    left.set_xlim(-0.6, 1.6)
+    left.set_ylim(bottom=0)
+    left.set_ylabel("seconds until all pods Ready")
+    groups = sorted(
+        c["runtimes"][ref]["groupsMsPerPod"], key=lambda g: c["runtimes"][ref]["groupsMsPerPod"][g]
+    )
+    y = range(len(groups))
+    for i, label in enumerate((ref, other)):
+        ms = c["runtimes"][label]["groupsMsPerPod"]
+        right.barh(
+            [v + (0.2 if i == 0 else -0.2) for v in y],
+            [ms.get(g, 0) for g in groups],
+            0.4,
+            label=short(label),
+        )
+    right.set_yticks(list(y), groups, fontsize=7)
+    right.set_xlabel("CPU milliseconds per pod (perf, median of the runs)")
+    right.legend(fontsize=7)
+    cpu_profile.save(
+        fig,
+        f"1 x {c['pods']} pause pods: time {change(c['ratios']['seconds']['median'])},"
+        f" CPU work {change(c['ratios']['coreSeconds']['median'])}"
+        f" with {short(other)} instead of {short(ref)}",
+        out,
+    )
+
+
+def short(label):
+    """'runc version 1.5.2 (/path/runc)' → 'runc 1.5.2'."""
+    words = label.split()
+    return f"{words[0]} {words[2]}" if len(words) > 2 and words[1] == "version" else label
+
+
+def main(argv):
+    if len(argv) < 8:
+        raise SystemExit(__doc__)
+    machine, pods, repeats, out = argv[1], int(argv[2]), int(argv[3]), Path(argv[4])
+    rest = argv[5:]
+    if not rest or len(rest) % 3:
+        raise SystemExit("expected LABEL ROUND PROFILE.json triples after OUT.json")
+    profiles = [
+        (rest[i], int(rest[i + 1]), json.loads(Path(rest[i + 2]).read_text()))
+        for i in range(0, len(rest), 3)
+    ]
+    c = compare(profiles, pods)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(c, indent=2) + "\n")
+    plot(c, out.with_suffix(".png"))
+    print(markdown(c, machine, repeats))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
