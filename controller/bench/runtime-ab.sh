@@ -5,11 +5,15 @@
 # falls on both. Switching restarts only containerd. runtime_ab.py compares the profiles, appends a
 # section to docs/BENCHMARKS.md and writes docs/results/pipeline/runtime-ab-1xP.json and .png. The
 # containerd.runc setting found at the start is put back at the end.
-#   controller/bench/runtime-ab.sh [PODS REPEATS ROUNDS]     defaults: 100 3 2
+# Each round also starts LIMITED pods shaped like Isolato's (the same pause pod with a 10m CPU
+# limit and the RuntimeDefault seccomp profile) under each runtime: kubectl times them to Ready and
+# the pods' own cpuacct cgroups say how much CPU their start used inside the limit (runc init runs
+# there, throttled to it).
+#   controller/bench/runtime-ab.sh [PODS REPEATS ROUNDS LIMITED]     defaults: 100 3 2 5
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
-PODS=${1:-100} REPEATS=${2:-3} ROUNDS=${3:-2}
+PODS=${1:-100} REPEATS=${2:-3} ROUNDS=${3:-2} LIMITED=${4:-5}
 RUNTIMES=(/usr/sbin/runc built)
 WORK=$(mktemp -d)
 default=$(awk -F' *= *' '$1 == "containerd.runc" { print $2 }' "$ROOT/localkube/config/defaults.conf")
@@ -21,6 +25,32 @@ restore() {
 }
 trap restore EXIT
 
+KUBECONFIG=$("$LK" kubeconfig)
+export KUBECONFIG
+CPUACCT=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpuacct(,|$)/ { print $2; exit }' /proc/self/mounts)
+limited_manifest() {
+  sed -e "s/__REPLICAS__/$LIMITED/" \
+    -e 's/requests: {cpu: 1m, memory: 4Mi}/requests: {cpu: 10m, memory: 8Mi}, limits: {cpu: 10m, memory: 8Mi}/' \
+    -e 's/^      automountServiceAccountToken: false$/&\n      securityContext: {seccompProfile: {type: RuntimeDefault}}/' \
+    "$ROOT/localkube/manifests/pause-deployment.yaml"
+}
+limited_manifest | grep -q 'limits: {cpu: 10m' || { echo "[runtime-ab] the limited pod could not be derived from pause-deployment.yaml" >&2; exit 1; }
+limited_run() { # → "seconds pod-cgroup-CPU-microseconds-per-pod"
+  local ns="isolato-runtime-ab-$1" start end total=0 uid
+  kubectl create namespace "$ns" >/dev/null
+  kubectl label namespace "$ns" isolato.dev/benchmark=runtime-ab >/dev/null
+  kubectl -n "$ns" wait --for=create serviceaccount/default --timeout=60s >/dev/null
+  start=$(date +%s%N)
+  limited_manifest | kubectl -n "$ns" apply -f - >/dev/null
+  kubectl -n "$ns" rollout status deployment/pause --timeout=300s >/dev/null
+  end=$(date +%s%N)
+  for uid in $(kubectl -n "$ns" get pods -o jsonpath='{.items[*].metadata.uid}'); do
+    total=$((total + $(cat "$CPUACCT/kubepods/pod$uid/cpuacct.usage")))
+  done
+  kubectl delete namespace "$ns" --wait=true --timeout=180s >/dev/null
+  echo "$(echo "scale=3; ($end - $start) / 1000000000" | bc) $((total / LIMITED / 1000))"
+}
+
 profiles=()
 for round in $(seq 1 "$ROUNDS"); do
   for rt in "${RUNTIMES[@]}"; do
@@ -30,10 +60,12 @@ for round in $(seq 1 "$ROUNDS"); do
     label=$("$LK" status | sed -n 's/^runtime: //p')
     dir="$WORK/$round-${rt//\//_}"
     "$ROOT/controller/bench/cpu-profile.sh" "$PODS" "$REPEATS" "$dir" >/dev/null
-    profiles+=("$label" "$round" "$dir/cpu-profile-1x$PODS.json")
+    limited_run "$round-$(date +%s)" > "$dir/limited.txt"
+    echo "[runtime-ab] $LIMITED limited pods Ready in $(cut -d' ' -f1 "$dir/limited.txt") s" >&2
+    profiles+=("$label" "$round" "$dir")
   done
 done
 machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 source "$ROOT/gatling/experiments/venv.sh"
-"$PY" "$ROOT/controller/bench/runtime_ab.py" "$machine" "$PODS" "$REPEATS" \
+"$PY" "$ROOT/controller/bench/runtime_ab.py" "$machine" "$PODS" "$REPEATS" "$LIMITED" \
   "$ROOT/docs/results/pipeline/runtime-ab-1x$PODS.json" "${profiles[@]}" | tee -a "$ROOT/docs/BENCHMARKS.md"

@@ -3,11 +3,13 @@
 profiles cpu_profile.py wrote for each runtime and round, as ratios with their spread over the
 rounds, a docs/BENCHMARKS.md section, a JSON record and a plot.
 
-python controller/bench/runtime_ab.py MACHINE PODS REPEATS OUT.json \
-    LABEL ROUND PROFILE.json [LABEL ROUND PROFILE.json ...] >> docs/BENCHMARKS.md
+python controller/bench/runtime_ab.py MACHINE PODS REPEATS LIMITED OUT.json \
+    LABEL ROUND DIR [LABEL ROUND DIR ...] >> docs/BENCHMARKS.md
 
-The first label is the reference; a ratio is the other runtime's median over the reference's in
-the same round.
+DIR holds cpu-profile-1xPODS.json (cpu_profile.py's summary) and limited.txt ("SECONDS
+MICROSECONDS": LIMITED pods with a 10m CPU limit and the RuntimeDefault seccomp profile, the time
+to all Ready and their own cgroups' CPU per pod). The first label is the reference; a ratio is the
+other runtime's median over the reference's in the same round.
 """
 
 import json
@@ -32,17 +34,27 @@ def run_figures(run, pods):
 
 
 METRICS = ("seconds", "coreSeconds", "runtimeMsPerPod")
+LIMITED_METRICS = ("limitedSeconds", "limitedPodCpuMs")
+
+
+def parse_limited(text):
+    """limited.txt → the limited pods' figures."""
+    seconds, micros = text.split()
+    return {"limitedSeconds": float(seconds), "limitedPodCpuMs": int(micros) / 1000}
 
 
 def compare(profiles, pods):
-    """[(label, round, cpu_profile summary)] → per-runtime medians and per-round ratios."""
-    labels = list(dict.fromkeys(label for label, _, _ in profiles))
+    """[(label, round, cpu_profile summary, limited figures)] → per-runtime medians and per-round
+    ratios."""
+    labels = list(dict.fromkeys(p[0] for p in profiles))
     if len(labels) != 2:
         raise ValueError(f"expected two runtimes, got {labels}")
     reference, other = labels
     figures = {}  # (label, round) → [run figures]
-    for label, rnd, summary in profiles:
+    limited = {}  # (label, round) → [limited figures]
+    for label, rnd, summary, lim in profiles:
         figures.setdefault((label, rnd), []).extend(run_figures(r, pods) for r in summary["runs"])
+        limited.setdefault((label, rnd), []).append(lim)
     rounds = sorted({rnd for _, rnd in figures})
     missing = [(lb, r) for r in rounds for lb in labels if (lb, r) not in figures]
     if missing:
@@ -51,22 +63,22 @@ def compare(profiles, pods):
     def median(runs, m):
         return statistics.median(r[m] for r in runs)
 
+    def of(key, m):
+        return median((limited if m in LIMITED_METRICS else figures)[key], m)
+
     runtimes = {}
     for label in labels:
         runs = [r for rnd in rounds for r in figures[(label, rnd)]]
+        lim = [x for rnd in rounds for x in limited[(label, rnd)]]
         runtimes[label] = {
             "runs": runs,
-            "median": {m: median(runs, m) for m in METRICS},
-            "groupsMsPerPod": group_medians(
-                [s for lb, _, s in profiles if lb == label],
-                pods,
-            ),
+            "limited": lim,
+            "median": {m: median(runs, m) for m in METRICS}
+            | {m: median(lim, m) for m in LIMITED_METRICS},
+            "groupsMsPerPod": group_medians([p[2] for p in profiles if p[0] == label], pods),
         }
     per_round = [
-        {
-            m: median(figures[(other, rnd)], m) / median(figures[(reference, rnd)], m)
-            for m in METRICS
-        }
+        {m: of((other, rnd), m) / of((reference, rnd), m) for m in METRICS + LIMITED_METRICS}
         for rnd in rounds
     ]
     ratios = {
@@ -75,7 +87,7 @@ def compare(profiles, pods):
             "min": min(r[m] for r in per_round),
             "max": max(r[m] for r in per_round),
         }
-        for m in METRICS
+        for m in METRICS + LIMITED_METRICS
     }
     return {
         "pods": pods,
@@ -101,7 +113,7 @@ def change(ratio):
     return f"{100 * (ratio - 1):+.0f} %"
 
 
-def markdown(c, machine, repeats):
+def markdown(c, machine, repeats, limited):
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     ref, other = c["reference"], c["other"]
     n = c["rounds"]
@@ -109,15 +121,27 @@ def markdown(c, machine, repeats):
         ("time to all pods Ready (s)", "seconds", "{:.2f}"),
         ("CPU work, all processes (core-seconds, perf)", "coreSeconds", "{:.1f}"),
         ("the runtime's own CPU per pod (ms, perf)", "runtimeMsPerPod", "{:.0f}"),
+        (
+            f"{limited} limited pods (10m, seccomp): time to all Ready (s)",
+            "limitedSeconds",
+            "{:.2f}",
+        ),
+        (
+            f"{limited} limited pods: CPU in each pod's own cgroup (ms, cpuacct)",
+            "limitedPodCpuMs",
+            "{:.1f}",
+        ),
     )
     out = [
         f"### OCI runtime A/B: 1 × {c['pods']} pause pods started at once — {now} — {machine}",
         "",
-        f"`controller/bench/runtime-ab.sh {c['pods']} {repeats} {n}`: {n} rounds, each"
+        f"`controller/bench/runtime-ab.sh {c['pods']} {repeats} {n} {limited}`: {n} rounds, each"
         f" {repeats} runs under **{ref}** then {repeats} under **{other}**"
         " (`cpu-profile.sh`: kubectl creates the Deployment, `kubectl rollout status` times it,"
         " perf samples every CPU, the node settles between runs; switching restarts only"
-        " containerd). A ratio is the second runtime's median over the first's in the same"
+        f" containerd), then {limited} pods shaped like Isolato's (the same pause pod with a 10m"
+        " CPU limit and the RuntimeDefault seccomp profile) timed the same way, their CPU read from"
+        " their own cgroups. A ratio is the second runtime's median over the first's in the same"
         f" round; its error is the spread over the {n} rounds.",
         "",
         "| figure (median of the runs) | first | second | ratio (min to max over rounds) |",
@@ -184,21 +208,26 @@ def short(label):
 
 
 def main(argv):
-    if len(argv) < 8:
+    if len(argv) < 9:
         raise SystemExit(__doc__)
-    machine, pods, repeats, out = argv[1], int(argv[2]), int(argv[3]), Path(argv[4])
-    rest = argv[5:]
-    if not rest or len(rest) % 3:
-        raise SystemExit("expected LABEL ROUND PROFILE.json triples after OUT.json")
+    machine, pods, repeats, limited = argv[1], int(argv[2]), int(argv[3]), int(argv[4])
+    out, rest = Path(argv[5]), argv[6:]
+    if len(rest) % 3:
+        raise SystemExit("expected LABEL ROUND DIR triples after OUT.json")
     profiles = [
-        (rest[i], int(rest[i + 1]), json.loads(Path(rest[i + 2]).read_text()))
+        (
+            rest[i],
+            int(rest[i + 1]),
+            json.loads((Path(rest[i + 2]) / f"cpu-profile-1x{pods}.json").read_text()),
+            parse_limited((Path(rest[i + 2]) / "limited.txt").read_text()),
+        )
         for i in range(0, len(rest), 3)
     ]
     c = compare(profiles, pods)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(c, indent=2) + "\n")
     plot(c, out.with_suffix(".png"))
-    print(markdown(c, machine, repeats))
+    print(markdown(c, machine, repeats, limited))
 
 
 if __name__ == "__main__":

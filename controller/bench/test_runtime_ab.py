@@ -19,11 +19,36 @@ def profile(*runs):
     }
 
 
+def limited(text):
+    return runtime_ab.parse_limited(text)
+
+
+# the limited pods: the second runtime slower, with more CPU in the pods' cgroups
 PROFILES = [
-    (OLD, 1, profile((16.0, 10.0, 20.0), (17.0, 11.0, 20.0), (18.0, 12.0, 20.0))),
-    (NEW, 1, profile((12.0, 5.0, 20.0), (13.0, 6.0, 20.0), (14.0, 7.0, 20.0))),
-    (OLD, 2, profile((20.0, 10.0, 20.0), (20.0, 10.0, 20.0), (20.0, 10.0, 20.0))),
-    (NEW, 2, profile((18.0, 8.0, 20.0), (18.0, 8.0, 20.0), (18.0, 8.0, 20.0))),
+    (
+        OLD,
+        1,
+        profile((16.0, 10.0, 20.0), (17.0, 11.0, 20.0), (18.0, 12.0, 20.0)),
+        limited("4.0 40000"),
+    ),
+    (
+        NEW,
+        1,
+        profile((12.0, 5.0, 20.0), (13.0, 6.0, 20.0), (14.0, 7.0, 20.0)),
+        limited("5.0 50000"),
+    ),
+    (
+        OLD,
+        2,
+        profile((20.0, 10.0, 20.0), (20.0, 10.0, 20.0), (20.0, 10.0, 20.0)),
+        limited("5.0 40000"),
+    ),
+    (
+        NEW,
+        2,
+        profile((18.0, 8.0, 20.0), (18.0, 8.0, 20.0), (18.0, 8.0, 20.0)),
+        limited("5.5 48000"),
+    ),
 ]
 
 
@@ -40,6 +65,11 @@ def test_ratios_are_taken_within_a_round_and_spread_over_rounds():
     assert c["ratiosPerRound"][0]["runtimeMsPerPod"] == approx(6 / 11)
     assert c["runtimes"][OLD]["median"]["runtimeMsPerPod"] == approx(100)
     assert c["runtimes"][NEW]["median"]["coreSeconds"] == approx(27.5)
+    # limited pods: 5.0 / 4.0 and 5.5 / 5.0; CPU 50 / 40 and 48 / 40 ms
+    assert c["ratios"]["limitedSeconds"]["min"] == approx(1.1)
+    assert c["ratios"]["limitedSeconds"]["max"] == approx(1.25)
+    assert c["ratios"]["limitedPodCpuMs"]["median"] == approx((1.25 + 1.2) / 2)
+    assert c["runtimes"][OLD]["median"]["limitedPodCpuMs"] == approx(40)
 
 
 def test_every_round_needs_both_runtimes():
@@ -50,15 +80,20 @@ def test_every_round_needs_both_runtimes():
 
 
 def test_report_json_and_plot(tmp_path, capsys):
-    paths = []
-    for i, (label, rnd, p) in enumerate(PROFILES):
-        f = tmp_path / f"p{i}.json"
-        f.write_text(json.dumps(p))
-        paths += [label, str(rnd), str(f)]
+    dirs = []
+    for i, (label, rnd, p, lim) in enumerate(PROFILES):
+        d = tmp_path / f"p{i}"
+        d.mkdir()
+        (d / "cpu-profile-1x100.json").write_text(json.dumps(p))
+        (d / "limited.txt").write_text(
+            f"{lim['limitedSeconds']} {int(lim['limitedPodCpuMs'] * 1000)}\n"
+        )
+        dirs += [label, str(rnd), str(d)]
     out = tmp_path / "runtime-ab-1x100.json"
-    runtime_ab.main(["runtime_ab.py", "vm, 2 cores, AMD EPYC", "100", "3", str(out), *paths])
+    runtime_ab.main(["runtime_ab.py", "vm, 2 cores, AMD EPYC", "100", "3", "5", str(out), *dirs])
     text = capsys.readouterr().out
-    assert "runtime-ab.sh 100 3 2" in text
+    assert "runtime-ab.sh 100 3 2 5" in text
+    assert "| 5 limited pods (10m, seccomp): time to all Ready (s) | 4.50 | 5.25 | +18 %" in text
     assert "| time to all pods Ready (s) | 19.00 | 16.00 | -17 % (-24 % to -10 %) |" in text
     assert json.loads(out.read_text())["rounds"] == 2
     assert out.with_suffix(".png").stat().st_size > 0

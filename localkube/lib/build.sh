@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the pinned Kubernetes binaries (and metrics-server, runc, KEDA) from the Go module proxy into a
+# Builds the pinned Kubernetes binaries (and metrics-server, KEDA) from the Go module proxy into a
 # per-version cache outside the repository. Sourced by `localkube`; also runnable directly:
 #   localkube/lib/build.sh            build whatever is missing
 # Binaries are rebuilt only when missing, so a warm cache costs nothing.
@@ -111,7 +111,6 @@ lk_build_metrics_server() {
 lk_build_all() {
   lk_build_k8s
   lk_build_metrics_server
-  lk_build_runc
   lk_build_keda
 }
 

@@ -23,6 +23,7 @@ lk_up() {
   LK_T0=$(date +%s.%N)
   lk_check_tools
   lk_build_all
+  [ "$(lk_conf containerd.runc)" != built ] || lk_build_runc # only when chosen
   mkdir -p "$LK_HOME"
   local running n_running=0 c
   running=$(lk_running_components); [ -n "$running" ] && n_running=$(wc -l <<< "$running")

@@ -1,7 +1,7 @@
-# The OCI runtime containerd's shims run for every container (containerd.runc = built): runc
-# built from the Go module proxy at a pinned version into the cache. Debian 12's runc 1.1.5 costs
-# more CPU per container, a fifth of it in reading the whole mount table, which every pod makes
-# longer (docs/pipeline.md, "The OCI runtime"). containerd.runc = /usr/sbin/runc goes back to it.
+# A second OCI runtime for containerd's shims (containerd.runc = built): runc built from the Go
+# module proxy at a pinned version into the cache by `localkube up` when chosen. Against Debian 12's runc 1.1.5 (the default) it
+# uses less CPU outside the pods and more inside each pod's own cgroup, where a small CPU limit
+# throttles it (docs/pipeline.md, "The OCI runtime"; controller/bench/runtime-ab.sh compares them).
 # shellcheck shell=bash
 
 : "${LK_RUNC_VERSION:=v1.5.2}"

@@ -65,16 +65,22 @@ uid=$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.metadata.uid}')
 cid=$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.status.containerStatuses[0].containerID}'); cid=${cid#containerd://}
 check "pod QoS class is Guaranteed" test "$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.status.qosClass}')" = Guaranteed
 cg=/sys/fs/cgroup/cpu/kubepods/pod$uid/$cid
-check "containers run under localkube's runc ${LK_RUNC_VERSION#v}" bash -c "'$LK' status | grep -q '^runtime: runc version ${LK_RUNC_VERSION#v} ($LK_RUNC_DIR/bin/runc)'"
-# runc built without its seccomp tag would start the pod without the filter or refuse it.
-check "the RuntimeDefault seccomp filter is on the container's process" \
-  grep -qx $'Seccomp:\t2' "/proc/$(head -1 "$cg/cgroup.procs" 2>/dev/null || echo 0)/status"
+runs_under() { "$LK" status | grep -q "^runtime: runc version $1 ($2)\$"; }
+check "containers run under Debian's runc (containerd.runc's default)" runs_under '[0-9.]*+ds1' /usr/sbin/runc
+# A runc without seccomp support would start the pod without the filter or refuse it.
+seccomp_filtered() { # POD: its container's process runs under a seccomp filter
+  local u c
+  u=$(kubectl -n "$NS" get pod "$1" -o jsonpath='{.metadata.uid}')
+  c=$(kubectl -n "$NS" get pod "$1" -o jsonpath='{.status.containerStatuses[0].containerID}')
+  grep -qx $'Seccomp:\t2' "/proc/$(head -1 "/sys/fs/cgroup/cpu/kubepods/pod$u/${c#containerd://}/cgroup.procs" 2>/dev/null || echo 0)/status"
+}
+check "the RuntimeDefault seccomp filter is on the container's process" seccomp_filtered "$pod"
 refused_runc() {
   local out
   if out=$("$LK" config set containerd.runc runc 2>&1); then return 1; fi
   grep -q 'expected built or the absolute path of a runc executable' <<< "$out" || return 1
   out=$("$LK" config) # not piped into grep -q: pipefail would see config's SIGPIPE
-  grep -Eq '^containerd.runc += built' <<< "$out"
+  grep -Eq '^containerd.runc += /usr/sbin/runc$' <<< "$out"
 }
 check "a relative containerd.runc is refused with the reason, the setting kept" refused_runc
 check "container CFS quota is 23700/100000" test "$(cat "$cg/cpu.cfs_quota_us" 2>/dev/null)/$(cat "$cg/cpu.cfs_period_us" 2>/dev/null)" = 23700/100000
@@ -86,6 +92,17 @@ step "waiting for the metrics API to report the pod (first scrape takes up to ~3
 check "metrics API returns the pod's usage" eventually 120 bash -c \
   "'$LK_BIN_DIR/kubectl' get --raw /apis/metrics.k8s.io/v1beta1/namespaces/$NS/pods/$pod | jq -e '.containers[0].usage.cpu' >/dev/null"
 check "kubectl top pod prints a value" eventually 60 bash -c "'$LK_BIN_DIR/kubectl' -n $NS top pod $pod --no-headers | grep -q '$pod'"
+
+step "containerd.runc = built: the demo pod restarted under runc ${LK_RUNC_VERSION#v} from the Go module proxy"
+"$LK" config set containerd.runc built >/dev/null
+"$LK" up >/dev/null
+check "containers run under the pinned runc" runs_under "${LK_RUNC_VERSION#v}" "$LK_RUNC_DIR/bin/runc"
+kubectl -n "$NS" rollout restart deployment/demo >/dev/null
+check "the demo pod is replaced under it" kubectl -n "$NS" rollout status deployment/demo --timeout=90s
+new=$(kubectl -n "$NS" get pod -l app=demo -o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}' | grep -vx "$pod" | head -1 || true)
+check "its RuntimeDefault seccomp filter is on" seccomp_filtered "$new"
+"$LK" config unset containerd.runc >/dev/null
+"$LK" up >/dev/null
 
 kubectl delete namespace "$NS" --wait=false >/dev/null
 pids=$(cat "$LOCALKUBE_HOME"/pids/*.pid 2>/dev/null | tr '\n' ' ')
