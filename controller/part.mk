@@ -60,7 +60,7 @@ tune: controller-build localkube-build ## deploy-pipeline tuning loop on localku
 bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods start (perf samples by process, beside the cgroups) → docs/BENCHMARKS.md
 	@controller/bench/cpu-profile.sh $(ARGS)
 
-bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods, perf) → docs/BENCHMARKS.md
+bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods with perf, 5 pods shaped like Isolato's) → docs/BENCHMARKS.md
 	@controller/bench/runtime-ab.sh $(ARGS)
 
 bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/BENCHMARKS.md

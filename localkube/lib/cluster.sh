@@ -252,7 +252,8 @@ lk_status() {
     lk_kubectl get nodes -o wide 2>/dev/null | cut -c1-100
     printf 'pods: %s running of %s\n' "$(lk_kubectl get pods -A --field-selector=status.phase=Running --no-headers 2>/dev/null | wc -l)" \
       "$(lk_kubectl get pods -A --no-headers 2>/dev/null | wc -l)"
-    printf 'etcd storage: %s   kubeconfig: %s\n' "$(lk_conf etcd.storage)" "$LK_KUBECONFIGS/admin.kubeconfig"    # The runtime containerd was started with, which a config change not yet applied does not move.
+    printf 'etcd storage: %s   kubeconfig: %s\n' "$(lk_conf etcd.storage)" "$LK_KUBECONFIGS/admin.kubeconfig"
+    # The runtime containerd was started with, which a config change not yet applied does not move.
     local runc; runc=$(awk -F'"' '/BinaryName/ { print $2 }' "$LK_HOME/containerd/config.toml" 2>/dev/null)
     printf 'runtime: %s (%s)\n' "$("${runc:-runc}" --version 2>/dev/null | head -1)" "${runc:-runc}"
   fi
