@@ -1,5 +1,5 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: bench-cpu-profile bench-runtime-ab controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
+.PHONY: bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e
@@ -63,12 +63,15 @@ bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods st
 bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods with perf, 5 pods shaped like Isolato's) → docs/BENCHMARKS.md
 	@controller/bench/runtime-ab.sh $(ARGS)
 
+bench-token-bucket: controller-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/BENCHMARKS.md
+	@controller/bench/token-bucket.sh $(ARGS)
+
 bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/BENCHMARKS.md
 	@controller/bench/path-tune.sh
 
 UNIT_TEST_TARGETS += test-bench-reports
 test-bench-reports: ## unit tests of controller/bench's report renderers (no cluster)
-	@source gatling/experiments/venv.sh && cd controller/bench && "$$PY" -m pytest -q test_path_tune_report.py test_cpu_profile.py test_runtime_ab.py
+	@source gatling/experiments/venv.sh && cd controller/bench && "$$PY" -m pytest -q test_path_tune_report.py test_cpu_profile.py test_runtime_ab.py test_steps_report.py
 
 test-tune-e2e: controller-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
 	@controller/test/tune-e2e.sh

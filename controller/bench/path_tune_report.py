@@ -29,14 +29,16 @@ KUBELET_STEPS = (
 )
 
 
+def timed(steps, names, show):
+    """The steps of `names` (key, name) that ran, each as show(name, its measure), joined by
+    ' · '; a dash when none was measured."""
+    parts = [show(name, m) for key, name in names if (m := (steps or {}).get(key)) and m["count"]]
+    return " · ".join(parts) or NONE
+
+
 def kubelet(steps):
     """'T_cs 2.10 · T_cc 0.01 · T_sc 3.02': seconds per pod, or a dash when not measured."""
-    parts = [
-        f"{symbol} {m['seconds'] / m['count']:.2f}"
-        for key, symbol in KUBELET_STEPS
-        if (m := (steps or {}).get(key)) and m["count"]
-    ]
-    return " · ".join(parts) or NONE
+    return timed(steps, KUBELET_STEPS, lambda s, m: f"{s} {m['seconds'] / m['count']:.2f}")
 
 
 def change(it):

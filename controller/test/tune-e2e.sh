@@ -3,9 +3,10 @@
 # path of 3 dedicated tenants onboarded at once (the controller run by the loop); at most one
 # change each, undone at the end (the other end-to-end tests share this cluster). Checks that
 # each analysis finished, that every stage S1–S7 was measured and predicted, that CPU (with its
-# idle rate and the run's CPU floor) and the kubelet's step timings were measured, that a decision
-# was taken and, if a setting was applied, that the run after it was measured and the setting is
-# back to what it was; and that the path left no class, tenant or namespace behind.
+# idle rate and the run's CPU floor), the kubelet's and the control plane's step timings and the
+# clients' rate-limiter waits were measured, that a decision was taken and, if a setting was
+# applied, that the run after it was measured and the setting is back to what it was; and that
+# the path left no class, tenant or namespace behind.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
@@ -35,6 +36,12 @@ pods = a["shape"]["workloads"] * a["shape"]["podsPerWorkload"]
 sandbox = (first.get("kubeletSteps") or {}).get("S5_SANDBOX") or {}
 assert sandbox.get("count", 0) >= pods and sandbox["seconds"] > 0, first.get("kubeletSteps")
 assert ((first.get("singleKubeletSteps") or {}).get("S5_SANDBOX") or {}).get("count", 0) >= 1, first
+# the control plane timed its steps: the API server every pod's create and binding, the
+# Deployments' writes; every client's rate limiter was read
+cp = first.get("controlPlaneSteps") or {}
+for step, least in (("S1_WRITE", 1), ("S3_WRITE", pods), ("S4_WRITE", pods), ("S2_READ", 1)):
+    assert (cp.get(step) or {}).get("count", 0) >= least, (step, cp)
+assert set(first.get("throttled") or {}) == {"CONTROLLER_MANAGER", "SCHEDULER", "KUBELET"}, first.get("throttled")
 assert first["decision"] in ("APPLY", "STOP_CPU_BOUND", "STOP_SMALL_GAIN", "STOP_NO_RULE"), first["decision"]
 if first["decision"] == "APPLY":
     assert first.get("applied", "").startswith(tuple(sys.argv[2:])), first

@@ -43,10 +43,9 @@ public record Breakdown(Map<Step, Double> seconds) {
    * notices the started container, and the status write). Without timed sandbox and container
    * starts, {@link #atStageLevel}.
    */
-  public static Breakdown ofSingle(
-      Map<Stage, Double> stages, Map<Step, KubeletSteps.Measure> kubelet) {
-    KubeletSteps.Measure sandbox = kubelet.get(Step.S5_SANDBOX);
-    KubeletSteps.Measure start = kubelet.get(Step.S6_START_CONTAINER);
+  public static Breakdown ofSingle(Map<Stage, Double> stages, Map<Step, Measure> kubelet) {
+    Measure sandbox = kubelet.get(Step.S5_SANDBOX);
+    Measure start = kubelet.get(Step.S6_START_CONTAINER);
     if (sandbox == null || sandbox.count() == 0 || start == null || start.count() == 0) {
       return atStageLevel(stages);
     }
@@ -58,7 +57,7 @@ public record Breakdown(Map<Step, Double> seconds) {
           }
         });
     double timed = 0;
-    for (Map.Entry<Step, KubeletSteps.Measure> e : kubelet.entrySet()) {
+    for (Map.Entry<Step, Measure> e : kubelet.entrySet()) {
       out.put(e.getKey(), e.getValue().mean());
       timed += e.getValue().mean();
     }

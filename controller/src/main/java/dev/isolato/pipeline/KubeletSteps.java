@@ -1,6 +1,5 @@
 package dev.isolato.pipeline;
 
-import dev.isolato.metrics.Exposition;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -8,19 +7,9 @@ import java.util.Map;
  * Pure: the steps of S5 and S6 (the paper's equations 5 and 6) as the kubelet times them itself,
  * from two scrapes of its {@code /metrics} around a run. The tracer resolves stages; these
  * histograms split S5 and S6 into T_cg, T_mv, T_cs (with T_nn: the CNI runs inside the runtime's
- * RunPodSandbox), T_cc and T_sc. Each is a histogram's sum and count over the run, so it is a mean
- * per operation (bucket-free: sums are exact), with no per-pod timeline.
+ * RunPodSandbox), T_cc and T_sc, each a {@link Measure}.
  */
 public final class KubeletSteps {
-
-  /** {@code count} operations took {@code seconds} together (wall time of each call, summed). */
-  public record Measure(long count, double seconds) {
-
-    /** Seconds per operation; 0 when none ran. */
-    public double mean() {
-      return count == 0 ? 0 : seconds / count;
-    }
-  }
 
   private record Source(String histogram, String label, String value) {}
 
@@ -56,22 +45,11 @@ public final class KubeletSteps {
     Map<Step, Measure> out = new EnumMap<>(Step.class);
     SOURCES.forEach(
         (step, sources) -> {
-          long count = 0;
-          double seconds = 0;
+          Measure m = Measure.NONE;
           for (Source s : sources) {
-            Map<String, String> l = Map.of(s.label(), s.value());
-            double n =
-                Exposition.sum(after, s.histogram() + "_count", l)
-                    - Exposition.sum(before, s.histogram() + "_count", l);
-            double t =
-                Exposition.sum(after, s.histogram() + "_sum", l)
-                    - Exposition.sum(before, s.histogram() + "_sum", l);
-            if (n > 0 && t >= 0) {
-              count += Math.round(n);
-              seconds += t;
-            }
+            m = m.plus(Measure.between(before, after, s.histogram(), Map.of(s.label(), s.value())));
           }
-          out.put(step, new Measure(count, seconds));
+          out.put(step, m);
         });
     return out;
   }

@@ -81,6 +81,11 @@ public record Parameter(
     /** At most {@code limit} at a time, or {@code limit} per second: ⌈n / limit⌉. */
     FLAT,
     /**
+     * A component's API client token bucket (its QPS or burst): {@link #FLAT}, and measured: the
+     * client's wait for it bounds what raising it can gain ({@link TuningStep.Evidence}).
+     */
+    TOKEN_BUCKET,
+    /**
      * Batches {@code limit}, 2·limit, 4·limit, … (the controllers' slowStartBatch): ⌈log2(n/limit +
      * 1)⌉.
      */
@@ -90,7 +95,7 @@ public record Parameter(
 
     public double rounds(double required, double limit) {
       return switch (this) {
-        case FLAT -> Math.ceil(required / limit);
+        case FLAT, TOKEN_BUCKET -> Math.ceil(required / limit);
         case DOUBLING -> Math.ceil(Math.log(required / limit + 1) / Math.log(2));
         case NONE -> 1;
       };

@@ -14,6 +14,7 @@ import static dev.isolato.pipeline.Parameter.Counted.WORKLOADS;
 import static dev.isolato.pipeline.Parameter.Throttle.DOUBLING;
 import static dev.isolato.pipeline.Parameter.Throttle.FLAT;
 import static dev.isolato.pipeline.Parameter.Throttle.NONE;
+import static dev.isolato.pipeline.Parameter.Throttle.TOKEN_BUCKET;
 import static dev.isolato.pipeline.Stage.Component.APISERVER;
 import static dev.isolato.pipeline.Stage.Component.CONTROLLER_MANAGER;
 import static dev.isolato.pipeline.Stage.Component.ISOLATO;
@@ -53,7 +54,7 @@ public final class ParameterCatalog {
               "20",
               20,
               PODS,
-              FLAT,
+              TOKEN_BUCKET,
               localkube("controller-manager.kube-api-qps"),
               KCM + "58",
               "QPS = 20.0",
@@ -65,7 +66,7 @@ public final class ParameterCatalog {
               "30",
               30,
               PODS,
-              FLAT,
+              TOKEN_BUCKET,
               localkube("controller-manager.kube-api-burst"),
               KCM + "61",
               "Burst = 30",
@@ -168,7 +169,7 @@ public final class ParameterCatalog {
               "50",
               50,
               PODS,
-              FLAT,
+              TOKEN_BUCKET,
               localkube("scheduler.kube-api-qps"),
               SCHED + "149",
               "QPS = 50.0",
@@ -180,7 +181,7 @@ public final class ParameterCatalog {
               "100",
               100,
               PODS,
-              FLAT,
+              TOKEN_BUCKET,
               localkube("scheduler.kube-api-burst"),
               SCHED + "152",
               "Burst = 100",
@@ -217,7 +218,7 @@ public final class ParameterCatalog {
               "50",
               50,
               CONTAINERS_PER_NODE,
-              FLAT,
+              TOKEN_BUCKET,
               localkube("kubelet.kubeAPIQPS"),
               KUBELET_DEFAULTS + "221",
               "KubeAPIQPS = ptr.To[int32](50)",
@@ -230,7 +231,7 @@ public final class ParameterCatalog {
               "100",
               100,
               CONTAINERS_PER_NODE,
-              FLAT,
+              TOKEN_BUCKET,
               localkube("kubelet.kubeAPIBurst"),
               KUBELET_DEFAULTS + "224",
               "KubeAPIBurst = 100",

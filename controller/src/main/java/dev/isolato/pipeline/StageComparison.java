@@ -31,7 +31,7 @@ public record StageComparison(
   public static StageComparison of(
       Map<Stage, Double> run,
       Map<Stage, Double> single,
-      Map<Step, KubeletSteps.Measure> singleKubelet,
+      Map<Step, Measure> singleKubelet,
       WorkloadShape shape,
       Hardware h) {
     Breakdown predicted =

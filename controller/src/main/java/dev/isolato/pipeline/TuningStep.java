@@ -102,14 +102,59 @@ public record TuningStep(
       Parameter.Cluster cluster,
       Rules rules) {
     return decide(
-        iteration, measured, predicted, cpu, w, h, current, cluster, rules, Optional.empty());
+        iteration, measured, predicted, cpu, w, h, current, cluster, rules, Evidence.none());
   }
 
   /**
-   * With the run's CPU floor: no change the rules propose cuts CPU work, so none is predicted to
-   * gain more than the floor leaves ({@link CpuFloor#maxReduction}); when that is below {@link
-   * #MIN_GAIN} the run is CPU-bound whatever each plane's share.
+   * What a run measured beyond its stages that bounds what a change can gain.
+   *
+   * @param floor the run's CPU floor: no change the rules propose cuts CPU work, so none is
+   *     predicted to gain more than the floor leaves ({@link CpuFloor#maxReduction}); when that is
+   *     below {@link #MIN_GAIN} the run is CPU-bound whatever each plane's share
+   * @param throttledSeconds by component, how long its API client waited for its token bucket over
+   *     the run, summed over its requests (absent: not read). Raising a {@link
+   *     Parameter.Throttle#TOKEN_BUCKET} can take at most that off the run, so its predicted gain
+   *     is capped at that share of the run, and below {@link #MIN_GAIN} it is not proposed.
    */
+  public record Evidence(Optional<CpuFloor> floor, Map<Stage.Component, Double> throttledSeconds) {
+    public Evidence {
+      throttledSeconds = Map.copyOf(throttledSeconds);
+    }
+
+    public static Evidence none() {
+      return new Evidence(Optional.empty(), Map.of());
+    }
+
+    public static Evidence of(Optional<CpuFloor> floor) {
+      return new Evidence(floor, Map.of());
+    }
+
+    /** The most any change can take off the run: a fraction, 1 when unknown. */
+    double ceiling() {
+      return floor.map(CpuFloor::maxReduction).orElse(1.0);
+    }
+
+    /**
+     * The most raising {@code p} can take off a run of {@code runSeconds}: a fraction, 1 when
+     * unknown.
+     */
+    double ceiling(Parameter p, double runSeconds) {
+      return Math.min(ceiling(), bucketWaitShare(p, runSeconds));
+    }
+
+    /** Whether {@code p} is a token bucket its client waited for too little to gain. */
+    boolean unthrottled(Parameter p, double runSeconds) {
+      return bucketWaitShare(p, runSeconds) < MIN_GAIN;
+    }
+
+    private double bucketWaitShare(Parameter p, double runSeconds) {
+      Double waited = throttledSeconds.get(p.component());
+      return p.throttle() == Parameter.Throttle.TOKEN_BUCKET && waited != null && runSeconds > 0
+          ? waited / runSeconds
+          : 1.0;
+    }
+  }
+
   public static TuningStep decide(
       int iteration,
       Map<Stage, Double> measured,
@@ -120,12 +165,14 @@ public record TuningStep(
       Map<String, Double> current,
       Parameter.Cluster cluster,
       Rules rules,
-      Optional<CpuFloor> floor) {
-    double ceiling = floor.map(CpuFloor::maxReduction).orElse(1.0);
+      Evidence evidence) {
+    double ceiling = evidence.ceiling();
+    double runSeconds = measured.values().stream().mapToDouble(Double::doubleValue).sum();
     Optional<Bottleneck> b = Bottleneck.detectStage(measured, predicted);
     List<Recommendation> candidates =
         b.map(x -> rules.candidates(x, w, h, current)).orElse(List.of()).stream()
-            .map(r -> capped(r, ceiling))
+            .filter(r -> !evidence.unthrottled(r.parameter(), runSeconds))
+            .map(r -> capped(r, evidence.ceiling(r.parameter(), runSeconds)))
             .toList();
     Optional<Recommendation> apply =
         candidates.stream().filter(r -> r.appliesOn(cluster)).findFirst();

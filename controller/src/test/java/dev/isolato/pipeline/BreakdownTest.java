@@ -9,12 +9,12 @@ import org.junit.jupiter.api.Test;
 class BreakdownTest {
 
   /** A pause pod alone on localkube (07:44 UTC): the kubelet's own timings of its calls. */
-  static final Map<Step, KubeletSteps.Measure> KUBELET =
+  static final Map<Step, Measure> KUBELET =
       Map.of(
-          Step.S5_CGROUP, new KubeletSteps.Measure(1, 0.0035),
-          Step.S5_SANDBOX, new KubeletSteps.Measure(1, 0.099),
-          Step.S6_CREATE_CONTAINER, new KubeletSteps.Measure(1, 0.010),
-          Step.S6_START_CONTAINER, new KubeletSteps.Measure(1, 0.050));
+          Step.S5_CGROUP, new Measure(1, 0.0035),
+          Step.S5_SANDBOX, new Measure(1, 0.099),
+          Step.S6_CREATE_CONTAINER, new Measure(1, 0.010),
+          Step.S6_START_CONTAINER, new Measure(1, 0.050));
 
   static Map<Stage, Double> single(double s5) {
     return Map.of(Stage.S1, 0.01, Stage.S3, 0.005, Stage.S4, 0.009, Stage.S5, s5, Stage.S6, 0.0);
@@ -52,9 +52,7 @@ class BreakdownTest {
   void withoutTimedSandboxAndContainerStartTheStagesAreTheInput() {
     assertThat(Breakdown.ofSingle(single(0.5), Map.of()))
         .isEqualTo(Breakdown.atStageLevel(single(0.5)));
-    assertThat(
-            Breakdown.ofSingle(
-                single(0.5), Map.of(Step.S5_SANDBOX, new KubeletSteps.Measure(1, 0.1))))
+    assertThat(Breakdown.ofSingle(single(0.5), Map.of(Step.S5_SANDBOX, new Measure(1, 0.1))))
         .isEqualTo(Breakdown.atStageLevel(single(0.5)));
   }
 

@@ -3,7 +3,7 @@ package dev.isolato.pipeline.run;
 import dev.isolato.pipeline.Bottleneck;
 import dev.isolato.pipeline.CpuFloor;
 import dev.isolato.pipeline.Hardware;
-import dev.isolato.pipeline.KubeletSteps;
+import dev.isolato.pipeline.Measure;
 import dev.isolato.pipeline.Recommendation;
 import dev.isolato.pipeline.Stage;
 import dev.isolato.pipeline.Step;
@@ -100,6 +100,9 @@ public record Analysis(
    * @param single the fastest of three 1 × 1 × 1 runs of this iteration: the model's input (Section
    *     4.8)
    * @param predicted the model's best case for the shape: equation (7) + S7
+   * @param controlPlaneSteps S1–S4's and S7's steps as the control plane timed them over the
+   *     measured run (localkube only; {@code ControlPlaneSteps})
+   * @param throttled each client's wait for its own rate limiter over the measured run, summed
    * @param s5AndS6Merged the kubelet reported sandbox and containers in one status update: the
    *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)
    * @param repeatSeconds every run of the shape in this iteration, in the order run; the measured
@@ -118,8 +121,10 @@ public record Analysis(
       double predictedSeconds,
       Map<Stage, Double> predicted,
       Map<Stage, Double> single,
-      Map<Step, KubeletSteps.Measure> kubeletSteps,
-      Map<Step, KubeletSteps.Measure> singleKubeletSteps,
+      Map<Step, Measure> kubeletSteps,
+      Map<Step, Measure> singleKubeletSteps,
+      Map<Step, Measure> controlPlaneSteps,
+      Map<Stage.Component, Measure> throttled,
       boolean s5AndS6Merged,
       CpuMeter.Usage cpu,
       CpuMeter.Usage idleCpu,

@@ -4,6 +4,7 @@ import dev.isolato.pipeline.DeploymentTracer;
 import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.Milestone;
 import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.Stage.Component;
 import dev.isolato.pipeline.Timeline;
 import dev.isolato.pipeline.WorkloadShape;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -172,9 +173,12 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
                 .build())
         .create();
     List<DeploymentTracer> tracers = new ArrayList<>();
-    KubeletMeter kubelets =
-        nodes.isPresent() ? KubeletMeter.unavailable() : KubeletMeter.of(client);
-    String kubeletMark = kubelets.mark();
+    ComponentMeter components =
+        ComponentMeter.of(
+            client,
+            nodes.isPresent() ? KubeletMeter.unavailable() : KubeletMeter.of(client),
+            !props.localkube().isEmpty());
+    Map<Component, String> componentMark = components.mark();
     Run run;
     try {
       for (int i = 0; i < shape.workloads(); i++) {
@@ -202,13 +206,13 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
       CpuMeter.Usage usage = cpu.since(mark);
       Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
       double seconds = stages.values().stream().mapToDouble(Double::doubleValue).sum();
-      run = new Run(shape, stages, seconds, usage, kubelets.since(kubeletMark));
+      run = new Run(shape, stages, seconds, usage, components.since(componentMark));
     } finally {
       tracers.forEach(DeploymentTracer::close);
       delete(ns);
     }
     // the next run starts on a node that has finished this one
-    kubelets.awaitSettled(KubeletMeter.workingPods(kubeletMark), DELETE_TIMEOUT);
+    components.kubelets().awaitSettled(ComponentMeter.workingPods(componentMark), DELETE_TIMEOUT);
     return run;
   }
 

@@ -155,10 +155,10 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
 
   private Run traced(WorkloadShape shape, Step begin, Step undo) throws InterruptedException {
     PoolTrace.Result r;
-    KubeletMeter kubelets = KubeletMeter.of(client);
+    ComponentMeter components = ComponentMeter.of(client, KubeletMeter.of(client), true);
     long working;
     try (PoolTrace trace =
-        PoolTrace.start(client, meter.withClient(controllerPid.getAsLong()), kubelets)) {
+        PoolTrace.start(client, meter.withClient(controllerPid.getAsLong()), components)) {
       working = trace.workingPodsBefore();
       begin.run();
       r = trace.await(shape.pods(), timeout);
@@ -173,7 +173,7 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
     }
     undo.run();
     // the next run starts on a node that has finished this one
-    kubelets.awaitSettled(working, GONE_TIMEOUT);
+    components.kubelets().awaitSettled(working, GONE_TIMEOUT);
     if (r.readyPods() < shape.pods()) {
       throw new IllegalStateException(
           r.readyPods()
@@ -184,7 +184,7 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
               + " s (--timeout); stages seen: "
               + r.stages());
     }
-    return new Run(shape, r.stages(), r.seconds(), r.cpu(), r.kubeletSteps());
+    return new Run(shape, r.stages(), r.seconds(), r.cpu(), r.steps());
   }
 
   private void onboard(List<String> ids) throws InterruptedException {

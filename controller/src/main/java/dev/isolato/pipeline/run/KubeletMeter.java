@@ -2,6 +2,7 @@ package dev.isolato.pipeline.run;
 
 import dev.isolato.metrics.Exposition;
 import dev.isolato.pipeline.KubeletSteps;
+import dev.isolato.pipeline.Measure;
 import dev.isolato.pipeline.Step;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -54,7 +55,7 @@ final class KubeletMeter {
   }
 
   /** The steps since {@code before} (a {@link #mark}); empty when either scrape failed. */
-  Map<Step, KubeletSteps.Measure> since(String before) {
+  Map<Step, Measure> since(String before) {
     if (before.isEmpty()) {
       return Map.of();
     }

@@ -182,7 +182,9 @@ public final class PathTraceMain {
 
   String start(String name) {
     close();
-    trace = PoolTrace.start(client, meter, KubeletMeter.unavailable());
+    trace =
+        PoolTrace.start(
+            client, meter, ComponentMeter.of(client, KubeletMeter.unavailable(), false));
     return "ready " + name;
   }
 

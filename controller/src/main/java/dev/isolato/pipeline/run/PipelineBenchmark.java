@@ -1,7 +1,8 @@
 package dev.isolato.pipeline.run;
 
+import dev.isolato.pipeline.ComponentSteps;
 import dev.isolato.pipeline.Hardware;
-import dev.isolato.pipeline.KubeletSteps;
+import dev.isolato.pipeline.Measure;
 import dev.isolato.pipeline.Stage;
 import dev.isolato.pipeline.Step;
 import dev.isolato.pipeline.WorkloadShape;
@@ -46,21 +47,23 @@ public interface PipelineBenchmark {
    *
    * @param stages seconds per stage along the critical path, ending at the last pod's Ready
    * @param seconds the first write to the last pod Ready
-   * @param kubeletSteps S5's and S6's steps as the kubelets timed them (empty: not measured)
+   * @param steps what the components timed themselves: S5's and S6's steps (the kubelets), S1–S4's
+   *     and S7's (the control plane, on localkube), the clients' rate-limiter waits
    */
   record Run(
       WorkloadShape shape,
       Map<Stage, Double> stages,
       double seconds,
       CpuMeter.Usage cpu,
-      Map<Step, KubeletSteps.Measure> kubeletSteps) {
+      ComponentSteps steps) {
 
     Run(WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {
-      this(shape, stages, seconds, cpu, Map.of());
+      this(shape, stages, seconds, cpu, ComponentSteps.NONE);
     }
 
-    public Run {
-      kubeletSteps = Map.copyOf(kubeletSteps);
+    /** S5's and S6's steps as the kubelets timed them (empty: not measured). */
+    Map<Step, Measure> kubeletSteps() {
+      return steps.kubelet();
     }
   }
 }

@@ -1,10 +1,10 @@
 package dev.isolato.pipeline.run;
 
+import dev.isolato.pipeline.ComponentSteps;
 import dev.isolato.pipeline.DeploymentTracer;
-import dev.isolato.pipeline.KubeletSteps;
 import dev.isolato.pipeline.Milestone;
 import dev.isolato.pipeline.Stage;
-import dev.isolato.pipeline.Step;
+import dev.isolato.pipeline.Stage.Component;
 import dev.isolato.pipeline.Timeline;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.Workload;
@@ -30,24 +30,24 @@ final class PoolTrace implements AutoCloseable {
       Map<Stage, Double> stages,
       double seconds,
       CpuMeter.Usage cpu,
-      Map<Step, KubeletSteps.Measure> kubeletSteps) {}
+      ComponentSteps steps) {}
 
   private final DeploymentTracer tracer;
   private final CpuMeter meter;
   private final CpuMeter.Mark mark;
-  private final KubeletMeter kubelets;
-  private final String kubeletMark;
+  private final ComponentMeter components;
+  private final Map<Component, String> componentMark;
 
-  private PoolTrace(DeploymentTracer tracer, CpuMeter meter, KubeletMeter kubelets) {
+  private PoolTrace(DeploymentTracer tracer, CpuMeter meter, ComponentMeter components) {
     this.tracer = tracer;
     this.meter = meter;
-    this.kubelets = kubelets;
-    this.kubeletMark = kubelets.mark();
+    this.components = components;
+    this.componentMark = components.mark();
     this.mark = meter.mark();
     tracer.submitted();
   }
 
-  static PoolTrace start(KubernetesClient client, CpuMeter meter, KubeletMeter kubelets) {
+  static PoolTrace start(KubernetesClient client, CpuMeter meter, ComponentMeter components) {
     return new PoolTrace(
         DeploymentTracer.inAnyNamespace(
                 client,
@@ -56,12 +56,12 @@ final class PoolTrace implements AutoCloseable {
                 DeploymentTracer.monotonicMs())
             .start(),
         meter,
-        kubelets);
+        components);
   }
 
   /** What the kubelets held when the trace started ({@link KubeletMeter#workingPods}). */
   long workingPodsBefore() {
-    return KubeletMeter.workingPods(kubeletMark);
+    return ComponentMeter.workingPods(componentMark);
   }
 
   /**
@@ -75,7 +75,7 @@ final class PoolTrace implements AutoCloseable {
     Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
     double seconds = stages.values().stream().mapToDouble(Double::doubleValue).sum();
     return new Result(
-        timelines, ready(timelines), stages, seconds, cpu, kubelets.since(kubeletMark));
+        timelines, ready(timelines), stages, seconds, cpu, components.since(componentMark));
   }
 
   /**

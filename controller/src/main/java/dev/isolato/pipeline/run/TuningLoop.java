@@ -3,7 +3,7 @@ package dev.isolato.pipeline.run;
 import dev.isolato.pipeline.Breakdown;
 import dev.isolato.pipeline.CpuFloor;
 import dev.isolato.pipeline.Hardware;
-import dev.isolato.pipeline.KubeletSteps;
+import dev.isolato.pipeline.Measure;
 import dev.isolato.pipeline.Recommendation;
 import dev.isolato.pipeline.Rules;
 import dev.isolato.pipeline.Stage;
@@ -123,7 +123,7 @@ public final class TuningLoop {
                 current,
                 settings.cluster(),
                 rules,
-                floor);
+                new TuningStep.Evidence(floor, run.steps().throttledSeconds()));
         boolean apply = step.decision() == TuningStep.Decision.APPLY && changes < maxChanges;
         String applied = null;
         if (apply) {
@@ -145,6 +145,8 @@ public final class TuningLoop {
                 single.stages(),
                 run.kubeletSteps(),
                 single.kubeletSteps(),
+                run.steps().controlPlane(),
+                run.steps().throttled(),
                 cmp.s5AndS6Merged(),
                 run.cpu(),
                 idle,
@@ -248,7 +250,23 @@ public final class TuningLoop {
                 it.predictedSeconds()));
     s.append(stages(it.measured(), it.predicted()));
     if (!it.kubeletSteps().isEmpty()) {
-      s.append("; kubelet per pod:").append(kubeletSteps(it.kubeletSteps()));
+      s.append("; kubelet per pod:").append(steps(it.kubeletSteps()));
+    }
+    if (!it.controlPlaneSteps().isEmpty()) {
+      s.append("; control plane per operation:").append(steps(it.controlPlaneSteps()));
+    }
+    if (!it.throttled().isEmpty()) {
+      s.append("; rate limiters waited:");
+      new TreeMap<>(it.throttled())
+          .forEach(
+              (c, m) ->
+                  s.append(
+                      String.format(
+                          Locale.ROOT,
+                          " %s %.2f s over %d requests",
+                          c.name().toLowerCase(Locale.ROOT),
+                          m.seconds(),
+                          m.count())));
     }
     s.append("; ").append(it.cpu());
     if (it.cpuFloor() != null) {
@@ -282,15 +300,17 @@ public final class TuningLoop {
     return s.toString();
   }
 
-  /** " T_cs 1.97 s ×6 T_sc 2.98 s ×6 …": the mean and count of each step the kubelets timed. */
-  static String kubeletSteps(Map<Step, KubeletSteps.Measure> steps) {
+  /**
+   * " S5 T_cs 1.970 s ×6 S6 T_sc 2.980 s ×6 …": the mean and count of each step a component timed.
+   */
+  static String steps(Map<Step, Measure> steps) {
     StringBuilder s = new StringBuilder();
     new TreeMap<>(steps)
         .forEach(
             (step, m) ->
                 s.append(
                     String.format(
-                        Locale.ROOT, " %s %.2f s ×%d", step.symbol(), m.mean(), m.count())));
+                        Locale.ROOT, " %s %.3f s ×%d", step.label(), m.mean(), m.count())));
     return s.toString();
   }
 

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.isolato.pipeline.ComponentSteps;
 import dev.isolato.pipeline.Hardware;
-import dev.isolato.pipeline.KubeletSteps;
+import dev.isolato.pipeline.Measure;
 import dev.isolato.pipeline.Parameter;
 import dev.isolato.pipeline.Rules;
 import dev.isolato.pipeline.Stage;
@@ -42,13 +43,17 @@ class TuningLoopTest {
       names.add(name);
       shapes.add(shape);
       double s = shape.pods() == 1 ? 1.0 : seconds.next();
-      // the kubelet timed every pod's sandbox at half the run
+      // the kubelet timed every pod's sandbox at half the run, the API server each create at 4 ms,
+      // and the controller manager's client waited 0.5 s for its token bucket
       return new Run(
           shape,
           Map.of(Stage.S1, 0.0, Stage.S5, s),
           s,
           NOT_MEASURED,
-          Map.of(Step.S5_SANDBOX, new KubeletSteps.Measure(shape.pods(), shape.pods() * s / 2)));
+          new ComponentSteps(
+              Map.of(Step.S5_SANDBOX, new Measure(shape.pods(), shape.pods() * s / 2)),
+              Map.of(Step.S3_WRITE, new Measure(shape.pods(), shape.pods() * 0.004)),
+              Map.of(Stage.Component.CONTROLLER_MANAGER, new Measure(shape.pods(), 0.5))));
     }
 
     @Override
@@ -95,16 +100,22 @@ class TuningLoopTest {
   }
 
   @Test
-  void theSingleRunHasTheShapesPodLimitAndTheKubeletsStepsAreKept() {
+  void theSingleRunHasTheShapesPodLimitAndTheComponentsStepsAreKept() {
     Scripted bench = new Scripted(8.0);
     Analysis a =
         new TuningLoop(bench, nothingToChange(), Rules.kubernetes134())
             .run("t", new WorkloadShape(50, 1, 1, 10), 0, line -> {}, x -> {});
     assertThat(bench.shapes).contains(new WorkloadShape(1, 1, 1, 10));
     Analysis.Iteration it = a.iterations().get(0);
-    assertThat(it.kubeletSteps()).containsEntry(Step.S5_SANDBOX, new KubeletSteps.Measure(50, 200));
+    assertThat(it.kubeletSteps()).containsEntry(Step.S5_SANDBOX, new Measure(50, 200));
     assertThat(it.singleKubeletSteps().get(Step.S5_SANDBOX).mean()).isEqualTo(0.5);
-    assertThat(TuningLoop.line(it)).contains("kubelet per pod: T_cs 4.00 s ×50");
+    assertThat(TuningLoop.line(it)).contains("kubelet per pod: S5 T_cs 4.000 s ×50");
+    assertThat(it.controlPlaneSteps().get(Step.S3_WRITE).mean()).isCloseTo(0.004, within(1e-12));
+    assertThat(it.throttled())
+        .containsEntry(Stage.Component.CONTROLLER_MANAGER, new Measure(50, 0.5));
+    assertThat(TuningLoop.line(it))
+        .contains("control plane per operation: S3 T_w 0.004 s ×50")
+        .contains("rate limiters waited: controller_manager 0.50 s over 50 requests");
     // 50 pods of 10m on 2 cores start their sandboxes at once: S5 is predicted once, not 25 times
     assertThat(it.predicted()).containsEntry(Stage.S5, 1.0);
   }
@@ -147,7 +158,7 @@ class TuningLoopTest {
           @Override
           public Run run(WorkloadShape shape, String name) {
             Run r = super.run(shape, name);
-            return new Run(r.shape(), r.stages(), r.seconds(), usage(0.85), r.kubeletSteps());
+            return new Run(r.shape(), r.stages(), r.seconds(), usage(0.85), r.steps());
           }
         };
     Analysis.Iteration it =

@@ -1,0 +1,47 @@
+package dev.isolato.pipeline;
+
+import dev.isolato.pipeline.Stage.Component;
+import java.util.Map;
+
+/**
+ * Pure: what the components timed themselves over a run, from two scrapes of their {@code /metrics}
+ * (by component; the kubelets' expositions concatenated): the kubelets' steps of S5 and S6 ({@link
+ * KubeletSteps}), the control plane's steps of S1–S4 and S7 ({@link ControlPlaneSteps}), and each
+ * client's wait for its own rate limiter. A component not scraped both times contributes nothing,
+ * so every map may be empty.
+ */
+public record ComponentSteps(
+    Map<Step, Measure> kubelet,
+    Map<Step, Measure> controlPlane,
+    Map<Component, Measure> throttled) {
+
+  public static final ComponentSteps NONE = new ComponentSteps(Map.of(), Map.of(), Map.of());
+
+  public ComponentSteps {
+    kubelet = Map.copyOf(kubelet);
+    controlPlane = Map.copyOf(controlPlane);
+    throttled = Map.copyOf(throttled);
+  }
+
+  /** Only the kubelets' steps were read. */
+  public static ComponentSteps ofKubelet(Map<Step, Measure> kubelet) {
+    return new ComponentSteps(kubelet, Map.of(), Map.of());
+  }
+
+  public static ComponentSteps between(
+      Map<Component, String> before, Map<Component, String> after) {
+    String kb = before.get(Component.KUBELET);
+    String ka = after.get(Component.KUBELET);
+    return new ComponentSteps(
+        kb == null || ka == null ? Map.of() : KubeletSteps.between(kb, ka),
+        ControlPlaneSteps.between(before, after),
+        ControlPlaneSteps.throttled(before, after));
+  }
+
+  /** Each read client's wait for its token bucket over the run, summed over its requests. */
+  public Map<Component, Double> throttledSeconds() {
+    Map<Component, Double> out = new java.util.EnumMap<>(Component.class);
+    throttled.forEach((c, m) -> out.put(c, m.seconds()));
+    return out;
+  }
+}
