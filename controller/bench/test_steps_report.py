@@ -33,6 +33,7 @@ ANALYSIS = {
             applied="localkube config set controller-manager.kube-api-qps 100",
             recommendation={"parameter": "controller-manager.kube-api-qps", "predictedGain": 0.06},
             repeatSeconds=[19.67, 18.12, 19.25],
+            createSpanSeconds=5.1,
         ),
         iteration(2, measuredSeconds=16.0, measuredGain=0.169, throttled={}),
     ],
@@ -43,16 +44,18 @@ def test_each_iteration_shows_its_steps_waits_and_the_gain_predicted_for_it():
     text = r.report(ANALYSIS, "vm", "1.0", "2.0", 20, 30)
     assert "1 × 100 pods from the controller manager's QPS 20 — 2026-11-26 13:40 UTC — vm" in text
     # the bucket's arithmetic: 70 creates beyond the burst at 20 per second
-    assert "at least 3.50 s for 100 pod creates" in text
     assert (
-        "| 1 | 19.25 (of 19.67, 18.12, 19.25) | 3.21 | S3 T_w 22 ms ×100"
+        "at least 3.50 s for 100 pod creates ((pods − burst) / QPS), and 0.70 s at QPS 100" in text
+    )
+    assert (
+        "| 1 | 19.25 (of 19.67, 18.12, 19.25) | 3.21 | 5.10 | S3 T_w 22 ms ×100"
         " | controller manager 67.19 s / 362 · scheduler 0.00 s / 201"
         " | APPLY: localkube config set controller-manager.kube-api-qps 100 | 6.0 %"
         f" | {r.NONE} | {r.NONE} |"
     ) in text
     # the next row carries the gain predicted for it beside the one measured; no waits read
     assert (
-        f"| 2 | 16.00 | 3.21 | S3 T_w 22 ms ×100 | {r.NONE} | STOP_CPU_BOUND | {r.NONE}"
+        f"| 2 | 16.00 | 3.21 | {r.NONE} | S3 T_w 22 ms ×100 | {r.NONE} | STOP_CPU_BOUND | {r.NONE}"
         " | 6.0 % | 16.9 % |"
     ) in text
     assert text.rstrip().endswith("Outcome: 19.25 s → 16.00 s.")

@@ -103,6 +103,7 @@ public record Analysis(
    * @param controlPlaneSteps S1–S4's and S7's steps as the control plane timed them over the
    *     measured run (localkube only; {@code ControlPlaneSteps})
    * @param throttled each client's wait for its own rate limiter over the measured run, summed
+   * @param createSpanSeconds the measured run's S3 up to its last pod's creation (traced)
    * @param s5AndS6Merged the kubelet reported sandbox and containers in one status update: the
    *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)
    * @param repeatSeconds every run of the shape in this iteration, in the order run; the measured
@@ -125,6 +126,7 @@ public record Analysis(
       Map<Step, Measure> singleKubeletSteps,
       Map<Step, Measure> controlPlaneSteps,
       Map<Stage.Component, Measure> throttled,
+      Double createSpanSeconds,
       boolean s5AndS6Merged,
       CpuMeter.Usage cpu,
       CpuMeter.Usage idleCpu,

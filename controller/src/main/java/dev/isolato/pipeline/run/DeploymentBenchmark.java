@@ -206,7 +206,14 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
       CpuMeter.Usage usage = cpu.since(mark);
       Map<Stage, Double> stages = Timeline.criticalPath(timelines, Milestone.POD_READY);
       double seconds = stages.values().stream().mapToDouble(Double::doubleValue).sum();
-      run = new Run(shape, stages, seconds, usage, components.since(componentMark));
+      run =
+          new Run(
+              shape,
+              stages,
+              seconds,
+              usage,
+              components.since(componentMark),
+              Run.createSpan(timelines));
     } finally {
       tracers.forEach(DeploymentTracer::close);
       delete(ns);

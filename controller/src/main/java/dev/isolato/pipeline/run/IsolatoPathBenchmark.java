@@ -184,7 +184,8 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
               + " s (--timeout); stages seen: "
               + r.stages());
     }
-    return new Run(shape, r.stages(), r.seconds(), r.cpu(), r.steps());
+    return new Run(
+        shape, r.stages(), r.seconds(), r.cpu(), r.steps(), Run.createSpan(r.timelines()));
   }
 
   private void onboard(List<String> ids) throws InterruptedException {

@@ -3,9 +3,12 @@ package dev.isolato.pipeline.run;
 import dev.isolato.pipeline.ComponentSteps;
 import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.Measure;
+import dev.isolato.pipeline.Milestone;
 import dev.isolato.pipeline.Stage;
 import dev.isolato.pipeline.Step;
+import dev.isolato.pipeline.Timeline;
 import dev.isolato.pipeline.WorkloadShape;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -49,16 +52,33 @@ public interface PipelineBenchmark {
    * @param seconds the first write to the last pod Ready
    * @param steps what the components timed themselves: S5's and S6's steps (the kubelets), S1–S4's
    *     and S7's (the control plane, on localkube), the clients' rate-limiter waits
+   * @param createSpanSeconds S3 up to the last pod's creation (traced): from the ReplicaSet to the
+   *     last of its pods, the span a client's token bucket stretches; null when not traced
    */
   record Run(
       WorkloadShape shape,
       Map<Stage, Double> stages,
       double seconds,
       CpuMeter.Usage cpu,
-      ComponentSteps steps) {
+      ComponentSteps steps,
+      Double createSpanSeconds) {
 
     Run(WorkloadShape shape, Map<Stage, Double> stages, double seconds, CpuMeter.Usage cpu) {
-      this(shape, stages, seconds, cpu, ComponentSteps.NONE);
+      this(shape, stages, seconds, cpu, ComponentSteps.NONE, null);
+    }
+
+    Run(
+        WorkloadShape shape,
+        Map<Stage, Double> stages,
+        double seconds,
+        CpuMeter.Usage cpu,
+        ComponentSteps steps) {
+      this(shape, stages, seconds, cpu, steps, null);
+    }
+
+    /** {@link #createSpanSeconds} of these pods' timelines; null when no pod was seen created. */
+    static Double createSpan(List<Timeline> timelines) {
+      return Timeline.criticalPath(timelines, Milestone.POD_CREATED).get(Stage.S3);
     }
 
     /** S5's and S6's steps as the kubelets timed them (empty: not measured). */

@@ -147,6 +147,7 @@ public final class TuningLoop {
                 single.kubeletSteps(),
                 run.steps().controlPlane(),
                 run.steps().throttled(),
+                run.createSpanSeconds(),
                 cmp.s5AndS6Merged(),
                 run.cpu(),
                 idle,

@@ -44,7 +44,9 @@ class TuningLoopTest {
       shapes.add(shape);
       double s = shape.pods() == 1 ? 1.0 : seconds.next();
       // the kubelet timed every pod's sandbox at half the run, the API server each create at 4 ms,
-      // and the controller manager's client waited 0.5 s for its token bucket
+      // and the controller manager's client waited 0.5 s for its token bucket; the pods were
+      // created
+      // over a tenth of the run
       return new Run(
           shape,
           Map.of(Stage.S1, 0.0, Stage.S5, s),
@@ -53,7 +55,8 @@ class TuningLoopTest {
           new ComponentSteps(
               Map.of(Step.S5_SANDBOX, new Measure(shape.pods(), shape.pods() * s / 2)),
               Map.of(Step.S3_WRITE, new Measure(shape.pods(), shape.pods() * 0.004)),
-              Map.of(Stage.Component.CONTROLLER_MANAGER, new Measure(shape.pods(), 0.5))));
+              Map.of(Stage.Component.CONTROLLER_MANAGER, new Measure(shape.pods(), 0.5))),
+          s / 10);
     }
 
     @Override
@@ -111,6 +114,7 @@ class TuningLoopTest {
     assertThat(it.singleKubeletSteps().get(Step.S5_SANDBOX).mean()).isEqualTo(0.5);
     assertThat(TuningLoop.line(it)).contains("kubelet per pod: S5 T_cs 4.000 s ×50");
     assertThat(it.controlPlaneSteps().get(Step.S3_WRITE).mean()).isCloseTo(0.004, within(1e-12));
+    assertThat(it.createSpanSeconds()).isEqualTo(0.8);
     assertThat(it.throttled())
         .containsEntry(Stage.Component.CONTROLLER_MANAGER, new Measure(50, 0.5));
     assertThat(TuningLoop.line(it))
