@@ -2,8 +2,10 @@
 """The tuning loop's view of the control plane's steps and its clients' rate limiters
 (controller/bench/token-bucket.sh) as a docs/BENCHMARKS.md section: one row per iteration.
 
-python3 controller/bench/steps_report.py MACHINE LOAD_START LOAD_END QPS BURST ANALYSIS.json \
-    >> docs/BENCHMARKS.md
+python3 controller/bench/steps_report.py MACHINE LOAD_START LOAD_END QPS BURST COMMAND \
+    ANALYSIS.json >> docs/BENCHMARKS.md
+
+COMMAND is how the analysis was made (a sentence in Markdown).
 """
 
 import json
@@ -74,9 +76,10 @@ def row(it, previous):
     ), {"predicted": predicted}
 
 
-def report(a, machine, load0, load1, qps, burst):
+def report(a, machine, load0, load1, qps, burst, command):
     when = datetime.fromisoformat(a["finished"]).astimezone(UTC)
     pods = a["shape"]["workloads"] * a["shape"]["podsPerWorkload"]
+    nodes = (a.get("hardware") or {}).get("nodes", 1)
     s = spread([a])
     noise = (
         f"the repeats of one iteration spread by up to {100 * s:.0f} %"
@@ -85,14 +88,13 @@ def report(a, machine, load0, load1, qps, burst):
     )
     out = [
         f"\n### Deploy pipeline: the control plane's steps and its clients' rate limiters,"
-        f" 1 × {pods} pods from the controller manager's QPS {qps:g} —"
-        f" {when:%Y-%m-%d %H:%M} UTC — {machine}\n",
-        f"`controller/bench/token-bucket.sh {pods} {qps:g}`: `make tune` from localkube's defaults"
-        f" with `controller-manager.kube-api-qps = {qps:g}` (Kubernetes' default 20; burst"
-        f" {burst:g}), at most one change. Per operation: each step's mean as the component"
-        " timed it (its histogram's growth over the median run), and how long each client's"
-        " requests waited for its own token bucket, summed over them (requests overlap, so the"
-        " sum can exceed the run). The bucket alone needs at least"
+        f" 1 × {pods} pods on {nodes} node{'s' if nodes > 1 else ''} from the controller"
+        f" manager's QPS {qps:g} — {when:%Y-%m-%d %H:%M} UTC — {machine}\n",
+        f"{command} The controller manager's `kube-api-qps` was {qps:g} to begin with"
+        f" (Kubernetes' default 20; burst {burst:g}). Per operation: each step's mean as the"
+        " component timed it (its histogram's growth over the median run), and how long each"
+        " client's requests waited for its own token bucket, summed over them (requests"
+        " overlap, so the sum can exceed the run). The bucket alone needs at least"
         f" {bucket_floor(pods, qps, burst):.2f} s for {pods} pod creates ((pods − burst) / QPS),"
         f" and {bucket_floor(pods, pods, burst):.2f} s at QPS {pods}: the tracer's span from the"
         " ReplicaSet to its last pod's creation, an instrument independent of the controller"
@@ -117,7 +119,7 @@ def report(a, machine, load0, load1, qps, burst):
 
 
 if __name__ == "__main__":
-    machine, load0, load1, qps, burst, file = sys.argv[1:]
+    machine, load0, load1, qps, burst, command, file = sys.argv[1:]
     with open(file) as fh:
         analysis = json.load(fh)
-    print(report(analysis, machine, load0, load1, float(qps), float(burst)), end="")
+    print(report(analysis, machine, load0, load1, float(qps), float(burst), command), end="")

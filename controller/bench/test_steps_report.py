@@ -24,6 +24,7 @@ ANALYSIS = {
     "id": "tx",
     "shape": {"workloads": 1, "podsPerWorkload": 100, "containersPerPod": 1},
     "status": "DONE",
+    "hardware": {"nodes": 1},
     "outcome": "19.25 s → 16.00 s",
     "finished": "2026-11-26T13:40:00Z",
     "iterations": [
@@ -41,8 +42,9 @@ ANALYSIS = {
 
 
 def test_each_iteration_shows_its_steps_waits_and_the_gain_predicted_for_it():
-    text = r.report(ANALYSIS, "vm", "1.0", "2.0", 20, 30)
-    assert "1 × 100 pods from the controller manager's QPS 20 — 2026-11-26 13:40 UTC — vm" in text
+    text = r.report(ANALYSIS, "vm", "1.0", "2.0", 20, 30, "`token-bucket.sh`.")
+    assert "1 × 100 pods on 1 node from the controller manager's QPS 20 — 2026-11-26 13:40" in text
+    assert "`token-bucket.sh`. The controller manager's `kube-api-qps` was 20 to begin with" in text
     # the bucket's arithmetic: 70 creates beyond the burst at 20 per second
     assert (
         "at least 3.50 s for 100 pod creates ((pods − burst) / QPS), and 0.70 s at QPS 100" in text

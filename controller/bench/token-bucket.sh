@@ -23,4 +23,6 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
   --restore --out "$OUT"
 machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 python3 "$ROOT/controller/bench/steps_report.py" "$machine" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" \
-  "$QPS" "${burst:-30}" "$OUT" | tee -a "$ROOT/docs/BENCHMARKS.md"
+  "$QPS" "${burst:-30}" \
+  "\`controller/bench/token-bucket.sh $PODS $QPS $REPEATS\`: \`make tune\` from localkube's defaults, at most one change." \
+  "$OUT" | tee -a "$ROOT/docs/BENCHMARKS.md"
