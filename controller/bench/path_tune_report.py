@@ -46,7 +46,7 @@ def change(it):
         return f"{it['decision']}: {it['applied']}"
     rec = it.get("recommendation")
     if rec:
-        return f"{it['decision']} ({rec['parameter']} → {rec['newValue']:g} not applied)"
+        return f"{it['decision']} ({rec['parameter']} → {rec['to']:g} not applied)"
     return it["decision"]
 
 

@@ -74,7 +74,7 @@ def test_the_kubelets_steps_are_per_pod_and_the_pods_cpu_limit_is_named():
 
 
 def test_a_recommendation_not_applied_is_named():
-    it = iteration(1, decision="APPLY", recommendation={"parameter": "p", "newValue": 50.0})
+    it = iteration(1, decision="APPLY", recommendation={"parameter": "p", "to": 50.0})
     assert "APPLY (p → 50 not applied)" in r.row(it)
 
 

@@ -100,8 +100,17 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
 
   @Override
   public java.util.Set<String> notExercised() {
-    return NOT_EXERCISED;
+    return nodes.isPresent() ? ON_FAKE_NODES : NOT_EXERCISED;
   }
+
+  /** On fake nodes (KWOK) no kubelet runs, so none of its settings can show either. */
+  private static final java.util.Set<String> ON_FAKE_NODES =
+      java.util.stream.Stream.concat(
+              NOT_EXERCISED.stream(),
+              dev.isolato.pipeline.ParameterCatalog.KUBERNETES_1_34.stream()
+                  .filter(p -> p.component() == Component.KUBELET)
+                  .map(dev.isolato.pipeline.Parameter::id))
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   /**
    * N = Ready nodes (those with the node label when set); U_c, U_w = CPU capacity. U_c comes from
