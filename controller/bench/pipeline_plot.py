@@ -192,8 +192,13 @@ def versus_paper(path: Path) -> Path:
     ax.set_xticks([t for t, _ in ticks], [label for _, label in ticks], fontsize=7)
     ax.set_ylabel("seconds to 1600 pods Ready")
     ax.set_title(
-        "1600 pods on 16 nodes, Kubernetes defaults then tuned: "
-        f"{a.get('outcome') or a.get('error')}",
+        "\n".join(
+            textwrap.wrap(
+                "1600 pods on 16 nodes, Kubernetes defaults then tuned: "
+                f"{a.get('outcome') or a.get('error')}",
+                100,
+            )
+        ),
         fontsize=8,
     )
     fig.tight_layout()
