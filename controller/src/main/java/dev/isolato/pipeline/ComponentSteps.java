@@ -1,6 +1,7 @@
 package dev.isolato.pipeline;
 
 import dev.isolato.pipeline.Stage.Component;
+import java.util.EnumMap;
 import java.util.Map;
 
 /**
@@ -40,7 +41,7 @@ public record ComponentSteps(
 
   /** Each read client's wait for its token bucket over the run, summed over its requests. */
   public Map<Component, Double> throttledSeconds() {
-    Map<Component, Double> out = new java.util.EnumMap<>(Component.class);
+    Map<Component, Double> out = new EnumMap<>(Component.class);
     throttled.forEach((c, m) -> out.put(c, m.seconds()));
     return out;
   }

@@ -33,7 +33,9 @@ import java.util.Map;
 public final class ControlPlaneSteps {
 
   /**
-   * Operations counted only by the first source of a step: a queue's wait and work are one item.
+   * One histogram a step is read from: with {@code counts}, its operations are the step's (a queue
+   * item's wait and its work are one operation, counted once); with {@code subtract}, its time is
+   * taken off the step's (the scheduler's attempts from its SLI).
    */
   private record Source(
       Component component,

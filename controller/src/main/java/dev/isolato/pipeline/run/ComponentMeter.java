@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -87,14 +88,18 @@ final class ComponentMeter {
 
   private String scrape(String url) {
     var http = client.getHttpClient();
+    CompletableFuture<HttpResponse<String>> sent =
+        http.sendAsync(http.newHttpRequestBuilder().uri(url).build(), String.class);
     try {
-      HttpResponse<String> r =
-          http.sendAsync(http.newHttpRequestBuilder().uri(url).build(), String.class)
-              .get(SCRAPE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      HttpResponse<String> r = sent.get(SCRAPE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       return r.code() == 200 ? r.body() : null;
-    } catch (ExecutionException | TimeoutException e) {
+    } catch (ExecutionException e) {
+      return null;
+    } catch (TimeoutException e) {
+      sent.cancel(true);
       return null;
     } catch (InterruptedException e) {
+      sent.cancel(true);
       Thread.currentThread().interrupt();
       return null;
     }
