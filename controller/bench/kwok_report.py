@@ -15,6 +15,19 @@ PAPER_BEST = 11.9
 NONE = "\u2013"  # an en dash: the table cell of a value that does not exist
 
 
+def per_iteration(its):
+    """How many runs each iteration measured: 'the median of 3 runs per iteration'."""
+    n = max(len(it.get("repeatSeconds") or []) for it in its)
+    return "one measurement per iteration" if n < 2 else f"the median of {n} runs per iteration"
+
+
+def measured(it):
+    """'21.20', or with repeats '21.20 (of 25.10, 21.20, 19.90)'."""
+    runs = it.get("repeatSeconds") or []
+    of = f" (of {', '.join(f'{x:.2f}' for x in runs)})" if len(runs) > 1 else ""
+    return f"{it['measuredSeconds']:.2f}{of}"
+
+
 def report(a, machine, load0, load1):
     its = a["iterations"]
     hw = a["hardware"]
@@ -29,7 +42,7 @@ def report(a, machine, load0, load1):
         f"`controller/bench/kwok-tune.sh`: 1 Deployment × {pods} pods on {hw['nodes']} KWOK v0.8.0"
         " fake nodes (`localkube kwok up`: real etcd, kube-apiserver, controller-manager and"
         " scheduler of Kubernetes 1.34.4; the kubelet's stages simulated by kwok), seconds from"
-        " the first create to the last pod Ready (traced), one measurement per iteration. Load"
+        f" the first create to the last pod Ready (traced), {per_iteration(its)}. Load"
         f" average at the start {load0}, at the end {load1}: 2 cores shared with other work."
         " The paper: Kubernetes 1.27 on 16 real worker nodes.\n"
     )
@@ -54,7 +67,7 @@ def report(a, machine, load0, load1):
         c = it["cpu"]
         paper = f"{PAPER[k]:.1f}" if k < len(PAPER) else NONE
         out.append(
-            f"| {it['iteration']} | {paper} | {it['measuredSeconds']:.2f} | {applied} | {bott} | "
+            f"| {it['iteration']} | {paper} | {measured(it)} | {applied} | {bott} | "
             f"{it['predictedSeconds']:.2f} | {100 * c['controlPlane']:.0f}"
             f" / {100 * c['node']:.0f} / {100 * c['host']:.0f} % |"
         )

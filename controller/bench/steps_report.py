@@ -27,6 +27,7 @@ CLIENTS = (
     ("CONTROLLER_MANAGER", "controller manager"),
     ("SCHEDULER", "scheduler"),
     ("KUBELET", "kubelet"),
+    ("APISERVER", "API server's queues"),
 )
 
 
@@ -40,7 +41,8 @@ def control_plane(steps):
 
 
 def throttled(waits):
-    """'controller manager 67.19 s / 362 · …': seconds waited, summed, over the requests."""
+    """'controller manager 67.19 s / 362 · …': seconds waited for each limit, summed, over the
+    requests."""
     parts = [
         f"{name} {m['seconds']:.2f} s / {m['count']}"
         for key, name in CLIENTS
@@ -93,8 +95,9 @@ def report(a, machine, load0, load1, qps, burst, command):
         f"{command} The controller manager's `kube-api-qps` was {qps:g} to begin with"
         f" (Kubernetes' default 20; burst {burst:g}). Per operation: each step's mean as the"
         " component timed it (its histogram's growth over the median run), and how long each"
-        " client's requests waited for its own token bucket, summed over them (requests"
-        " overlap, so the sum can exceed the run). The bucket alone needs at least"
+        " client's requests waited for its own token bucket and the API server's in its priority"
+        " and fairness queues (its in-flight limits), summed over them (requests overlap, so the"
+        " sum can exceed the run). The bucket alone needs at least"
         f" {bucket_floor(pods, qps, burst):.2f} s for {pods} pod creates ((pods − burst) / QPS),"
         f" and {bucket_floor(pods, pods, burst):.2f} s at QPS {pods}: the tracer's span from the"
         " ReplicaSet to its last pod's creation, an instrument independent of the controller"
@@ -103,7 +106,7 @@ def report(a, machine, load0, load1, qps, burst, command):
         f" {load0}, at the end {load1}; {noise}. The setting is put back at the end.\n",
         "| iteration | measured (s): the median run | S3 (s, traced) | pods created over (s,"
         " traced) | control plane per operation"
-        " | rate limiters waited (s / requests) | decision | predicted gain | predicted for this"
+        " | waited for limits (s / requests) | decision | predicted gain | predicted for this"
         " run | measured gain |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]

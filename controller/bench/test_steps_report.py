@@ -14,7 +14,11 @@ def iteration(n, **extra):
             "S3_WRITE": {"count": 100, "seconds": 2.2},
             "S4_READ": {"count": 0, "seconds": 0},
         },
-        "throttled": {"CONTROLLER_MANAGER": CM, "SCHEDULER": {"count": 201, "seconds": 0.0}},
+        "throttled": {
+            "CONTROLLER_MANAGER": CM,
+            "SCHEDULER": {"count": 201, "seconds": 0.0},
+            "APISERVER": {"count": 900, "seconds": 0.04},
+        },
         "decision": "STOP_CPU_BOUND",
     }
     return it | extra
@@ -52,6 +56,7 @@ def test_each_iteration_shows_its_steps_waits_and_the_gain_predicted_for_it():
     assert (
         "| 1 | 19.25 (of 19.67, 18.12, 19.25) | 3.21 | 5.10 | S3 T_w 22 ms ×100"
         " | controller manager 67.19 s / 362 · scheduler 0.00 s / 201"
+        " · API server's queues 0.04 s / 900"
         " | APPLY: localkube config set controller-manager.kube-api-qps 100 | 6.0 %"
         f" | {r.NONE} | {r.NONE} |"
     ) in text

@@ -41,7 +41,7 @@ assert ((first.get("singleKubeletSteps") or {}).get("S5_SANDBOX") or {}).get("co
 cp = first.get("controlPlaneSteps") or {}
 for step, least in (("S1_WRITE", 1), ("S3_WRITE", pods), ("S4_WRITE", pods), ("S2_READ", 1)):
     assert (cp.get(step) or {}).get("count", 0) >= least, (step, cp)
-assert set(first.get("throttled") or {}) == {"CONTROLLER_MANAGER", "SCHEDULER", "KUBELET"}, first.get("throttled")
+assert set(first.get("throttled") or {}) == {"CONTROLLER_MANAGER", "SCHEDULER", "KUBELET", "APISERVER"}, first.get("throttled")
 assert first.get("createSpanSeconds") is not None and first["createSpanSeconds"] >= 0, first
 assert first["decision"] in ("APPLY", "STOP_CPU_BOUND", "STOP_SMALL_GAIN", "STOP_NO_RULE"), first["decision"]
 if first["decision"] == "APPLY":

@@ -1,5 +1,6 @@
 package dev.isolato.pipeline;
 
+import dev.isolato.metrics.Exposition;
 import dev.isolato.pipeline.Stage.Component;
 import java.util.EnumMap;
 import java.util.List;
@@ -7,9 +8,10 @@ import java.util.Map;
 
 /**
  * Pure: the steps of S1–S4 and S7 as the control plane's components time them, from two scrapes of
- * each one's {@code /metrics} around a run, and how long each component's API client waited for its
- * own rate limiter (its kube-api-qps / kube-api-burst token bucket). The tracer resolves stages;
- * these split them without patched binaries:
+ * each one's {@code /metrics} around a run, and how long requests waited for a limit: each
+ * component's API client for its own rate limiter (its kube-api-qps / kube-api-burst token bucket),
+ * and the API server's requests in its API Priority and Fairness queues (its in-flight limits). The
+ * tracer resolves stages; these split them without patched binaries:
  *
  * <ul>
  *   <li>S1 T_w: the API server's writes of Deployments (create, update, patch, apply);
@@ -60,6 +62,15 @@ public final class ControlPlaneSteps {
   private static final String QUEUE = "workqueue_queue_duration_seconds";
   private static final String WORK = "workqueue_work_duration_seconds";
   private static final String RATE_LIMITER = "rest_client_rate_limiter_duration_seconds";
+
+  /**
+   * A request's wait in its priority level's queue for a seat; the seats are the server's in-flight
+   * limits (max-requests-inflight + max-mutating-requests-inflight) shared out by the levels'
+   * concurrency shares. Exempt requests (system:masters) never queue. Requests rejected after
+   * waiting count too ({@code execute="false"}).
+   */
+  private static final String PRIORITY_AND_FAIRNESS =
+      "apiserver_flowcontrol_request_wait_duration_seconds";
 
   private static Map<String, String> write(String verb, String resource, String subresource) {
     return Map.of("verb", verb, "resource", resource, "subresource", subresource);
@@ -133,8 +144,12 @@ public final class ControlPlaneSteps {
   }
 
   /**
-   * How long each scraped client of {@link #CLIENTS} waited for its rate limiter between the two
-   * scrapes, summed over its requests (every request passes it, so the count is its requests).
+   * How long requests waited for a limit between the two scrapes, summed over them: each scraped
+   * client of {@link #CLIENTS} for its rate limiter (every request passes it, so the count is its
+   * requests), and under {@link Component#APISERVER} the server's requests in its priority and
+   * fairness queues (the count is the requests that went through them). The API server is absent
+   * when it was not scraped both times or does not run API Priority and Fairness (then its
+   * in-flight limits are plain counters, whose waits no histogram records).
    */
   public static Map<Component, Measure> throttled(
       Map<Component, String> before, Map<Component, String> after) {
@@ -143,6 +158,11 @@ public final class ControlPlaneSteps {
       if (before.containsKey(c) && after.containsKey(c)) {
         out.put(c, Measure.between(before.get(c), after.get(c), RATE_LIMITER, Map.of()));
       }
+    }
+    String b = before.get(Component.APISERVER);
+    String a = after.get(Component.APISERVER);
+    if (b != null && a != null && Exposition.sum(a, PRIORITY_AND_FAIRNESS + "_count") > 0) {
+      out.put(Component.APISERVER, Measure.between(b, a, PRIORITY_AND_FAIRNESS, Map.of()));
     }
     return out;
   }

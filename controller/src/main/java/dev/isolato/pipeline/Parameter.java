@@ -86,6 +86,12 @@ public record Parameter(
      */
     TOKEN_BUCKET,
     /**
+     * The API server's in-flight limits: {@link #FLAT}, and measured: with API Priority and
+     * Fairness they are the seats its priority levels share, and its requests' wait in their queues
+     * bounds what raising them can gain ({@link TuningStep.Evidence}).
+     */
+    IN_FLIGHT,
+    /**
      * Batches {@code limit}, 2·limit, 4·limit, … (the controllers' slowStartBatch): ⌈log2(n/limit +
      * 1)⌉.
      */
@@ -93,9 +99,14 @@ public record Parameter(
     /** Reported only. */
     NONE;
 
+    /** Whether requests wait for this limit in a queue whose wait a component records. */
+    public boolean queued() {
+      return this == TOKEN_BUCKET || this == IN_FLIGHT;
+    }
+
     public double rounds(double required, double limit) {
       return switch (this) {
-        case FLAT, TOKEN_BUCKET -> Math.ceil(required / limit);
+        case FLAT, TOKEN_BUCKET, IN_FLIGHT -> Math.ceil(required / limit);
         case DOUBLING -> Math.ceil(Math.log(required / limit + 1) / Math.log(2));
         case NONE -> 1;
       };

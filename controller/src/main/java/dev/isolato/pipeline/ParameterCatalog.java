@@ -13,6 +13,7 @@ import static dev.isolato.pipeline.Parameter.Counted.PODS_PER_WORKLOAD;
 import static dev.isolato.pipeline.Parameter.Counted.WORKLOADS;
 import static dev.isolato.pipeline.Parameter.Throttle.DOUBLING;
 import static dev.isolato.pipeline.Parameter.Throttle.FLAT;
+import static dev.isolato.pipeline.Parameter.Throttle.IN_FLIGHT;
 import static dev.isolato.pipeline.Parameter.Throttle.NONE;
 import static dev.isolato.pipeline.Parameter.Throttle.TOKEN_BUCKET;
 import static dev.isolato.pipeline.Stage.Component.APISERVER;
@@ -139,7 +140,7 @@ public final class ParameterCatalog {
               "400",
               400,
               PODS,
-              FLAT,
+              IN_FLIGHT,
               localkube("apiserver.max-requests-inflight"),
               APISERVER_CONFIG + "442",
               "MaxRequestsInFlight:            400",
@@ -154,7 +155,7 @@ public final class ParameterCatalog {
               "200",
               200,
               CONTAINERS,
-              FLAT,
+              IN_FLIGHT,
               localkube("apiserver.max-mutating-requests-inflight"),
               APISERVER_CONFIG + "443",
               "MaxMutatingRequestsInFlight:    200",

@@ -111,10 +111,11 @@ public record TuningStep(
    * @param floor the run's CPU floor: no change the rules propose cuts CPU work, so none is
    *     predicted to gain more than the floor leaves ({@link CpuFloor#maxReduction}); when that is
    *     below {@link #MIN_GAIN} the run is CPU-bound whatever each plane's share
-   * @param throttledSeconds by component, how long its API client waited for its token bucket over
-   *     the run, summed over its requests (absent: not read). Raising a {@link
-   *     Parameter.Throttle#TOKEN_BUCKET} can take at most that off the run, so its predicted gain
-   *     is capped at that share of the run, and below {@link #MIN_GAIN} it is not proposed.
+   * @param throttledSeconds by component, how long requests waited for its limit over the run,
+   *     summed over them (absent: not read): a client's for its token bucket, the API server's in
+   *     its priority and fairness queues. Raising a {@link Parameter.Throttle#queued} limit can
+   *     take at most that off the run, so its predicted gain is capped at that share of the run,
+   *     and below {@link #MIN_GAIN} it is not proposed.
    */
   public record Evidence(Optional<CpuFloor> floor, Map<Stage.Component, Double> throttledSeconds) {
     public Evidence {
@@ -139,19 +140,17 @@ public record TuningStep(
      * unknown.
      */
     double ceiling(Parameter p, double runSeconds) {
-      return Math.min(ceiling(), bucketWaitShare(p, runSeconds));
+      return Math.min(ceiling(), waitShare(p, runSeconds));
     }
 
-    /** Whether {@code p} is a token bucket its client waited for too little to gain. */
+    /** Whether {@code p} is a queued limit its requests waited for too little to gain. */
     boolean unthrottled(Parameter p, double runSeconds) {
-      return bucketWaitShare(p, runSeconds) < MIN_GAIN;
+      return waitShare(p, runSeconds) < MIN_GAIN;
     }
 
-    private double bucketWaitShare(Parameter p, double runSeconds) {
+    private double waitShare(Parameter p, double runSeconds) {
       Double waited = throttledSeconds.get(p.component());
-      return p.throttle() == Parameter.Throttle.TOKEN_BUCKET && waited != null && runSeconds > 0
-          ? waited / runSeconds
-          : 1.0;
+      return p.throttle().queued() && waited != null && runSeconds > 0 ? waited / runSeconds : 1.0;
     }
   }
 

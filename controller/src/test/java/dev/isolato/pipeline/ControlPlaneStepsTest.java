@@ -11,7 +11,12 @@ class ControlPlaneStepsTest {
 
   private static final String REQUEST = "apiserver_request_duration_seconds";
 
-  /** The API server after {@code pods} pod creates of 4 ms and as many bindings of 2 ms. */
+  private static final String APF = "apiserver_flowcontrol_request_wait_duration_seconds";
+
+  /**
+   * The API server after {@code pods} pod creates of 4 ms and as many bindings of 2 ms; each create
+   * waited 1 ms for a seat of workload-high, and twice as many of the kubelet's requests 0.5 ms.
+   */
   private static String apiServer(int pods) {
     String pod =
         "{component=\"apiserver\",dry_run=\"\",group=\"\",resource=\"pods\",scope=\"resource\",";
@@ -28,6 +33,20 @@ class ControlPlaneStepsTest {
         // a GET of pods is no write
         REQUEST + "_sum" + pod + "subresource=\"\",verb=\"GET\",version=\"v1\"} " + pods,
         REQUEST + "_count" + pod + "subresource=\"\",verb=\"GET\",version=\"v1\"} " + pods,
+        APF
+            + "_sum{execute=\"true\",flow_schema=\"kube-controller-manager\","
+            + "priority_level=\"workload-high\"} "
+            + pods * 0.001,
+        APF
+            + "_count{execute=\"true\",flow_schema=\"kube-controller-manager\","
+            + "priority_level=\"workload-high\"} "
+            + pods,
+        APF
+            + "_sum{execute=\"true\",flow_schema=\"system-nodes\",priority_level=\"system\"} "
+            + pods * 0.001,
+        APF
+            + "_count{execute=\"true\",flow_schema=\"system-nodes\",priority_level=\"system\"} "
+            + 2 * pods,
         "");
   }
 
@@ -119,11 +138,27 @@ class ControlPlaneStepsTest {
   }
 
   @Test
+  void theApiServersThrottlingIsItsPriorityAndFairnessQueuesWait() {
+    Map<Component, Measure> t = ControlPlaneSteps.throttled(scrape(5, 1, 0.5), scrape(105, 4, 4.5));
+    // every priority level's queues: 100 creates × 1 ms + 200 kubelet requests × 0.5 ms
+    assertThat(t.get(Component.APISERVER).seconds()).isCloseTo(0.2, within(1e-9));
+    assertThat(t.get(Component.APISERVER).count()).isEqualTo(300);
+  }
+
+  @Test
+  void anApiServerWithoutPriorityAndFairnessIsNotRead() {
+    Map<Component, String> before = Map.of(Component.APISERVER, apiServer(5).replace(APF, "x"));
+    Map<Component, String> after = Map.of(Component.APISERVER, apiServer(105).replace(APF, "x"));
+    assertThat(ControlPlaneSteps.throttled(before, after)).isEmpty();
+  }
+
+  @Test
   void aComponentNotScrapedBothTimesContributesNothing() {
     Map<Component, String> before = Map.of(Component.APISERVER, apiServer(0));
     Map<Step, Measure> s = ControlPlaneSteps.between(before, scrape(10, 1, 0));
     assertThat(s).containsOnlyKeys(Step.S1_WRITE, Step.S3_WRITE, Step.S4_WRITE);
-    assertThat(ComponentSteps.between(before, scrape(10, 1, 0)).throttled()).isEmpty();
+    assertThat(ComponentSteps.between(before, scrape(10, 1, 0)).throttled())
+        .containsOnlyKeys(Component.APISERVER);
   }
 
   @Test

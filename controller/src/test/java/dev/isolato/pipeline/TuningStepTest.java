@@ -104,6 +104,53 @@ class TuningStepTest {
         .isEqualTo("controller-manager.kube-api-qps");
   }
 
+  /**
+   * 1 × 1600 pods, S3-bound like {@link #MEASURED}, with the controller manager's bucket and sync
+   * workers already raised: the API server's mutating in-flight limit is the rule left in S3.
+   */
+  private static TuningStep inFlightBound(Evidence evidence) {
+    WorkloadShape shape = new WorkloadShape(1, 1600, 1);
+    return TuningStep.decide(
+        1,
+        MEASURED,
+        PipelineModel.predict(SINGLE, shape, LOCALKUBE),
+        new Cpu(0.5, 0.4),
+        shape,
+        LOCALKUBE,
+        Map.of(
+            "controller-manager.kube-api-qps", 1600.0, "controller-manager.kube-api-burst", 1600.0),
+        Cluster.LOCALKUBE,
+        RULES,
+        evidence);
+  }
+
+  @Test
+  void anInFlightLimitWhoseQueuesHardlyWaitedIsNotProposed() {
+    assertThat(inFlightBound(Evidence.none()).recommendation().orElseThrow().parameter().id())
+        .isEqualTo("apiserver.max-mutating-requests-inflight");
+    // 0.2 s of 6.3 in the API server's priority and fairness queues: at most 3 % less
+    TuningStep s = inFlightBound(waited(Stage.Component.APISERVER, 0.2));
+    assertThat(s.decision()).isEqualTo(Decision.STOP_NO_RULE);
+    assertThat(s.reported())
+        .extracting(r -> r.parameter().id())
+        .doesNotContain("apiserver.max-mutating-requests-inflight");
+  }
+
+  @Test
+  void anInFlightLimitsGainIsCappedByItsQueuesWait() {
+    TuningStep s = inFlightBound(waited(Stage.Component.APISERVER, 0.63));
+    assertThat(s.recommendation().orElseThrow().parameter().id())
+        .isEqualTo("apiserver.max-mutating-requests-inflight");
+    assertThat(s.recommendation().orElseThrow().predictedGain()).isCloseTo(0.1, within(1e-9));
+    // a client's bucket wait says nothing of the server's seats
+    assertThat(
+            inFlightBound(waited(Stage.Component.CONTROLLER_MANAGER, 0))
+                .recommendation()
+                .orElseThrow()
+                .predictedGain())
+        .isGreaterThan(0.1);
+  }
+
   @Test
   void noRecommendationIsPredictedToGainMoreThanTheCpuFloorLeaves() {
     // its CPU work needing 85 % of its time on these cores: the QPS change can gain 15 % at most;

@@ -102,7 +102,9 @@ public record Analysis(
    * @param predicted the model's best case for the shape: equation (7) + S7
    * @param controlPlaneSteps S1–S4's and S7's steps as the control plane timed them over the
    *     measured run (localkube only; {@code ControlPlaneSteps})
-   * @param throttled each client's wait for its own rate limiter over the measured run, summed
+   * @param throttled the requests' wait for a limit over the measured run, summed, by component:
+   *     each client's for its own rate limiter, the API server's in its priority and fairness
+   *     queues
    * @param createSpanSeconds the measured run's S3 up to its last pod's creation (traced)
    * @param s5AndS6Merged the kubelet reported sandbox and containers in one status update: the
    *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)

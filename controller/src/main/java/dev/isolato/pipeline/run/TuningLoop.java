@@ -257,7 +257,7 @@ public final class TuningLoop {
       s.append("; control plane per operation:").append(steps(it.controlPlaneSteps()));
     }
     if (!it.throttled().isEmpty()) {
-      s.append("; rate limiters waited:");
+      s.append("; waited for limits (clients' token buckets, API server's queues):");
       new TreeMap<>(it.throttled())
           .forEach(
               (c, m) ->

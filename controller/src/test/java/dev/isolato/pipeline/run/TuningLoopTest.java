@@ -119,7 +119,7 @@ class TuningLoopTest {
         .containsEntry(Stage.Component.CONTROLLER_MANAGER, new Measure(50, 0.5));
     assertThat(TuningLoop.line(it))
         .contains("control plane per operation: S3 T_w 0.004 s ×50")
-        .contains("rate limiters waited: controller_manager 0.50 s over 50 requests");
+        .contains("API server's queues): controller_manager 0.50 s over 50 requests");
     // 50 pods of 10m on 2 cores start their sandboxes at once: S5 is predicted once, not 25 times
     assertThat(it.predicted()).containsEntry(Stage.S5, 1.0);
   }
