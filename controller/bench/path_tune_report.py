@@ -13,9 +13,13 @@ from datetime import UTC, datetime
 NONE = "\u2013"  # an en dash: the table cell of a value that does not exist
 
 
-def title(shape):
+def title(shape, workload=None):
+    """What the analysis deployed: its own words when it has them (analyses since 2026-11-26),
+    else guessed from its shape, which does not tell a new class from a scale-out."""
     limit = shape.get("podCpuLimitMillis") or 0
     pods = f", pods of {limit}m CPU" if limit else ""
+    if workload:
+        return f"{workload}{pods}"
     if shape["podsPerWorkload"] == 1:
         return f"{shape['workloads']} dedicated tenants onboarded at once{pods}"
     return f"a pool scaled from 1 to {1 + shape['podsPerWorkload']} pods{pods}"
@@ -75,7 +79,7 @@ def row(it):
 
 
 def section(a):
-    out = [f"\n#### {title(a['shape'])} (analysis {a['id']})\n"]
+    out = [f"\n#### {title(a['shape'], a.get('workload'))} (analysis {a['id']})\n"]
     out.append(
         "| iteration | measured (s): the median run | model best case (s, vs measured) | S1 (s)"
         " | S5 (s) | kubelet per pod, single (s) | kubelet per pod, the run (s)"

@@ -126,7 +126,8 @@ def plot(path: Path) -> Path:
     hw = a.get("hardware") or {}
     limit = shape.get("podCpuLimitMillis") or 0
     title = (
-        f"{shape['workloads']} × {shape['podsPerWorkload']} pods"
+        (f"{a['workload']}: " if a.get("workload") else "")
+        + f"{shape['workloads']} × {shape['podsPerWorkload']} pods"
         f" (C={shape['containersPerPod']}{f', {limit}m CPU each' if limit else ''}),"
         f" N={hw.get('nodes')}, U_c={hw.get('controlPlaneCores')},"
         f" U_w={hw.get('workerCores')}: {a.get('outcome') or a.get('error')}"

@@ -73,6 +73,12 @@ def test_the_kubelets_steps_are_per_pod_and_the_pods_cpu_limit_is_named():
     assert r.title(shape) == "50 dedicated tenants onboarded at once, pods of 10m CPU"
 
 
+def test_an_analysis_that_names_its_workload_is_titled_by_it():
+    a = analysis({"workloads": 1, "podsPerWorkload": 9, "containersPerPod": 1}, [])
+    a["workload"] = "a new class with a pool of 9 pods"
+    assert "#### a new class with a pool of 9 pods (analysis" in r.section(a)
+
+
 def test_a_recommendation_not_applied_is_named():
     it = iteration(1, decision="APPLY", recommendation={"parameter": "p", "to": 50.0})
     assert "APPLY (p → 50 not applied)" in r.row(it)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Reduced tuning loops on localkube (`make test`): one 20-pod Deployment, then Isolato's own
-# path of 3 dedicated tenants onboarded at once (the controller run by the loop); at most one
-# change each, undone at the end (the other end-to-end tests share this cluster). Checks that
-# each analysis finished, that every stage S1–S7 was measured and predicted, that CPU (with its
-# idle rate and the run's CPU floor), the kubelet's and the control plane's step timings and the
-# clients' rate-limiter waits were measured, that a decision was taken and, if a setting was
-# applied, that the run after it was measured and the setting is back to what it was; and that
-# the path left no class, tenant or namespace behind.
+# paths of 3 dedicated tenants onboarded at once and of a new class with a pool of 3 pods (the
+# controller run by the loop); at most one change each, undone at the end (the other end-to-end
+# tests share this cluster). Checks that each analysis finished, that every stage S1–S7 was
+# measured and predicted, that CPU (with its idle rate and the run's CPU floor), the kubelet's and
+# the control plane's step timings and the waits for the clients' rate limiters and the API
+# server's queues were measured, that a decision was taken and, if a setting was applied, that
+# the run after it was measured and the setting is back to what it was; and that the paths left
+# no class, tenant or namespace behind.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
@@ -55,7 +56,11 @@ PY
 check "$out" "localkube config set"
 "$ROOT/controller/bench/tune.sh" --path tenants --workloads 3 --max-changes 1 --timeout 120 --restore --out "$out"
 check "$out" "localkube config set" "restarted Isolato's controller"
-KUBECONFIG=$("$LK" kubeconfig) kubectl get sloclass tune >/dev/null 2>&1 && { echo "[tune-e2e] the path's class is left" >&2; exit 1; }
+"$ROOT/controller/bench/tune.sh" --path class --pods 3 --max-changes 1 --timeout 120 --restore --out "$out"
+check "$out" "localkube config set" "restarted Isolato's controller"
+python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["workload"]; assert w == "a new class with a pool of 3 pods", w' "$out"
+left=$(KUBECONFIG=$("$LK" kubeconfig) kubectl get sloclass -o name | grep -E '/tune(-[0-9]+)?$' || true)
+[ -z "$left" ] || { echo "[tune-e2e] the paths left classes: $left" >&2; exit 1; }
 left=$(KUBECONFIG=$("$LK" kubeconfig) kubectl get ns -o name | grep -E '^namespace/isolato-(c-tune|t-pl-)' || true)
 [ -z "$left" ] || { echo "[tune-e2e] the path left namespaces: $left" >&2; exit 1; }
 after=$("$LK" config | grep -v '^#')

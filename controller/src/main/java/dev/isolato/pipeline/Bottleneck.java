@@ -2,6 +2,7 @@ package dev.isolato.pipeline;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -30,12 +31,13 @@ public record Bottleneck(
 
   /** By step; empty when nothing was measured. */
   public static Optional<Bottleneck> detect(Breakdown measured, Breakdown predicted) {
-    return largestGap(
+    return gaps(
             Stream.of(Step.values()),
             measured::of,
             predicted::of,
             measured.total(),
             predicted.total())
+        .findFirst()
         .map(
             g ->
                 new Bottleneck(
@@ -54,8 +56,16 @@ public record Bottleneck(
    * measured.
    */
   public static Optional<Bottleneck> detectStage(Map<Stage, Double> measured, Breakdown predicted) {
+    return rankStages(measured, predicted).stream().findFirst();
+  }
+
+  /**
+   * Every stage, largest gap first: the primary bottleneck, then the next ones (for measurements
+   * that resolve stages only); empty when nothing was measured.
+   */
+  public static List<Bottleneck> rankStages(Map<Stage, Double> measured, Breakdown predicted) {
     double total = measured.values().stream().mapToDouble(Double::doubleValue).sum();
-    return largestGap(
+    return gaps(
             Arrays.stream(Stage.values()),
             s -> measured.getOrDefault(s, 0.0),
             predicted::stage,
@@ -71,7 +81,8 @@ public record Bottleneck(
                     g.measuredShare(),
                     g.predictedShare(),
                     g.gap(),
-                    g.gain()));
+                    g.gain()))
+        .toList();
   }
 
   private record Gap<K>(
@@ -93,17 +104,18 @@ public record Bottleneck(
     }
   }
 
-  private static <K> Optional<Gap<K>> largestGap(
+  /** Largest gap first; none when nothing was measured. */
+  private static <K> Stream<Gap<K>> gaps(
       Stream<K> keys,
       Function<K, Double> measured,
       Function<K, Double> predicted,
       double measuredTotal,
       double predictedTotal) {
     if (measuredTotal <= 0) {
-      return Optional.empty();
+      return Stream.empty();
     }
     return keys.map(
             k -> new Gap<>(k, measured.apply(k), predicted.apply(k), measuredTotal, predictedTotal))
-        .max(Comparator.comparingDouble(Gap::gap));
+        .sorted(Comparator.comparingDouble((Gap<K> g) -> g.gap()).reversed());
   }
 }

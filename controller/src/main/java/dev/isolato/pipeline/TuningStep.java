@@ -1,5 +1,6 @@
 package dev.isolato.pipeline;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,7 +10,11 @@ import java.util.Optional;
  * stage-level measurement, the model's prediction and CPU utilisation, decide whether to apply one
  * recommendation or stop. Recorded as is for every iteration.
  *
- * @param reported violated rules Isolato may not apply on this cluster (for the admin)
+ * @param bottleneck the primary bottleneck: the stop rules are its
+ * @param recommendation for the primary bottleneck, or, when none of its rules may be applied here,
+ *     for the next stage that took longer than predicted ({@link Recommendation#bottleneck})
+ * @param reported violated rules Isolato may not apply on this cluster (for the admin), of every
+ *     stage examined
  */
 public record TuningStep(
     int iteration,
@@ -167,15 +172,31 @@ public record TuningStep(
       Evidence evidence) {
     double ceiling = evidence.ceiling();
     double runSeconds = measured.values().stream().mapToDouble(Double::doubleValue).sum();
-    Optional<Bottleneck> b = Bottleneck.detectStage(measured, predicted);
-    List<Recommendation> candidates =
-        b.map(x -> rules.candidates(x, w, h, current)).orElse(List.of()).stream()
-            .filter(r -> !evidence.unthrottled(r.parameter(), runSeconds))
-            .map(r -> capped(r, evidence.ceiling(r.parameter(), runSeconds)))
-            .toList();
-    Optional<Recommendation> apply =
-        candidates.stream().filter(r -> r.appliesOn(cluster)).findFirst();
-    List<Recommendation> reported = candidates.stream().filter(r -> !r.appliesOn(cluster)).toList();
+    List<Bottleneck> ranked = Bottleneck.rankStages(measured, predicted);
+    Optional<Bottleneck> b = ranked.stream().findFirst();
+    // the primary bottleneck's rules first; when none of them may be applied here, the next
+    // stages' that also took longer than predicted, worth 5 % and not CPU-bound, in gap order
+    Optional<Recommendation> apply = Optional.empty();
+    Map<String, Recommendation> reported = new LinkedHashMap<>();
+    for (int k = 0; k < ranked.size(); k++) {
+      Bottleneck next = ranked.get(k);
+      if (k > 0
+          && (next.gap() <= 0 || next.potentialGain() < MIN_GAIN || cpu.bound(next.stage()))) {
+        continue;
+      }
+      List<Recommendation> candidates =
+          rules.candidates(next, w, h, current).stream()
+              .filter(r -> !evidence.unthrottled(r.parameter(), runSeconds))
+              .map(r -> capped(r, evidence.ceiling(r.parameter(), runSeconds)))
+              .toList();
+      candidates.stream()
+          .filter(r -> !r.appliesOn(cluster))
+          .forEach(r -> reported.putIfAbsent(r.parameter().id(), r));
+      apply = candidates.stream().filter(r -> r.appliesOn(cluster)).findFirst();
+      if (apply.isPresent()) {
+        break;
+      }
+    }
     Decision d;
     if (b.isEmpty()) {
       d = Decision.STOP_NOTHING_MEASURED;
@@ -197,7 +218,7 @@ public record TuningStep(
         cpu,
         b,
         d == Decision.APPLY ? apply : Optional.empty(),
-        reported,
+        List.copyOf(reported.values()),
         d);
   }
 

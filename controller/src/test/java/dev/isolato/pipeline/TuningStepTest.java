@@ -109,16 +109,32 @@ class TuningStepTest {
    * workers already raised: the API server's mutating in-flight limit is the rule left in S3.
    */
   private static TuningStep inFlightBound(Evidence evidence) {
-    WorkloadShape shape = new WorkloadShape(1, 1600, 1);
+    return decideFor(
+        MEASURED, new WorkloadShape(1, 1600, 1), controllerManagerBucketAt(1600), evidence);
+  }
+
+  private static Map<String, Double> controllerManagerBucketAt(double qpsAndBurst) {
+    return Map.of(
+        "controller-manager.kube-api-qps",
+        qpsAndBurst,
+        "controller-manager.kube-api-burst",
+        qpsAndBurst);
+  }
+
+  /** {@code measured} of {@code shape} with the planes at 50 / 40 %, on localkube. */
+  private static TuningStep decideFor(
+      Map<Stage, Double> measured,
+      WorkloadShape shape,
+      Map<String, Double> current,
+      Evidence evidence) {
     return TuningStep.decide(
         1,
-        MEASURED,
+        measured,
         PipelineModel.predict(SINGLE, shape, LOCALKUBE),
         new Cpu(0.5, 0.4),
         shape,
         LOCALKUBE,
-        Map.of(
-            "controller-manager.kube-api-qps", 1600.0, "controller-manager.kube-api-burst", 1600.0),
+        current,
         Cluster.LOCALKUBE,
         RULES,
         evidence);
@@ -149,6 +165,38 @@ class TuningStepTest {
                 .orElseThrow()
                 .predictedGain())
         .isGreaterThan(0.1);
+  }
+
+  /**
+   * {@link #MEASURED} with S4 at {@code s4} s, the controller manager's bucket already raised past
+   * the 100 pods: no rule of the primary bottleneck S3 may be applied.
+   */
+  private static TuningStep s3Exhausted(double s4) {
+    Map<Stage, Double> measured = new java.util.EnumMap<>(MEASURED);
+    measured.put(Stage.S4, s4);
+    return decideFor(measured, HUNDRED_PODS, controllerManagerBucketAt(100), Evidence.none());
+  }
+
+  @Test
+  void withoutAnApplicableRuleForThePrimaryBottleneckTheNextStageIsTuned() {
+    // KWOK, 2026-11-26 16:10: S6 (kwok) first, no rule for it; S4 next, the scheduler's QPS
+    TuningStep s = s3Exhausted(2.0);
+    assertThat(s.decision()).isEqualTo(Decision.APPLY);
+    assertThat(s.bottleneck().orElseThrow().stage()).isEqualTo(Stage.S3);
+    Recommendation r = s.recommendation().orElseThrow();
+    assertThat(r.parameter().id()).isEqualTo("scheduler.kube-api-qps");
+    assertThat(r.bottleneck().stage()).isEqualTo(Stage.S4);
+    assertThat(r.predictedGain()).isEqualTo(r.bottleneck().potentialGain());
+    // the primary's rules for the admin are still reported
+    assertThat(s.reported())
+        .extracting(x -> x.parameter().id())
+        .contains("controller-manager.SlowStartInitialBatchSize");
+  }
+
+  @Test
+  void aNextStageThatTookNoLongerThanPredictedOrGainsTooLittleIsNotTuned() {
+    assertThat(s3Exhausted(0.3).decision()).isEqualTo(Decision.STOP_NO_RULE);
+    assertThat(s3Exhausted(0.3).recommendation()).isEmpty();
   }
 
   @Test

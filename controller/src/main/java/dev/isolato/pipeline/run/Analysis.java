@@ -18,11 +18,13 @@ import java.util.Map;
  * One analysis (issue 11 items 4 and 6): the record of every iteration of the tuning loop for one
  * workload shape, as the REST API and {@code make tune} show it.
  *
+ * @param workload what the shape deploys, in words (plain Deployments or one of Isolato's paths)
  * @param maxChanges settings the loop may change; 0 = measure and recommend only
  * @param outcome one line: the reduction from the first to the last measurement and why it stopped
  */
 public record Analysis(
     String id,
+    String workload,
     WorkloadShape shape,
     int maxChanges,
     Status status,
@@ -44,9 +46,11 @@ public record Analysis(
     iterations = List.copyOf(iterations);
   }
 
-  static Analysis started(String id, WorkloadShape shape, int maxChanges, String cluster) {
+  static Analysis started(
+      String id, String workload, WorkloadShape shape, int maxChanges, String cluster) {
     return new Analysis(
         id,
+        workload,
         shape,
         maxChanges,
         Status.RUNNING,
@@ -61,12 +65,24 @@ public record Analysis(
 
   Analysis with(Hardware h, List<Iteration> its) {
     return new Analysis(
-        id, shape, maxChanges, status, cluster, h, started, finished, its, outcome, error);
+        id,
+        workload,
+        shape,
+        maxChanges,
+        status,
+        cluster,
+        h,
+        started,
+        finished,
+        its,
+        outcome,
+        error);
   }
 
   Analysis done(String summary) {
     return new Analysis(
         id,
+        workload,
         shape,
         maxChanges,
         Status.DONE,
@@ -82,6 +98,7 @@ public record Analysis(
   Analysis failed(String why) {
     return new Analysis(
         id,
+        workload,
         shape,
         maxChanges,
         Status.FAILED,
@@ -178,25 +195,34 @@ public record Analysis(
     }
   }
 
-  /** A recommendation: {@code parameter} from → to, and where it is changed ({@code how}). */
+  /**
+   * A recommendation: {@code parameter} from → to, and where it is changed ({@code how}).
+   *
+   * @param stage the bottleneck stage it addresses: the primary one, or the next one when no rule
+   *     of the primary may be applied
+   */
   public record Change(
       String parameter,
       String component,
+      Stage stage,
       double from,
       double to,
       double predictedGain,
       String where,
       String how,
       String note) {
-    /** For progress lines: "controller-manager.kube-api-qps 20 → 100 (predicted gain 6 %)". */
+    /**
+     * For progress lines: "controller-manager.kube-api-qps 20 → 100 for S3 (predicted gain 6 %)".
+     */
     @Override
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%s %s → %s (predicted gain %.0f %%)",
+          "%s %s → %s for %s (predicted gain %.0f %%)",
           parameter,
           LocalkubeSettings.format(from),
           LocalkubeSettings.format(to),
+          stage,
           100 * predictedGain);
     }
 
@@ -205,6 +231,7 @@ public record Analysis(
       return new Change(
           p.id(),
           p.component().name(),
+          r.bottleneck().stage(),
           r.currentValue(),
           r.newValue(),
           r.predictedGain(),

@@ -31,19 +31,24 @@ import java.util.stream.IntStream;
  * <ul>
  *   <li>{@link Path#TENANTS}: J dedicated tenants onboarded at once (J namespaces, each with its
  *       pool of one pod), a J × 1 shape;
- *   <li>{@link Path#SCALE}: the class's pool scaled from 1 to 1 + P pods, a 1 × P shape.
+ *   <li>{@link Path#SCALE}: the class's pool scaled from 1 to 1 + P pods, a 1 × P shape;
+ *   <li>{@link Path#CLASS}: a new class created with a pool of P pods (its namespace, quota,
+ *       priority class and pool), a 1 × P shape.
  * </ul>
  *
- * The model's single-pod input (a 1 × 1 shape) is one dedicated tenant onboarded alone, for both.
- * Every run is traced from its first API call ({@link PoolTrace}) and undone before the next
- * (tenants offboarded and their namespaces gone; the pool back at one pod). {@link #close} deletes
- * the class. Only objects of this class and of tenants it onboarded are touched.
+ * The model's single-pod input (a 1 × 1 shape) is one dedicated tenant onboarded alone for the
+ * first two, a new class with a pool of one pod for the third. Every run is traced from its first
+ * API call ({@link PoolTrace}) and undone before the next (tenants offboarded, a new class deleted,
+ * and their namespaces gone; the pool back at one pod). {@link #close} deletes the class and any
+ * new class a failed run left. Only objects of these classes and of tenants they onboarded are
+ * touched.
  */
 final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
 
   enum Path {
     TENANTS,
-    SCALE
+    SCALE,
+    CLASS
   }
 
   /** Its tenants' ids: this, the run's name and an index. */
@@ -72,6 +77,9 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   private final LongSupplier controllerPid;
   private final Duration timeout;
 
+  /** The new classes {@link Path#CLASS} created, in order; each run's is {@code <class>-<n>}. */
+  private final List<String> created = new ArrayList<>();
+
   IsolatoPathBenchmark(
       KubernetesClient client,
       IsolatoApi api,
@@ -94,8 +102,8 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   }
 
   /**
-   * The shape a path is measured as: J tenants × 1 pod, or 1 pool × P new pods; the pods' CPU limit
-   * is the class's.
+   * The shape a path is measured as: J tenants × 1 pod, or 1 pool × P new pods (scaled out or a new
+   * class's); the pods' CPU limit is the class's.
    */
   static WorkloadShape shape(Path path, int workloads, int pods) {
     return path == Path.TENANTS
@@ -103,10 +111,15 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
         : new WorkloadShape(1, pods, 1, POD_CPU_MILLIS);
   }
 
-  /** Creates the class (refused if it exists: it would not be this benchmark's) and its pool. */
+  /**
+   * Creates the class (refused if it exists: it would not be this benchmark's) and its pool; the
+   * new class path creates its own per run.
+   */
   void prepare() throws InterruptedException {
-    api.call("POST", "/api/v1/slo-classes", classJson(1), 201);
-    awaitPool(1);
+    if (path != Path.CLASS) {
+      api.call("POST", "/api/v1/slo-classes", classJson(className, 1), 201);
+      awaitPool(1);
+    }
   }
 
   @Override
@@ -121,8 +134,18 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   }
 
   @Override
+  public String workload(WorkloadShape shape) {
+    return switch (path) {
+      case TENANTS -> shape.workloads() + " dedicated tenants onboarded at once";
+      case SCALE -> "a pool scaled from 1 to " + (1 + shape.podsPerWorkload()) + " pods";
+      case CLASS -> "a new class with a pool of " + shape.podsPerWorkload() + " pods";
+    };
+  }
+
+  @Override
   public Set<String> notExercised() {
     // the image is on the node: nothing is pulled; a scale-out creates no pool
+    // a new class is one reconcile applying one pool
     return path == Path.TENANTS
         ? DeploymentBenchmark.imagePullsAnd()
         : DeploymentBenchmark.imagePullsAnd(
@@ -132,6 +155,14 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   @Override
   public Run run(WorkloadShape shape, String name) throws InterruptedException {
     boolean single = shape.workloads() == 1 && shape.podsPerWorkload() == 1;
+    if (path == Path.CLASS) {
+      String cls = className + "-" + (created.size() + 1);
+      created.add(cls);
+      return traced(
+          shape,
+          () -> api.call("POST", "/api/v1/slo-classes", classJson(cls, shape.pods()), 201),
+          () -> deleteClass(cls));
+    }
     if (single || path == Path.TENANTS) {
       List<String> ids =
           IntStream.range(0, shape.workloads())
@@ -142,9 +173,9 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
     int to = 1 + shape.podsPerWorkload();
     return traced(
         shape,
-        () -> api.call("PUT", "/api/v1/slo-classes/" + className, classJson(to), 200),
+        () -> api.call("PUT", "/api/v1/slo-classes/" + className, classJson(className, to), 200),
         () -> {
-          api.call("PUT", "/api/v1/slo-classes/" + className, classJson(1), 200);
+          api.call("PUT", "/api/v1/slo-classes/" + className, classJson(className, 1), 200);
           awaitPool(1);
         });
   }
@@ -236,18 +267,24 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
     resource.waitUntilCondition(Objects::isNull, GONE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
   }
 
-  /** Deletes the class and waits until its namespace is gone. */
+  /** Deletes the class, and each new class a failed run left, and waits until they are gone. */
   @Override
   public void close() {
-    api.call("DELETE", "/api/v1/slo-classes/" + className, null, 202, 204, 404);
-    gone(client.namespaces().withName(PoolNames.sharedNamespace(className)));
+    created.forEach(this::deleteClass);
+    deleteClass(className);
   }
 
-  String classJson(int replicas) {
+  /** Deletes a class of this benchmark's and waits until its namespace is gone. */
+  private void deleteClass(String name) {
+    api.call("DELETE", "/api/v1/slo-classes/" + name, null, 202, 204, 404);
+    gone(client.namespaces().withName(PoolNames.sharedNamespace(name)));
+  }
+
+  String classJson(String name, int replicas) {
     return json(
         Map.of(
             "name",
-            className,
+            name,
             "spec",
             Map.of(
                 "latency",

@@ -69,7 +69,8 @@ public class PipelineAnalyses {
     }
     String id = UUID.randomUUID().toString().substring(0, 8);
     running = id;
-    Analysis first = Analysis.started(id, shape, maxChanges, "pending");
+    Analysis first =
+        Analysis.started(id, PipelineBenchmark.deployments(shape), shape, maxChanges, "pending");
     put(first);
     // execute, not submit: nothing reads a future, and an unexpected Throwable reaches the
     // thread's uncaught-exception handler instead of vanishing in one

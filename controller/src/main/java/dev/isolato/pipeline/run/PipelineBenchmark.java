@@ -42,6 +42,23 @@ public interface PipelineBenchmark {
    */
   java.time.Duration IDLE_WINDOW = java.time.Duration.ofSeconds(10);
 
+  /** What {@code shape} deploys here, in words: "1 Deployment × 100 pods, 1 container each". */
+  default String workload(WorkloadShape shape) {
+    return deployments(shape);
+  }
+
+  /** {@code shape} as plain Deployments. */
+  static String deployments(WorkloadShape shape) {
+    return String.format(
+        java.util.Locale.ROOT,
+        "%d Deployment%s × %d pods, %d container%s each",
+        shape.workloads(),
+        shape.workloads() == 1 ? "" : "s",
+        shape.podsPerWorkload(),
+        shape.containersPerPod(),
+        shape.containersPerPod() == 1 ? "" : "s");
+  }
+
   /** Parameter ids whose change this benchmark cannot show; the loop never proposes them. */
   Set<String> notExercised();
 

@@ -25,17 +25,18 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C] [--max-changes N]
  *          [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]
- * TuneMain --localkube PATH --path tenants|scale --controller-jar JAR --api URL --token-file FILE
- *          [--workloads J] [--pods P] [--class NAME] [--image IMAGE] [--controller-log FILE]
+ * TuneMain --localkube PATH --path tenants|scale|class --controller-jar JAR --api URL
+ *          --token-file FILE [--workloads J] [--pods P] [--class NAME] [--image IMAGE] [--controller-log FILE]
  *          [--max-changes N] [--repeats R] [--restore]
  * </pre>
  *
  * {@code --repeats R} runs the shape R times per iteration and takes the median run (default 1).
  *
  * <p>{@code --path} tunes one of Isolato's own paths ({@link IsolatoPathBenchmark}): J dedicated
- * tenants onboarded at once (default 50), or a pool scaled by P pods (default 9); the controller
- * jar runs as a child process serving {@code --api} with the admin token of {@code --token-file},
- * and is restarted to apply an {@code isolato.*} setting.
+ * tenants onboarded at once (default 50), a pool scaled by P pods (default 9), or a new class with
+ * a pool of P pods (default 9); the controller jar runs as a child process serving {@code --api}
+ * with the admin token of {@code --token-file}, and is restarted to apply an {@code isolato.*}
+ * setting.
  *
  * <p>{@code --node-label} runs the pods only on the nodes with that label, tolerating its
  * NoSchedule taint (KWOK's fake nodes: {@code --node-label isolato.dev/kwok-node=true}). {@code
@@ -234,7 +235,8 @@ public final class TuneMain {
     try {
       return IsolatoPathBenchmark.Path.valueOf(name.toUpperCase(java.util.Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--path must be tenants or scale, was '" + name + "'");
+      throw new IllegalArgumentException(
+          "--path must be tenants, scale or class, was '" + name + "'");
     }
   }
 
@@ -254,7 +256,7 @@ public final class TuneMain {
             + "\nusage: TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C]"
             + " [--max-changes N] [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE]"
             + " [--restore] [--out FILE]"
-            + "\n       TuneMain --localkube PATH --path tenants|scale --controller-jar JAR --api URL"
+            + "\n       TuneMain --localkube PATH --path tenants|scale|class --controller-jar JAR --api URL"
             + " --token-file FILE [--workloads J] [--pods P] [--max-changes N] [--repeats R]"
             + " [--restore] [--out FILE]");
     System.exit(2);

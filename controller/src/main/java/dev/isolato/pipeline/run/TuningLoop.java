@@ -61,7 +61,8 @@ public final class TuningLoop {
       int maxChanges,
       Consumer<String> progress,
       Consumer<Analysis> update) {
-    Analysis a = Analysis.started(id, shape, maxChanges, settings.cluster().name());
+    Analysis a =
+        Analysis.started(id, bench.workload(shape), shape, maxChanges, settings.cluster().name());
     update.accept(a);
     List<Analysis.Iteration> its = new ArrayList<>();
     Hardware h = null;
