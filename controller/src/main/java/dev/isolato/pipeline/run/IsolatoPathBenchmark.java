@@ -77,8 +77,13 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   private final LongSupplier controllerPid;
   private final Duration timeout;
 
-  /** The new classes {@link Path#CLASS} created, in order; each run's is {@code <class>-<n>}. */
+  /**
+   * The classes this benchmark created, in order: its own class, and {@link Path#CLASS}'s per run
+   * ({@code <class>-<n>}). Only these are ever deleted: a name that was taken is someone else's.
+   */
   private final List<String> created = new ArrayList<>();
+
+  private int runs;
 
   IsolatoPathBenchmark(
       KubernetesClient client,
@@ -118,6 +123,7 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   void prepare() throws InterruptedException {
     if (path != Path.CLASS) {
       api.call("POST", "/api/v1/slo-classes", classJson(className, 1), 201);
+      created.add(className);
       awaitPool(1);
     }
   }
@@ -156,19 +162,27 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   public Run run(WorkloadShape shape, String name) throws InterruptedException {
     boolean single = shape.workloads() == 1 && shape.podsPerWorkload() == 1;
     if (path == Path.CLASS) {
-      String cls = className + "-" + (created.size() + 1);
-      created.add(cls);
+      String cls = className + "-" + ++runs;
       return traced(
           shape,
-          () -> api.call("POST", "/api/v1/slo-classes", classJson(cls, shape.pods()), 201),
-          () -> deleteClass(cls));
+          () -> {
+            api.call("POST", "/api/v1/slo-classes", classJson(cls, shape.pods()), 201);
+            created.add(cls);
+          },
+          () -> {
+            if (created.contains(cls)) {
+              deleteClass(cls);
+            }
+          });
     }
     if (single || path == Path.TENANTS) {
       List<String> ids =
           IntStream.range(0, shape.workloads())
               .mapToObj(i -> TENANT_PREFIX + name + "-" + i)
               .toList();
-      return traced(shape, () -> onboard(ids), () -> offboard(ids));
+      // only the tenants onboarded here are offboarded: an id that was taken is someone else's
+      List<String> onboarded = java.util.Collections.synchronizedList(new ArrayList<>());
+      return traced(shape, () -> onboard(ids, onboarded), () -> offboard(List.copyOf(onboarded)));
     }
     int to = 1 + shape.podsPerWorkload();
     return traced(
@@ -219,12 +233,18 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
         shape, r.stages(), r.seconds(), r.cpu(), r.steps(), Run.createSpan(r.timelines()));
   }
 
-  private void onboard(List<String> ids) throws InterruptedException {
+  private void onboard(List<String> ids, List<String> onboarded) throws InterruptedException {
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(CLIENTS, ids.size()));
     try {
       List<Future<String>> sent = new ArrayList<>();
       for (String id : ids) {
-        sent.add(pool.submit(() -> api.call("POST", "/api/v1/tenants", tenantJson(id), 201)));
+        sent.add(
+            pool.submit(
+                () -> {
+                  String body = api.call("POST", "/api/v1/tenants", tenantJson(id), 201);
+                  onboarded.add(id);
+                  return body;
+                }));
       }
       for (Future<String> f : sent) {
         f.get();
@@ -267,11 +287,13 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
     resource.waitUntilCondition(Objects::isNull, GONE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
   }
 
-  /** Deletes the class, and each new class a failed run left, and waits until they are gone. */
+  /**
+   * Deletes the classes it created (its own, and any new class a failed run left) and waits until
+   * they are gone.
+   */
   @Override
   public void close() {
     created.forEach(this::deleteClass);
-    deleteClass(className);
   }
 
   /** Deletes a class of this benchmark's and waits until its namespace is gone. */
