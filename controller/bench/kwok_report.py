@@ -10,6 +10,8 @@ import json
 import sys
 from datetime import UTC, datetime
 
+from path_tune_report import measured
+
 PAPER = [80.9, 31.1, 16.9]
 PAPER_BEST = 11.9
 NONE = "\u2013"  # an en dash: the table cell of a value that does not exist
@@ -19,13 +21,6 @@ def per_iteration(its):
     """How many runs each iteration measured: 'the median of 3 runs per iteration'."""
     n = max(len(it.get("repeatSeconds") or []) for it in its)
     return "one measurement per iteration" if n < 2 else f"the median of {n} runs per iteration"
-
-
-def measured(it):
-    """'21.20', or with repeats '21.20 (of 25.10, 21.20, 19.90)'."""
-    runs = it.get("repeatSeconds") or []
-    of = f" (of {', '.join(f'{x:.2f}' for x in runs)})" if len(runs) > 1 else ""
-    return f"{it['measuredSeconds']:.2f}{of}"
 
 
 def report(a, machine, load0, load1):

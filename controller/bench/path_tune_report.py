@@ -54,6 +54,13 @@ def change(it):
     return it["decision"]
 
 
+def measured(it):
+    """'21.20', or with repeats '21.20 (of 25.10, 21.20, 19.90)': the median run and every run."""
+    runs = it.get("repeatSeconds") or []
+    of = f" (of {', '.join(f'{x:.2f}' for x in runs)})" if len(runs) > 1 else ""
+    return f"{it['measuredSeconds']:.2f}{of}"
+
+
 def row(it):
     cpu = it["cpu"]
     b = it.get("bottleneck")
@@ -63,11 +70,9 @@ def row(it):
         else NONE
     )
     gain = it.get("measuredGain")
-    repeats = it.get("repeatSeconds") or []
-    runs = f" (of {', '.join(f'{x:.2f}' for x in repeats)})" if len(repeats) > 1 else ""
     ratio = it["predictedSeconds"] / it["measuredSeconds"] - 1
     return (
-        f"| {it['iteration']} | {it['measuredSeconds']:.2f}{runs} | {it['predictedSeconds']:.2f}"
+        f"| {it['iteration']} | {measured(it)} | {it['predictedSeconds']:.2f}"
         f" ({100 * ratio:+.0f} %)"
         f" | {it['measured'].get('S1', 0):.2f} | {it['measured'].get('S5', 0):.2f}"
         f" | {kubelet(it.get('singleKubeletSteps'))} | {kubelet(it.get('kubeletSteps'))}"

@@ -12,7 +12,7 @@ import json
 import sys
 from datetime import UTC, datetime
 
-from path_tune_report import NONE, change, spread, timed
+from path_tune_report import NONE, change, measured, spread, timed
 
 # S1-S4's steps the control plane times (ControlPlaneSteps), in pipeline order
 CONTROL_PLANE_STEPS = (
@@ -66,11 +66,9 @@ def row(it, previous):
     rec = it.get("recommendation")
     predicted = f"{100 * rec['predictedGain']:.1f} %" if rec else NONE
     gain = it.get("measuredGain")
-    repeats = it.get("repeatSeconds") or []
-    runs = f" (of {', '.join(f'{x:.2f}' for x in repeats)})" if len(repeats) > 1 else ""
     carried = previous.get("predicted", NONE) if previous else NONE
     return (
-        f"| {it['iteration']} | {it['measuredSeconds']:.2f}{runs}"
+        f"| {it['iteration']} | {measured(it)}"
         f" | {it['measured'].get('S3', 0):.2f} | {span(it)}"
         f" | {control_plane(it.get('controlPlaneSteps'))}"
         f" | {throttled(it.get('throttled'))} | {change(it)} | {predicted}"

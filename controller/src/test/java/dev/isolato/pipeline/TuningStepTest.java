@@ -58,17 +58,7 @@ class TuningStepTest {
   }
 
   static TuningStep decideWith(Evidence evidence, Cluster cluster) {
-    return TuningStep.decide(
-        1,
-        MEASURED,
-        PREDICTED,
-        new Cpu(0.5, 0.4),
-        HUNDRED_PODS,
-        LOCALKUBE,
-        Map.of(),
-        cluster,
-        RULES,
-        evidence);
+    return decideFor(MEASURED, HUNDRED_PODS, Map.of(), evidence, cluster);
   }
 
   /** {@link #MEASURED} with {@code c}'s client having waited {@code seconds} for its bucket. */
@@ -127,6 +117,16 @@ class TuningStepTest {
       WorkloadShape shape,
       Map<String, Double> current,
       Evidence evidence) {
+    return decideFor(measured, shape, current, evidence, Cluster.LOCALKUBE);
+  }
+
+  /** {@code measured} of {@code shape} with the planes at 50 / 40 %, on {@code cluster}. */
+  private static TuningStep decideFor(
+      Map<Stage, Double> measured,
+      WorkloadShape shape,
+      Map<String, Double> current,
+      Evidence evidence,
+      Cluster cluster) {
     return TuningStep.decide(
         1,
         measured,
@@ -135,7 +135,7 @@ class TuningStepTest {
         shape,
         LOCALKUBE,
         current,
-        Cluster.LOCALKUBE,
+        cluster,
         RULES,
         evidence);
   }

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -181,7 +182,7 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
               .mapToObj(i -> TENANT_PREFIX + name + "-" + i)
               .toList();
       // only the tenants onboarded here are offboarded: an id that was taken is someone else's
-      List<String> onboarded = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<String> onboarded = Collections.synchronizedList(new ArrayList<>());
       return traced(shape, () -> onboard(ids, onboarded), () -> offboard(List.copyOf(onboarded)));
     }
     int to = 1 + shape.podsPerWorkload();

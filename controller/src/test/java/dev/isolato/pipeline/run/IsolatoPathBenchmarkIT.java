@@ -81,25 +81,26 @@ class IsolatoPathBenchmarkIT {
     assertThat(requests).containsExactly("POST /api/v1/slo-classes");
   }
 
-  @Test
-  void aNewClassRunWhoseNameWasTakenDeletesNothing() {
-    IsolatoPathBenchmark b = bench(IsolatoPathBenchmark.Path.CLASS);
-    assertThatThrownBy(
-            () -> b.run(IsolatoPathBenchmark.shape(IsolatoPathBenchmark.Path.CLASS, 1, 3), "r1"))
+  /** A run of {@code path} whose create of {@code what} is refused as taken. */
+  private void aRunWhoseNamesWereTakenDeletesNothing(
+      IsolatoPathBenchmark.Path path, int workloads, int pods, String what) {
+    IsolatoPathBenchmark b = bench(path);
+    assertThatThrownBy(() -> b.run(IsolatoPathBenchmark.shape(path, workloads, pods), "r1"))
         .hasMessageContaining("409");
     b.close();
-    assertThat(requests).contains("POST /api/v1/slo-classes");
+    assertThat(requests).contains("POST " + what);
     assertThat(deletes()).isEmpty();
   }
 
   @Test
+  void aNewClassRunWhoseNameWasTakenDeletesNothing() {
+    aRunWhoseNamesWereTakenDeletesNothing(
+        IsolatoPathBenchmark.Path.CLASS, 1, 3, "/api/v1/slo-classes");
+  }
+
+  @Test
   void tenantsWhoseIdsWereTakenAreNotOffboarded() {
-    IsolatoPathBenchmark b = bench(IsolatoPathBenchmark.Path.TENANTS);
-    assertThatThrownBy(
-            () -> b.run(IsolatoPathBenchmark.shape(IsolatoPathBenchmark.Path.TENANTS, 3, 1), "r1"))
-        .hasMessageContaining("409");
-    b.close();
-    assertThat(requests).contains("POST /api/v1/tenants");
-    assertThat(deletes()).isEmpty();
+    aRunWhoseNamesWereTakenDeletesNothing(
+        IsolatoPathBenchmark.Path.TENANTS, 3, 1, "/api/v1/tenants");
   }
 }
