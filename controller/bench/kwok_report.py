@@ -10,7 +10,7 @@ import json
 import sys
 from datetime import UTC, datetime
 
-from path_tune_report import measured
+from path_tune_report import attempts, measured
 
 PAPER = [80.9, 31.1, 16.9]
 PAPER_BEST = 11.9
@@ -44,9 +44,9 @@ def report(a, machine, load0, load1):
     out.append(
         "| run | paper (s) | localkube + KWOK (s) | change applied after it"
         " | bottleneck (measured vs predicted share) | model best case (s)"
-        " | CPU control plane / node / host |"
+        " | scheduling attempts | CPU control plane / node / host |"
     )
-    out.append("|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|")
     for k, it in enumerate(its):
         applied = (it.get("applied") or "").split(" && ")[0].removeprefix(
             "localkube config set "
@@ -63,7 +63,7 @@ def report(a, machine, load0, load1):
         paper = f"{PAPER[k]:.1f}" if k < len(PAPER) else NONE
         out.append(
             f"| {it['iteration']} | {paper} | {measured(it)} | {applied} | {bott} | "
-            f"{it['predictedSeconds']:.2f} | {100 * c['controlPlane']:.0f}"
+            f"{it['predictedSeconds']:.2f} | {attempts(it)} | {100 * c['controlPlane']:.0f}"
             f" / {100 * c['node']:.0f} / {100 * c['host']:.0f} % |"
         )
     kept = [it for it in its if not (it.get("reverted"))]

@@ -45,6 +45,16 @@ def kubelet(steps):
     return timed(steps, KUBELET_STEPS, lambda s, m: f"{s} {m['seconds'] / m['count']:.2f}")
 
 
+ATTEMPT_RESULTS = ("scheduled", "unschedulable", "error")  # ControlPlaneSteps.ATTEMPT_RESULTS
+
+
+def attempts(it):
+    """The scheduler's attempts by result, '1600 scheduled · 960 error' (a result never seen left
+    out), or a dash when not read."""
+    a = it.get("schedulingAttempts") or {}
+    return " · ".join(f"{a[k]} {k}" for k in ATTEMPT_RESULTS if a.get(k)) or NONE
+
+
 def change(it):
     if it.get("applied"):
         return f"{it['decision']}: {it['applied']}"

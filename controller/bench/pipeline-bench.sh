@@ -33,6 +33,7 @@ trap 'reset; "$LK" down >/dev/null 2>&1 || true' EXIT
 where=()
 [ -z "${KWOK_NODES:-}" ] || where=(--timeout 300) # tune.sh puts the pods on the fake nodes
 out=$(mktemp -d)
+log "analyses in $out (default-R.json, tuned-R.json)"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq 1 "$REPEATS"); do
   order=(default tuned); [ $((r % 2)) -eq 0 ] && order=(tuned default)

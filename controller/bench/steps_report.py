@@ -12,7 +12,7 @@ import json
 import sys
 from datetime import UTC, datetime
 
-from path_tune_report import NONE, change, measured, spread, timed
+from path_tune_report import NONE, attempts, change, measured, spread, timed
 
 # S1-S4's steps the control plane times (ControlPlaneSteps), in pipeline order
 CONTROL_PLANE_STEPS = (
@@ -70,7 +70,7 @@ def row(it, previous):
     return (
         f"| {it['iteration']} | {measured(it)}"
         f" | {it['measured'].get('S3', 0):.2f} | {span(it)}"
-        f" | {control_plane(it.get('controlPlaneSteps'))}"
+        f" | {control_plane(it.get('controlPlaneSteps'))} | {attempts(it)}"
         f" | {throttled(it.get('throttled'))} | {change(it)} | {predicted}"
         f" | {carried} | {NONE if gain is None else f'{100 * gain:.1f} %'} |"
     ), {"predicted": predicted}
@@ -103,10 +103,10 @@ def report(a, machine, load0, load1, qps, burst, command):
         " last, which need not be the last one created). Load average at the start"
         f" {load0}, at the end {load1}; {noise}. The setting is put back at the end.\n",
         "| iteration | measured (s): the median run | S3 (s, traced) | pods created over (s,"
-        " traced) | control plane per operation"
+        " traced) | control plane per operation | scheduling attempts"
         " | waited for limits (s / requests) | decision | predicted gain | predicted for this"
         " run | measured gain |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     previous = None
     for it in a["iterations"]:

@@ -92,3 +92,10 @@ def test_the_noise_is_the_widest_spread_of_an_iterations_repeats():
     assert "— 2026-11-26 03:18 UTC — vm" in text
     assert "spread by up to 20 %" in text
     assert "one run per iteration" in r.report([analysis(shape, [iteration(1)])], "vm", "1", "2")
+
+
+def test_the_schedulers_attempts_show_the_scheduled_first_and_leave_out_results_never_seen():
+    it = {"schedulingAttempts": {"error": 960, "scheduled": 1600, "unschedulable": 0}}
+    assert r.attempts(it) == "1600 scheduled · 960 error"
+    assert r.attempts({"schedulingAttempts": {}}) == r.NONE
+    assert r.attempts({}) == r.NONE

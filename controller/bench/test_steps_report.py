@@ -20,6 +20,7 @@ def iteration(n, **extra):
             "APISERVER": {"count": 900, "seconds": 0.04},
         },
         "decision": "STOP_CPU_BOUND",
+        "schedulingAttempts": {"scheduled": 100, "error": 0},
     }
     return it | extra
 
@@ -54,7 +55,7 @@ def test_each_iteration_shows_its_steps_waits_and_the_gain_predicted_for_it():
         "at least 3.50 s for 100 pod creates ((pods − burst) / QPS), and 0.70 s at QPS 100" in text
     )
     assert (
-        "| 1 | 19.25 (of 19.67, 18.12, 19.25) | 3.21 | 5.10 | S3 T_w 22 ms ×100"
+        "| 1 | 19.25 (of 19.67, 18.12, 19.25) | 3.21 | 5.10 | S3 T_w 22 ms ×100 | 100 scheduled"
         " | controller manager 67.19 s / 362 · scheduler 0.00 s / 201"
         " · API server's queues 0.04 s / 900"
         " | APPLY: localkube config set controller-manager.kube-api-qps 100 | 6.0 %"
@@ -62,7 +63,8 @@ def test_each_iteration_shows_its_steps_waits_and_the_gain_predicted_for_it():
     ) in text
     # the next row carries the gain predicted for it beside the one measured; no waits read
     assert (
-        f"| 2 | 16.00 | 3.21 | {r.NONE} | S3 T_w 22 ms ×100 | {r.NONE} | STOP_CPU_BOUND | {r.NONE}"
+        f"| 2 | 16.00 | 3.21 | {r.NONE} | S3 T_w 22 ms ×100 | 100 scheduled | {r.NONE}"
+        f" | STOP_CPU_BOUND | {r.NONE}"
         " | 6.0 % | 16.9 % |"
     ) in text
     assert text.rstrip().endswith("Outcome: 19.25 s → 16.00 s.")

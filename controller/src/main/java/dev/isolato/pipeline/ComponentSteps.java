@@ -1,32 +1,38 @@
 package dev.isolato.pipeline;
 
 import dev.isolato.pipeline.Stage.Component;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Pure: what the components timed themselves over a run, from two scrapes of their {@code /metrics}
  * (by component; the kubelets' expositions concatenated): the kubelets' steps of S5 and S6 ({@link
  * KubeletSteps}), the control plane's steps of S1–S4 and S7 ({@link ControlPlaneSteps}), and each
- * client's wait for its own rate limiter. A component not scraped both times contributes nothing,
- * so every map may be empty.
+ * client's wait for its own rate limiter, and the scheduler's attempts by result ({@link
+ * ControlPlaneSteps#schedulingAttempts}, by result in alphabetical order). A component not scraped
+ * both times contributes nothing, so every map may be empty.
  */
 public record ComponentSteps(
     Map<Step, Measure> kubelet,
     Map<Step, Measure> controlPlane,
-    Map<Component, Measure> throttled) {
+    Map<Component, Measure> throttled,
+    Map<String, Long> schedulingAttempts) {
 
-  public static final ComponentSteps NONE = new ComponentSteps(Map.of(), Map.of(), Map.of());
+  public static final ComponentSteps NONE =
+      new ComponentSteps(Map.of(), Map.of(), Map.of(), Map.of());
 
   public ComponentSteps {
     kubelet = Map.copyOf(kubelet);
     controlPlane = Map.copyOf(controlPlane);
     throttled = Map.copyOf(throttled);
+    schedulingAttempts = Collections.unmodifiableMap(new TreeMap<>(schedulingAttempts));
   }
 
   /** Only the kubelets' steps were read. */
   public static ComponentSteps ofKubelet(Map<Step, Measure> kubelet) {
-    return new ComponentSteps(kubelet, Map.of(), Map.of());
+    return new ComponentSteps(kubelet, Map.of(), Map.of(), Map.of());
   }
 
   public static ComponentSteps between(
@@ -36,7 +42,8 @@ public record ComponentSteps(
     return new ComponentSteps(
         kb == null || ka == null ? Map.of() : KubeletSteps.between(kb, ka),
         ControlPlaneSteps.between(before, after),
-        ControlPlaneSteps.throttled(before, after));
+        ControlPlaneSteps.throttled(before, after),
+        ControlPlaneSteps.schedulingAttempts(before, after));
   }
 
   /** Each read client's wait for its token bucket over the run, summed over its requests. */

@@ -3,6 +3,7 @@ package dev.isolato.pipeline;
 import dev.isolato.metrics.Exposition;
 import dev.isolato.pipeline.Stage.Component;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -62,6 +63,7 @@ public final class ControlPlaneSteps {
   private static final String QUEUE = "workqueue_queue_duration_seconds";
   private static final String WORK = "workqueue_work_duration_seconds";
   private static final String RATE_LIMITER = "rest_client_rate_limiter_duration_seconds";
+  private static final String ATTEMPTS = "scheduler_schedule_attempts_total";
 
   /**
    * A request's wait in its priority level's queue for a seat; the seats are the server's in-flight
@@ -140,6 +142,30 @@ public final class ControlPlaneSteps {
           }
           out.put(step, new Measure(count, Math.max(0, seconds)));
         });
+    return out;
+  }
+
+  /** The results the scheduler counts its attempts by (a stable metric since 1.19). */
+  public static final List<String> ATTEMPT_RESULTS = List.of("scheduled", "unschedulable", "error");
+
+  /**
+   * The scheduler's scheduling attempts between the two scrapes by result ({@link
+   * #ATTEMPT_RESULTS}): more attempts than pods means pods went back to its queue, and the result
+   * says why (a node rejected them, or the scheduler failed, e.g. a binding it could not write).
+   * Empty when the scheduler was not scraped both times.
+   */
+  public static Map<String, Long> schedulingAttempts(
+      Map<Component, String> before, Map<Component, String> after) {
+    String b = before.get(Component.SCHEDULER);
+    String a = after.get(Component.SCHEDULER);
+    Map<String, Long> out = new LinkedHashMap<>();
+    if (b != null && a != null) {
+      for (String result : ATTEMPT_RESULTS) {
+        Map<String, String> labels = Map.of("result", result);
+        double n = Exposition.sum(a, ATTEMPTS, labels) - Exposition.sum(b, ATTEMPTS, labels);
+        out.put(result, Math.max(0, Math.round(n)));
+      }
+    }
     return out;
   }
 

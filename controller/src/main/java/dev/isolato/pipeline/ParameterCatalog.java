@@ -25,10 +25,13 @@ import static dev.isolato.pipeline.Stage.Component.SCHEDULER;
 import dev.isolato.pipeline.Parameter.Apply;
 import dev.isolato.pipeline.Parameter.Counted;
 import dev.isolato.pipeline.Parameter.Throttle;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The rule catalog for Kubernetes 1.34 (Columbo Table 5, extended): one entry per setting that
@@ -396,6 +399,64 @@ public final class ParameterCatalog {
 
   public static Optional<Parameter> byId(String id) {
     return KUBERNETES_1_34.stream().filter(p -> p.id().equals(id)).findFirst();
+  }
+
+  /**
+   * Control-plane settings to start the loop from, written {@code KEY=VALUE[,KEY=VALUE…]}: each key
+   * a catalog throughput limit localkube sets (e.g. {@code controller-manager.kube-api-qps=20},
+   * Kubernetes' default where localkube's differs), each value a positive number; in the order
+   * given.
+   *
+   * @throws IllegalArgumentException naming the first entry that is not such a setting
+   */
+  public static Map<Parameter, Double> localkubeSettings(String spec) {
+    Map<Parameter, Double> out = new LinkedHashMap<>();
+    for (String entry : spec.split(",", -1)) {
+      int eq = entry.indexOf('=');
+      String key = (eq < 0 ? entry : entry.substring(0, eq)).strip();
+      Parameter p =
+          byId(key)
+              .filter(ParameterCatalog::localkubeLimit)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "'"
+                              + entry
+                              + "' is not KEY=VALUE with KEY a throughput limit localkube sets,"
+                              + " one of: "
+                              + KUBERNETES_1_34.stream()
+                                  .filter(ParameterCatalog::localkubeLimit)
+                                  .map(Parameter::id)
+                                  .collect(Collectors.joining(", "))));
+      double value = eq < 0 ? Double.NaN : number(entry.substring(eq + 1).strip());
+      if (!(value > 0 && value < Double.POSITIVE_INFINITY)) {
+        throw new IllegalArgumentException(
+            "'"
+                + entry
+                + "': "
+                + key
+                + " needs a positive number, e.g. "
+                + key
+                + "="
+                + p.defaultValue());
+      }
+      if (out.put(p, value) != null) {
+        throw new IllegalArgumentException(key + " is given twice");
+      }
+    }
+    return out;
+  }
+
+  private static boolean localkubeLimit(Parameter p) {
+    return p.limit().isPresent() && p.apply().where() == Apply.Where.LOCALKUBE;
+  }
+
+  private static double number(String text) {
+    try {
+      return Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      return Double.NaN;
+    }
   }
 
   private static Parameter p(

@@ -88,6 +88,11 @@ class ControlPlaneStepsTest {
             + pods,
         "scheduler_scheduling_algorithm_duration_seconds_sum " + pods * 0.01,
         "scheduler_scheduling_algorithm_duration_seconds_count " + pods,
+        // every pod bound at its first attempt, and one in ten failed once before
+        "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"} "
+            + pods,
+        "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"error\"} "
+            + pods / 10,
         "");
   }
 
@@ -150,6 +155,17 @@ class ControlPlaneStepsTest {
     Map<Component, String> before = Map.of(Component.APISERVER, apiServer(5).replace(APF, "x"));
     Map<Component, String> after = Map.of(Component.APISERVER, apiServer(105).replace(APF, "x"));
     assertThat(ControlPlaneSteps.throttled(before, after)).isEmpty();
+  }
+
+  @Test
+  void theSchedulersAttemptsAreCountedByResult() {
+    assertThat(ControlPlaneSteps.schedulingAttempts(scrape(5, 1, 0.5), scrape(105, 4, 4.5)))
+        .containsExactly(
+            Map.entry("scheduled", 100L), Map.entry("unschedulable", 0L), Map.entry("error", 10L));
+    assertThat(
+            ControlPlaneSteps.schedulingAttempts(
+                Map.of(Component.APISERVER, apiServer(0)), scrape(10, 1, 0)))
+        .isEmpty();
   }
 
   @Test

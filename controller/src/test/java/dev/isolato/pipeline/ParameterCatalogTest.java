@@ -1,6 +1,7 @@
 package dev.isolato.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.isolato.DocClaim;
 import dev.isolato.config.IsolatoProperties;
@@ -67,6 +68,44 @@ class ParameterCatalogTest {
         .contains("pool-apply-threads: " + dflt);
     assertThat(Files.readString(REPO.resolve("helm/isolato/values.yaml")))
         .contains("poolApplyThreads: " + dflt);
+  }
+
+  @Test
+  void startingSettingsAreLocalkubesThroughputLimitsInTheOrderGiven() {
+    Map<Parameter, Double> start =
+        ParameterCatalog.localkubeSettings(
+            "controller-manager.kube-api-qps=20, scheduler.kube-api-burst = 7.5");
+    assertThat(start.keySet())
+        .extracting(Parameter::id)
+        .containsExactly("controller-manager.kube-api-qps", "scheduler.kube-api-burst");
+    assertThat(start.values()).containsExactly(20.0, 7.5);
+  }
+
+  @Test
+  void aStartingSettingThatIsNoLocalkubeLimitOrNoPositiveNumberIsRefusedByName() {
+    // an Isolato property, a reported-only constant, an unknown key, no value, zero, twice
+    assertThatThrownBy(() -> ParameterCatalog.localkubeSettings("isolato.client-qps=50"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'isolato.client-qps=50' is not KEY=VALUE with KEY a throughput")
+        .hasMessageContaining("controller-manager.kube-api-qps");
+    assertThatThrownBy(
+            () -> ParameterCatalog.localkubeSettings("controller-manager.BurstReplicas=100"))
+        .hasMessageContaining("'controller-manager.BurstReplicas=100' is not KEY=VALUE");
+    assertThatThrownBy(() -> ParameterCatalog.localkubeSettings("scheduler.qps=5"))
+        .hasMessageContaining("'scheduler.qps=5' is not");
+    assertThatThrownBy(() -> ParameterCatalog.localkubeSettings("scheduler.kube-api-qps"))
+        .hasMessageContaining("scheduler.kube-api-qps needs a positive number, e.g.")
+        .hasMessageContaining("scheduler.kube-api-qps=50");
+    for (String bad : List.of("0", "-1", "NaN", "Infinity", "fast")) {
+      assertThatThrownBy(() -> ParameterCatalog.localkubeSettings("scheduler.kube-api-qps=" + bad))
+          .as(bad)
+          .hasMessageContaining("needs a positive number");
+    }
+    assertThatThrownBy(
+            () ->
+                ParameterCatalog.localkubeSettings(
+                    "scheduler.kube-api-qps=5,scheduler.kube-api-qps=6"))
+        .hasMessage("scheduler.kube-api-qps is given twice");
   }
 
   @Test

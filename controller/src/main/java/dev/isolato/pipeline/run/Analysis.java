@@ -20,6 +20,8 @@ import java.util.Map;
  *
  * @param workload what the shape deploys, in words (plain Deployments or one of Isolato's paths)
  * @param maxChanges settings the loop may change; 0 = measure and recommend only
+ * @param startedFrom settings set before the first run (parameter id → value; {@code make tune
+ *     TUNE_ARGS="--start …"}), empty when the loop started from the cluster's configuration
  * @param outcome one line: the reduction from the first to the last measurement and why it stopped
  */
 public record Analysis(
@@ -27,6 +29,7 @@ public record Analysis(
     String workload,
     WorkloadShape shape,
     int maxChanges,
+    Map<String, Double> startedFrom,
     Status status,
     String cluster,
     Hardware hardware,
@@ -43,6 +46,7 @@ public record Analysis(
   }
 
   public Analysis {
+    startedFrom = Map.copyOf(startedFrom);
     iterations = List.copyOf(iterations);
   }
 
@@ -53,6 +57,7 @@ public record Analysis(
         workload,
         shape,
         maxChanges,
+        Map.of(),
         Status.RUNNING,
         cluster,
         null,
@@ -69,6 +74,7 @@ public record Analysis(
         workload,
         shape,
         maxChanges,
+        startedFrom,
         status,
         cluster,
         h,
@@ -79,12 +85,31 @@ public record Analysis(
         error);
   }
 
+  /** The same analysis, recorded as started from {@code settings} (parameter id → value). */
+  Analysis startingFrom(Map<String, Double> settings) {
+    return new Analysis(
+        id,
+        workload,
+        shape,
+        maxChanges,
+        settings,
+        status,
+        cluster,
+        hardware,
+        started,
+        finished,
+        iterations,
+        outcome,
+        error);
+  }
+
   Analysis done(String summary) {
     return new Analysis(
         id,
         workload,
         shape,
         maxChanges,
+        startedFrom,
         Status.DONE,
         cluster,
         hardware,
@@ -101,6 +126,7 @@ public record Analysis(
         workload,
         shape,
         maxChanges,
+        startedFrom,
         Status.FAILED,
         cluster,
         hardware,
@@ -122,6 +148,8 @@ public record Analysis(
    * @param throttled the requests' wait for a limit over the measured run, summed, by component:
    *     each client's for its own rate limiter, the API server's in its priority and fairness
    *     queues
+   * @param schedulingAttempts the scheduler's attempts over the measured run by result ({@code
+   *     ControlPlaneSteps.schedulingAttempts}; empty when it was not scraped)
    * @param createSpanSeconds the measured run's S3 up to its last pod's creation (traced)
    * @param s5AndS6Merged the kubelet reported sandbox and containers in one status update: the
    *     bottleneck was sought with S5 counted as S6 (docs/pipeline.md)
@@ -145,6 +173,7 @@ public record Analysis(
       Map<Step, Measure> singleKubeletSteps,
       Map<Step, Measure> controlPlaneSteps,
       Map<Stage.Component, Measure> throttled,
+      Map<String, Long> schedulingAttempts,
       Double createSpanSeconds,
       boolean s5AndS6Merged,
       CpuMeter.Usage cpu,

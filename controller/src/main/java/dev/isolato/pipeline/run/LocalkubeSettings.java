@@ -2,17 +2,22 @@ package dev.isolato.pipeline.run;
 
 import dev.isolato.pipeline.Parameter;
 import dev.isolato.pipeline.ParameterCatalog;
+import dev.isolato.pipeline.Stage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * localkube's configuration through its own command: {@code localkube config} to read, {@code
@@ -59,21 +64,34 @@ public final class LocalkubeSettings implements ClusterSettings {
 
   @Override
   public synchronized String apply(Parameter p, double value) {
-    String key = p.apply().how();
-    Setting was = parse(run(List.of("config"))).get(key);
-    if (was == null) {
-      throw new IllegalStateException(
-          "localkube has no key " + key + " (localkube/config/defaults.conf)");
-    }
-    before.putIfAbsent(key, was.user() ? Optional.of(was.value()) : Optional.empty());
-    run(List.of("config", "set", key, format(value)));
+    return start(Map.of(p, value));
+  }
+
+  /**
+   * Sets every one of {@code values} (each remembered for {@link #restore}), then restarts the
+   * components concerned with one {@code localkube up}; returns what was done.
+   */
+  public synchronized String start(Map<Parameter, Double> values) {
+    Map<String, Setting> config = parse(run(List.of("config")));
+    List<String> sets = new ArrayList<>();
+    Set<Stage.Component> restarted = new TreeSet<>();
+    values.forEach(
+        (p, value) -> {
+          String key = p.apply().how();
+          Setting was = config.get(key);
+          if (was == null) {
+            throw new IllegalStateException(
+                "localkube has no key " + key + " (localkube/config/defaults.conf)");
+          }
+          before.putIfAbsent(key, was.user() ? Optional.of(was.value()) : Optional.empty());
+          run(List.of("config", "set", key, format(value)));
+          sets.add("localkube config set " + key + " " + format(value));
+          restarted.add(p.component());
+        });
     run(List.of("up"));
-    return "localkube config set "
-        + key
-        + " "
-        + format(value)
+    return String.join(" && ", sets)
         + " && localkube up (restarted "
-        + p.component()
+        + restarted.stream().map(Enum::name).collect(Collectors.joining(", "))
         + ")";
   }
 
@@ -111,7 +129,7 @@ public final class LocalkubeSettings implements ClusterSettings {
   }
 
   private String run(List<String> args) {
-    List<String> cmd = new java.util.ArrayList<>();
+    List<String> cmd = new ArrayList<>();
     cmd.add(script.toString());
     cmd.addAll(args);
     try {

@@ -3,6 +3,8 @@ package dev.isolato.pipeline.run;
 import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.isolato.pipeline.Parameter;
+import dev.isolato.pipeline.ParameterCatalog;
 import dev.isolato.pipeline.Rules;
 import dev.isolato.pipeline.WorkloadShape;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -12,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,13 +27,19 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C] [--max-changes N]
- *          [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE] [--restore] [--out FILE]
+ *          [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE] [--start KEY=VALUE,…]
+ *          [--restore] [--out FILE]
  * TuneMain --localkube PATH --path tenants|scale|class --controller-jar JAR --api URL
  *          --token-file FILE [--workloads J] [--pods P] [--class NAME] [--image IMAGE] [--controller-log FILE]
- *          [--max-changes N] [--repeats R] [--restore]
+ *          [--max-changes N] [--repeats R] [--start KEY=VALUE,…] [--restore]
  * </pre>
  *
- * {@code --repeats R} runs the shape R times per iteration and takes the median run (default 1).
+ * {@code --start} sets localkube's throughput limits before the first run, e.g. Kubernetes'
+ * defaults where localkube's differ ({@code controller-manager.kube-api-qps=20}); the analysis
+ * records them ({@link Analysis#startedFrom}) and {@code --restore} undoes them with the loop's
+ * changes.
+ *
+ * <p>{@code --repeats R} runs the shape R times per iteration and takes the median run (default 1).
  *
  * <p>{@code --path} tunes one of Isolato's own paths ({@link IsolatoPathBenchmark}): J dedicated
  * tenants onboarded at once (default 50), a pool scaled by P pods (default 9), or a new class with
@@ -65,6 +74,7 @@ public final class TuneMain {
           "pods",
           "repeats",
           "restore",
+          "start",
           "timeout",
           "token-file",
           "workloads");
@@ -97,7 +107,12 @@ public final class TuneMain {
     Duration timeout;
     Optional<DeploymentBenchmark.NodeLabel> nodes;
     Optional<IsolatoPathBenchmark.Path> path;
+    Map<Parameter, Double> start;
     try {
+      start =
+          opt.containsKey("start")
+              ? ParameterCatalog.localkubeSettings(opt.get("start"))
+              : Map.of();
       nodes = Optional.ofNullable(opt.get("node-label")).map(DeploymentBenchmark.NodeLabel::parse);
       path = Optional.ofNullable(opt.get("path")).map(TuneMain::path);
       shape =
@@ -129,10 +144,12 @@ public final class TuneMain {
       a =
           path.isPresent()
               ? onIsolatosPath(
-                  opt, path.get(), client, localkube, meter, id, shape, maxChanges, timeout)
+                  opt, path.get(), client, localkube, start, meter, id, shape, maxChanges, timeout)
               : loop(
                   new DeploymentBenchmark(client, props, meter, nodes),
                   localkube,
+                  localkube,
+                  start,
                   opt,
                   id,
                   shape,
@@ -166,16 +183,28 @@ public final class TuneMain {
     System.exit(a.status() == Analysis.Status.DONE ? 0 : 1);
   }
 
+  /**
+   * The loop, from {@code start} set on localkube ({@code settings} restores them with its own
+   * changes: it is {@code localkube} or wraps it).
+   */
   private static Analysis loop(
       PipelineBenchmark bench,
       ClusterSettings settings,
+      LocalkubeSettings localkube,
+      Map<Parameter, Double> start,
       Map<String, String> opt,
       String id,
       WorkloadShape shape,
       int maxChanges) {
     try {
+      Map<String, Double> from = new LinkedHashMap<>();
+      start.forEach((p, v) -> from.put(p.id(), v));
+      if (!start.isEmpty()) {
+        System.out.println("[tune] starting from " + localkube.start(start));
+      }
       return new TuningLoop(bench, settings, Rules.kubernetes134(), num(opt, "repeats", 1))
-          .run(id, shape, maxChanges, line -> System.out.println("[tune] " + line), x -> {});
+          .run(id, shape, maxChanges, line -> System.out.println("[tune] " + line), x -> {})
+          .startingFrom(from);
     } finally {
       if (opt.containsKey("restore")) {
         System.out.println("[tune] restoring the settings the loop changed");
@@ -193,6 +222,7 @@ public final class TuneMain {
       IsolatoPathBenchmark.Path path,
       KubernetesClient client,
       LocalkubeSettings localkube,
+      Map<Parameter, Double> start,
       CpuMeter meter,
       String id,
       WorkloadShape shape,
@@ -226,7 +256,7 @@ public final class TuneMain {
               controller::pid,
               timeout)) {
         bench.prepare();
-        return loop(bench, settings, opt, id, shape, maxChanges);
+        return loop(bench, settings, localkube, start, opt, id, shape, maxChanges);
       }
     }
   }
@@ -255,10 +285,10 @@ public final class TuneMain {
             + why
             + "\nusage: TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C]"
             + " [--max-changes N] [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE]"
-            + " [--restore] [--out FILE]"
+            + " [--start KEY=VALUE,…] [--restore] [--out FILE]"
             + "\n       TuneMain --localkube PATH --path tenants|scale|class --controller-jar JAR --api URL"
             + " --token-file FILE [--workloads J] [--pods P] [--max-changes N] [--repeats R]"
-            + " [--restore] [--out FILE]");
+            + " [--start KEY=VALUE,…] [--restore] [--out FILE]");
     System.exit(2);
   }
 }

@@ -148,6 +148,7 @@ public final class TuningLoop {
                 single.kubeletSteps(),
                 run.steps().controlPlane(),
                 run.steps().throttled(),
+                run.steps().schedulingAttempts(),
                 run.createSpanSeconds(),
                 cmp.s5AndS6Merged(),
                 run.cpu(),
@@ -269,6 +270,11 @@ public final class TuningLoop {
                           c.name().toLowerCase(Locale.ROOT),
                           m.seconds(),
                           m.count())));
+    }
+    if (!it.schedulingAttempts().isEmpty()) {
+      s.append("; scheduling attempts:");
+      it.schedulingAttempts()
+          .forEach((result, n) -> s.append(' ').append(n).append(' ').append(result));
     }
     s.append("; ").append(it.cpu());
     if (it.cpuFloor() != null) {

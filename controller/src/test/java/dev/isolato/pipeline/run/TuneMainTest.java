@@ -44,4 +44,13 @@ class TuneMainTest {
     assertThat(zero.code()).isEqualTo(2);
     assertThat(zero.output()).contains("--repeats must be at least 1, was 0");
   }
+
+  @Test
+  void aStartingSettingLocalkubeDoesNotSetIsRefusedBeforeAnythingRuns() throws Exception {
+    Exit e = tune("--localkube", "/nonexistent/localkube", "--start", "isolato.client-qps=5");
+    assertThat(e.code()).isEqualTo(2);
+    assertThat(e.output())
+        .contains("'isolato.client-qps=5' is not KEY=VALUE with KEY a throughput limit")
+        .contains("usage: TuneMain");
+  }
 }

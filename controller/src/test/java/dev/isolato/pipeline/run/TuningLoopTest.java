@@ -55,7 +55,8 @@ class TuningLoopTest {
           new ComponentSteps(
               Map.of(Step.S5_SANDBOX, new Measure(shape.pods(), shape.pods() * s / 2)),
               Map.of(Step.S3_WRITE, new Measure(shape.pods(), shape.pods() * 0.004)),
-              Map.of(Stage.Component.CONTROLLER_MANAGER, new Measure(shape.pods(), 0.5))),
+              Map.of(Stage.Component.CONTROLLER_MANAGER, new Measure(shape.pods(), 0.5)),
+              Map.of("scheduled", (long) shape.pods(), "error", 1L)),
           s / 10);
     }
 
@@ -119,7 +120,8 @@ class TuningLoopTest {
         .containsEntry(Stage.Component.CONTROLLER_MANAGER, new Measure(50, 0.5));
     assertThat(TuningLoop.line(it))
         .contains("control plane per operation: S3 T_w 0.004 s ×50")
-        .contains("API server's queues): controller_manager 0.50 s over 50 requests");
+        .contains("API server's queues): controller_manager 0.50 s over 50 requests")
+        .contains("scheduling attempts: 1 error 50 scheduled");
     // 50 pods of 10m on 2 cores start their sandboxes at once: S5 is predicted once, not 25 times
     assertThat(it.predicted()).containsEntry(Stage.S5, 1.0);
   }
