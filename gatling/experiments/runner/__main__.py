@@ -4,12 +4,12 @@
 run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/gatling.md).
   Its parameters come from the environment (see `list`); ISOLATO_API_URL, ISOLATO_API_TOKEN or
   ISOLATO_API_TOKEN_FILE, else what `make run` wrote in ISOLATO_RUN_DIR (/var/lib/isolato-run);
-  KUBECONFIG (default: localkube's); READY_TIMEOUT (s, default 240); results in a new
-  build/experiments/<results>/<runId>/, or the stored docs/results/<results>/ with REPLACE=1,
-  or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement hygiene"): INSTRUMENT=gatling|
-  openloop|both (the open-loop referee drives every simulation, from the plan the Gatling
-  module exports; both: side by side and compared), HYGIENE=on|off (generator and pods on
-  disjoint CPUs), CONTAMINATED=refuse|post, REFINE=1|0 (bisect near the knee),
+  ISOLATO_KUBECONFIG (default: localkube's, `make run`'s; KUBECONFIG is not read); READY_TIMEOUT
+  (s, default 240); results in a new build/experiments/<results>/<runId>/, or the stored
+  docs/results/<results>/ with REPLACE=1, or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement
+  hygiene"): INSTRUMENT=gatling|openloop|both (the open-loop referee drives every simulation, from
+  the plan the Gatling module exports; both: side by side and compared), HYGIENE=on|off (generator
+  and pods on disjoint CPUs), CONTAMINATED=refuse|post, REFINE=1|0 (bisect near the knee),
   ARRIVALS=even|poisson and CONNECTIONS=reuse|per-request (both generators), OPENLOOP (default
   build/openloop), WIRE=on|off (capture the requests at the pods; ramps only).
 list: the definitions with their parameters and a line each.
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -43,7 +42,13 @@ from .model_accuracy import model_accuracy
 from .pod_size import pod_size_plan
 from .recompare import RecompareError, recompare
 from .run import EXPERIMENTS_DIR, Run, RunError, log
-from .settings import SettingsError, api_settings, results_dir
+from .settings import (
+    SettingsError,
+    api_settings,
+    cluster_settings,
+    localkube_kubeconfig,
+    results_dir,
+)
 
 REPO_ROOT = EXPERIMENTS_DIR.parent.parent
 
@@ -66,18 +71,6 @@ def _usage(defs: Mapping[str, Definition], problem: str) -> int:
     return 2
 
 
-def _kubeconfig(environ: Mapping[str, str]) -> str:
-    if environ.get("KUBECONFIG"):
-        return environ["KUBECONFIG"]
-    lk = REPO_ROOT / "localkube" / "localkube"
-    done = subprocess.run([str(lk), "kubeconfig"], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SettingsError(
-            f"no KUBECONFIG and `localkube kubeconfig` failed: {done.stderr.strip()}"
-        )
-    return done.stdout.strip()
-
-
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # SIGTERM stops the run as Ctrl-C does
 
@@ -93,13 +86,16 @@ def run(name: str, environ: Mapping[str, str]) -> int:
         run_id = f"{name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
         out, replaces = results_dir(environ, REPO_ROOT, experiment.results, run_id)
         settings = api_settings(environ)
-        kube = Kubectl(_kubeconfig(environ))
+        cluster = cluster_settings(environ, lambda: localkube_kubeconfig(REPO_ROOT))
+        kube = Kubectl(cluster.kubeconfig)
         timeout = int(environ.get("READY_TIMEOUT") or 240)
         options = Options.from_env(environ, REPO_ROOT)
     except (ParameterError, SettingsError, InstrumentError, ValueError) as e:
         print(f"[experiment] error: {e}", file=sys.stderr)
         return 2
-    log(f"API {settings.url} ({settings.source})")
+    log(f"API {settings.url} ({settings.source}), cluster {cluster.kubeconfig}")
+    if cluster.note:
+        log(cluster.note)
     if replaces:
         log(f"REPLACE=1: writing over the stored results in {out}")
     signal.signal(signal.SIGTERM, _interrupt)

@@ -3,13 +3,15 @@
 scripts/run.sh keeps its state in ISOLATO_RUN_DIR (default /var/lib/isolato-run): the bearer
 token in api-token and the API's URL in api-url. An explicit ISOLATO_API_URL,
 ISOLATO_API_TOKEN or ISOLATO_API_TOKEN_FILE wins (the e2e test and session.sh start their own
-controller and set them).
+controller and set them). The cluster is `make run`'s, localkube's, unless ISOLATO_KUBECONFIG
+names another: an ambient KUBECONFIG, set for other work, never sends load elsewhere.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import subprocess
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -66,6 +68,40 @@ def api_settings(environ: Mapping[str, str]) -> ApiSettings:
     if not re.match(r"^https?://[^/\s]+", url):
         raise SettingsError(f"the API URL '{url}' ({sources[-1]}) is not an http(s) URL")
     return ApiSettings(url.rstrip("/"), token, " + ".join(sources))
+
+
+@dataclass(frozen=True)
+class ClusterSettings:
+    kubeconfig: str
+    note: str | None  # an ambient KUBECONFIG left aside, for the log
+
+
+def localkube_kubeconfig(repo_root: Path) -> str:
+    """`localkube kubeconfig`: the path `make run` exports."""
+    lk = repo_root / "localkube" / "localkube"
+    done = subprocess.run([str(lk), "kubeconfig"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SettingsError(f"`localkube kubeconfig` failed: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def cluster_settings(environ: Mapping[str, str], localkube: Callable[[], str]) -> ClusterSettings:
+    """The kubeconfig of the cluster the experiment loads: ISOLATO_KUBECONFIG, else localkube's
+    (`make run`'s). KUBECONFIG is not read: it may point at any cluster the user works on."""
+    if environ.get("ISOLATO_KUBECONFIG"):
+        path = environ["ISOLATO_KUBECONFIG"]
+        if not Path(path).is_file():
+            raise SettingsError(f"ISOLATO_KUBECONFIG {path} is not a file")
+        return ClusterSettings(path, None)
+    path = localkube()
+    ambient = environ.get("KUBECONFIG")
+    note = (
+        f"KUBECONFIG={ambient} left aside: the experiment runs on localkube, where `make run` is"
+        " (ISOLATO_KUBECONFIG names another cluster)"
+        if ambient and ambient != path
+        else None
+    )
+    return ClusterSettings(path, note)
 
 
 def results_dir(

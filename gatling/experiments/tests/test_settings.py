@@ -1,7 +1,7 @@
 from pathlib import Path, PurePosixPath
 
 import pytest
-from runner.settings import SettingsError, api_settings, results_dir
+from runner.settings import SettingsError, api_settings, cluster_settings, results_dir
 
 
 def test_make_runs_files_are_enough(tmp_path):
@@ -78,3 +78,24 @@ def test_results_dir_is_taken_as_given(tmp_path):
 def test_ambiguous_result_settings_are_refused(tmp_path, env, message):
     with pytest.raises(SettingsError, match=message):
         results_dir(env, tmp_path, RESULTS, "r")
+
+
+def test_the_cluster_is_localkubes_whatever_kubeconfig_says(tmp_path):
+    c = cluster_settings({"KUBECONFIG": "/home/me/.kube/prod"}, lambda: "/lk/admin.kubeconfig")
+    assert c.kubeconfig == "/lk/admin.kubeconfig"
+    assert "KUBECONFIG=/home/me/.kube/prod left aside" in c.note
+    same = cluster_settings({"KUBECONFIG": "/lk/admin.kubeconfig"}, lambda: "/lk/admin.kubeconfig")
+    assert same.note is None
+
+
+def test_another_cluster_is_named_explicitly_and_must_exist(tmp_path):
+    config = tmp_path / "other.kubeconfig"
+    config.write_text("apiVersion: v1\n")
+
+    def unused():
+        raise AssertionError("localkube is not asked when ISOLATO_KUBECONFIG is set")
+
+    c = cluster_settings({"ISOLATO_KUBECONFIG": str(config), "KUBECONFIG": "/x"}, unused)
+    assert (c.kubeconfig, c.note) == (str(config), None)
+    with pytest.raises(SettingsError, match=r"ISOLATO_KUBECONFIG .*missing is not a file"):
+        cluster_settings({"ISOLATO_KUBECONFIG": str(tmp_path / "missing")}, unused)
