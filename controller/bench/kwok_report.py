@@ -10,7 +10,7 @@ import json
 import sys
 from datetime import UTC, datetime
 
-from path_tune_report import attempts, measured
+from path_tune_report import attempts, bottleneck, measured
 
 PAPER = [80.9, 31.1, 16.9]
 PAPER_BEST = 11.9
@@ -53,16 +53,10 @@ def report(a, machine, load0, load1):
         ) or NONE
         if it.get("reverted"):
             applied = f"(its change undone: {it['reverted']}) {applied}"
-        b = it.get("bottleneck")
-        bott = (
-            f"{b['stage']} ({100 * b['measuredShare']:.0f} % vs {100 * b['predictedShare']:.0f} %)"
-            if b
-            else NONE
-        )
         c = it["cpu"]
         paper = f"{PAPER[k]:.1f}" if k < len(PAPER) else NONE
         out.append(
-            f"| {it['iteration']} | {paper} | {measured(it)} | {applied} | {bott} | "
+            f"| {it['iteration']} | {paper} | {measured(it)} | {applied} | {bottleneck(it)} | "
             f"{it['predictedSeconds']:.2f} | {attempts(it)} | {100 * c['controlPlane']:.0f}"
             f" / {100 * c['node']:.0f} / {100 * c['host']:.0f} % |"
         )

@@ -71,14 +71,21 @@ def measured(it):
     return f"{it['measuredSeconds']:.2f}{of}"
 
 
+def bottleneck(it):
+    """'S4 (41 vs 26 %) at S4 T_w (21 vs 10 %)': the bottleneck stage's share of the run measured
+    vs predicted, and its step's where the components timed the stage's steps; a dash when none."""
+
+    def shares(x, name):
+        return f"{name} ({100 * x['measuredShare']:.0f} vs {100 * x['predictedShare']:.0f} %)"
+
+    b, step = it.get("bottleneck"), it.get("bottleneckStep")
+    if not b:
+        return NONE
+    return shares(b, b["stage"]) + (f" at {shares(step, step['label'])}" if step else "")
+
+
 def row(it):
     cpu = it["cpu"]
-    b = it.get("bottleneck")
-    bottleneck = (
-        f"{b['stage']} ({100 * b['measuredShare']:.0f} vs {100 * b['predictedShare']:.0f} %)"
-        if b
-        else NONE
-    )
     gain = it.get("measuredGain")
     ratio = it["predictedSeconds"] / it["measuredSeconds"] - 1
     return (
@@ -86,7 +93,7 @@ def row(it):
         f" ({100 * ratio:+.0f} %)"
         f" | {it['measured'].get('S1', 0):.2f} | {it['measured'].get('S5', 0):.2f}"
         f" | {kubelet(it.get('singleKubeletSteps'))} | {kubelet(it.get('kubeletSteps'))}"
-        f" | {bottleneck} | {NONE if gain is None else f'{100 * gain:.1f} %'}"
+        f" | {bottleneck(it)} | {NONE if gain is None else f'{100 * gain:.1f} %'}"
         f" | {it.get('reverted') or NONE} | {change(it)}"
         f" | {100 * cpu['controlPlane']:.0f} / {100 * cpu['node']:.0f}"
         f" / {100 * cpu['client']:.0f} / {100 * cpu['host']:.0f} % |"

@@ -99,3 +99,14 @@ def test_the_schedulers_attempts_show_the_scheduled_first_and_leave_out_results_
     assert r.attempts(it) == "1600 scheduled · 960 error"
     assert r.attempts({"schedulingAttempts": {}}) == r.NONE
     assert r.attempts({}) == r.NONE
+
+
+def test_the_bottleneck_names_its_step_where_the_components_timed_it():
+    stage = {"stage": "S4", "measuredShare": 0.41, "predictedShare": 0.26}
+    step = {"label": "S4 T_w", "measuredShare": 0.21, "predictedShare": 0.1}
+    assert r.bottleneck({"bottleneck": stage}) == "S4 (41 vs 26 %)"
+    assert (
+        r.bottleneck({"bottleneck": stage, "bottleneckStep": step})
+        == "S4 (41 vs 26 %) at S4 T_w (21 vs 10 %)"
+    )
+    assert r.bottleneck({}) == r.NONE

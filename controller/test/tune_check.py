@@ -1,7 +1,7 @@
 """Checks one analysis of tune-e2e.sh's reduced loops: complete and consistent.
 
     tune_check.py ANALYSIS.json --applied PREFIX... [--must-apply PARAMETER...]
-                  [--started-from KEY=VALUE...] [--workload TEXT]
+                  [--started-from KEY=VALUE...] [--workload TEXT] [--bottleneck-step STEP]
 
 Every stage S1-S7 measured and predicted, CPU (with its idle rate and the run's CPU floor), the
 kubelet's and the control plane's step timings, the waits for the clients' rate limiters and the
@@ -9,7 +9,7 @@ API server's queues and the scheduler's attempts read, a decision taken; a setti
 applied as a --applied PREFIX says and the run after it was measured. With --must-apply the first
 iteration must have applied one of those parameters; --started-from is what the analysis must
 record as set before its first run (nothing when absent); --workload what it must say it
-deployed.
+deployed; --bottleneck-step the step the first iteration must name (e.g. S3_WRITE).
 """
 
 import argparse
@@ -71,6 +71,7 @@ def main():
     args.add_argument("--must-apply", nargs="+", default=[])
     args.add_argument("--started-from", nargs="+", default=[], metavar="KEY=VALUE")
     args.add_argument("--workload")
+    args.add_argument("--bottleneck-step")
     opt = args.parse_args()
     must, prefixes = opt.must_apply, tuple(opt.applied)
     with open(opt.analysis) as f:
@@ -91,6 +92,9 @@ def main():
         change = first.get("recommendation") or {}
         if first["decision"] != "APPLY" or change.get("parameter") not in must:
             fail(f"expected one of {must} applied", first["decision"], change)
+    step = (first.get("bottleneckStep") or {}).get("step")
+    if opt.bottleneck_step and step != opt.bottleneck_step:
+        fail(f"expected the bottleneck at {opt.bottleneck_step}", first.get("bottleneckStep"))
     if first["decision"] == "APPLY":
         if not first.get("applied", "").startswith(prefixes):
             fail("applied elsewhere", first.get("applied"))

@@ -52,8 +52,10 @@ status:
 NODE
 }
 
-lk_kwok_nodes_ready() { # n → true when n fake nodes are Ready
-  [ "$(lk_kubectl get nodes -l "$LK_KWOK_LABEL=true" -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c '^True$')" -ge "$1" ]
+lk_kwok_nodes_ready() { # n → true when n fake nodes are Ready and carry no taint but ours
+  # (the node lifecycle controller's not-ready/unreachable taints outlive a lapse of the leases)
+  [ "$(lk_kubectl get nodes -l "$LK_KWOK_LABEL=true" -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status} {.spec.taints[*].key}{"\n"}{end}' \
+    | grep -cxF "True $LK_KWOK_LABEL")" -ge "$1" ]
 }
 
 lk_kwok_up() {
@@ -78,8 +80,16 @@ lk_kwok_up() {
   lk_kubectl get nodes -l "$LK_KWOK_LABEL=true" -o name | sed "s|node/$LK_KWOK_PREFIX||" | while read -r i; do
     [ "$((10#$i))" -lt "$n" ] || lk_kubectl delete node "$LK_KWOK_PREFIX$i" --wait=false >/dev/null
   done
-  for i in $(seq 0 $((n - 1))); do lk_kwok_node "$i"; echo "---"; done \
-    | lk_kubectl apply --server-side --field-manager=localkube -f - >/dev/null || lk_die "the fake nodes were rejected"
+  # Only the missing ones: a node that exists may carry taints the node lifecycle controller
+  # owns (unreachable while kwok's leases lapsed during an API server restart), which a
+  # re-apply of the whole taint list would conflict with.
+  local have missing=""
+  have=$(lk_kubectl get nodes -l "$LK_KWOK_LABEL=true" -o name)
+  for i in $(seq 0 $((n - 1))); do
+    grep -qx "node/$(printf '%s%02d' "$LK_KWOK_PREFIX" "$i")" <<<"$have" || missing+="$(lk_kwok_node "$i")"$'\n---\n'
+  done
+  [ -z "$missing" ] || lk_kubectl apply --server-side --field-manager=localkube -f - <<<"$missing" >/dev/null \
+    || lk_die "the fake nodes were rejected"
   lk_wait_for "$n kwok nodes Ready" 60 lk_kwok_nodes_ready "$n" \
     || lk_die "the fake nodes are not Ready; see $LK_LOGS/kwok.log"
   lk_step "$n kwok fake nodes Ready (label $LK_KWOK_LABEL=true, taint $LK_KWOK_LABEL=true:NoSchedule)"

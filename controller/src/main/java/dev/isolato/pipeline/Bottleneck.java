@@ -38,17 +38,7 @@ public record Bottleneck(
             measured.total(),
             predicted.total())
         .findFirst()
-        .map(
-            g ->
-                new Bottleneck(
-                    g.key().stage(),
-                    Optional.of(g.key()),
-                    g.measured(),
-                    g.predicted(),
-                    g.measuredShare(),
-                    g.predictedShare(),
-                    g.gap(),
-                    g.gain()));
+        .map(Bottleneck::ofStep);
   }
 
   /**
@@ -83,6 +73,45 @@ public record Bottleneck(
                     g.gap(),
                     g.gain()))
         .toList();
+  }
+
+  /**
+   * The steps of {@code stage}'s stage that the components timed, largest gap first: the stage's
+   * measured seconds shared out by each step's summed time ({@code stepSeconds}: operations
+   * overlap, so only the proportions are comparable with the run), against the model's seconds for
+   * the step; shares are of the whole run. Empty when no step of the stage was timed.
+   */
+  public static List<Bottleneck> rankSteps(
+      Bottleneck stage, Map<Step, Double> stepSeconds, Breakdown predicted) {
+    List<Step> steps =
+        Arrays.stream(Step.values())
+            .filter(s -> s.stage() == stage.stage() && stepSeconds.getOrDefault(s, 0.0) > 0)
+            .toList();
+    double timed = steps.stream().mapToDouble(stepSeconds::get).sum();
+    if (timed <= 0 || stage.measuredShare() <= 0) {
+      return List.of();
+    }
+    double runSeconds = stage.measuredSeconds() / stage.measuredShare();
+    return gaps(
+            steps.stream(),
+            s -> stage.measuredSeconds() * stepSeconds.get(s) / timed,
+            predicted::of,
+            runSeconds,
+            predicted.total())
+        .map(Bottleneck::ofStep)
+        .toList();
+  }
+
+  private static Bottleneck ofStep(Gap<Step> g) {
+    return new Bottleneck(
+        g.key().stage(),
+        Optional.of(g.key()),
+        g.measured(),
+        g.predicted(),
+        g.measuredShare(),
+        g.predictedShare(),
+        g.gap(),
+        g.gain());
   }
 
   private record Gap<K>(

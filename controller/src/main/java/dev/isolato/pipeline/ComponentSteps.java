@@ -46,6 +46,33 @@ public record ComponentSteps(
         ControlPlaneSteps.schedulingAttempts(before, after));
   }
 
+  /**
+   * Each step's time as the components timed it, summed over its operations, with a client's wait
+   * for its token bucket counted in the write it throttles (the controller manager's pod creates,
+   * the scheduler's bindings, the kubelet's status writes): the input of {@link
+   * Bottleneck#rankSteps}. Steps no component timed are absent.
+   */
+  public Map<Step, Double> stepSeconds() {
+    Map<Step, Double> out = new EnumMap<>(Step.class);
+    kubelet.forEach((step, m) -> out.merge(step, m.seconds(), Double::sum));
+    controlPlane.forEach((step, m) -> out.merge(step, m.seconds(), Double::sum));
+    throttled.forEach(
+        (c, m) -> {
+          Step write = WRITES_THROTTLED.get(c);
+          if (write != null) {
+            out.merge(write, m.seconds(), Double::sum);
+          }
+        });
+    return out;
+  }
+
+  /** The write each client's token bucket holds back (the API server's queues hold them all). */
+  private static final Map<Component, Step> WRITES_THROTTLED =
+      Map.of(
+          Component.CONTROLLER_MANAGER, Step.S3_WRITE,
+          Component.SCHEDULER, Step.S4_WRITE,
+          Component.KUBELET, Step.S6_WRITE);
+
   /** Each read client's wait for its token bucket over the run, summed over its requests. */
   public Map<Component, Double> throttledSeconds() {
     Map<Component, Double> out = new EnumMap<>(Component.class);

@@ -177,8 +177,11 @@ public final class ParameterCatalog {
               localkube("scheduler.kube-api-qps"),
               SCHED + "149",
               "QPS = 50.0",
-              "Table 5 (S4 T_w): one binding per pod",
-              Step.S4_WRITE),
+              "Table 5 (S4 T_w): one binding per pod; and S4 T_r when attempts fail: the failure's"
+                  + " status patch waits for this bucket inside the scheduling loop"
+                  + " (SchedulerAsyncAPICalls, off by default in 1.34), holding every pod queued",
+              Step.S4_WRITE,
+              Step.S4_READ),
           p(
               "scheduler.kube-api-burst",
               SCHEDULER,
@@ -190,7 +193,8 @@ public final class ParameterCatalog {
               SCHED + "152",
               "Burst = 100",
               "the token bucket's depth",
-              Step.S4_WRITE),
+              Step.S4_WRITE,
+              Step.S4_READ),
           p(
               "scheduler.parallelism",
               SCHEDULER,

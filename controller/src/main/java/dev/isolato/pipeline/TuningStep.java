@@ -1,5 +1,6 @@
 package dev.isolato.pipeline;
 
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,9 @@ import java.util.Optional;
  * recommendation or stop. Recorded as is for every iteration.
  *
  * @param bottleneck the primary bottleneck: the stop rules are its
+ * @param bottleneckStep the step of the primary bottleneck's stage with the largest gap, where the
+ *     components timed its steps ({@link Bottleneck#rankSteps}); the rules of the stage's steps are
+ *     tried in the order of their steps' gaps
  * @param recommendation for the primary bottleneck, or, when none of its rules may be applied here,
  *     for the next stage that took longer than predicted ({@link Recommendation#bottleneck})
  * @param reported violated rules Isolato may not apply on this cluster (for the admin), of every
@@ -22,6 +26,7 @@ public record TuningStep(
     Breakdown predicted,
     Cpu cpu,
     Optional<Bottleneck> bottleneck,
+    Optional<Bottleneck> bottleneckStep,
     Optional<Recommendation> recommendation,
     List<Recommendation> reported,
     Decision decision) {
@@ -121,10 +126,20 @@ public record TuningStep(
    *     its priority and fairness queues. Raising a {@link Parameter.Throttle#queued} limit can
    *     take at most that off the run, so its predicted gain is capped at that share of the run,
    *     and below {@link #MIN_GAIN} it is not proposed.
+   * @param stepSeconds each step's time as the components timed it, summed over its operations
+   *     ({@link ComponentSteps#stepSeconds}; empty: the stages are not split)
    */
-  public record Evidence(Optional<CpuFloor> floor, Map<Stage.Component, Double> throttledSeconds) {
+  public record Evidence(
+      Optional<CpuFloor> floor,
+      Map<Stage.Component, Double> throttledSeconds,
+      Map<Step, Double> stepSeconds) {
     public Evidence {
       throttledSeconds = Map.copyOf(throttledSeconds);
+      stepSeconds = Map.copyOf(stepSeconds);
+    }
+
+    public Evidence(Optional<CpuFloor> floor, Map<Stage.Component, Double> throttledSeconds) {
+      this(floor, throttledSeconds, Map.of());
     }
 
     public static Evidence none() {
@@ -174,6 +189,9 @@ public record TuningStep(
     double runSeconds = measured.values().stream().mapToDouble(Double::doubleValue).sum();
     List<Bottleneck> ranked = Bottleneck.rankStages(measured, predicted);
     Optional<Bottleneck> b = ranked.stream().findFirst();
+    Optional<Bottleneck> bStep =
+        b.flatMap(
+            x -> Bottleneck.rankSteps(x, evidence.stepSeconds(), predicted).stream().findFirst());
     // the primary bottleneck's rules first; when none of them may be applied here, the next
     // stages' that also took longer than predicted, worth 5 % and not CPU-bound, in gap order
     Optional<Recommendation> apply = Optional.empty();
@@ -184,10 +202,15 @@ public record TuningStep(
           && (next.gap() <= 0 || next.potentialGain() < MIN_GAIN || cpu.bound(next.stage()))) {
         continue;
       }
+      List<Step> steps =
+          Bottleneck.rankSteps(next, evidence.stepSeconds(), predicted).stream()
+              .map(x -> x.step().orElseThrow())
+              .toList();
       List<Recommendation> candidates =
           rules.candidates(next, w, h, current).stream()
               .filter(r -> !evidence.unthrottled(r.parameter(), runSeconds))
               .map(r -> capped(r, evidence.ceiling(r.parameter(), runSeconds)))
+              .sorted(Comparator.comparingInt(r -> firstLimited(r.parameter(), steps)))
               .toList();
       candidates.stream()
           .filter(r -> !r.appliesOn(cluster))
@@ -217,9 +240,23 @@ public record TuningStep(
         predicted,
         cpu,
         b,
+        bStep,
         d == Decision.APPLY ? apply : Optional.empty(),
         List.copyOf(reported.values()),
         d);
+  }
+
+  /**
+   * The rank of the first of {@code steps} (largest gap first) that {@code p} limits; after them
+   * all when it limits none (a sort on it keeps the rules' own order within a step).
+   */
+  private static int firstLimited(Parameter p, List<Step> steps) {
+    for (int i = 0; i < steps.size(); i++) {
+      if (p.steps().contains(steps.get(i))) {
+        return i;
+      }
+    }
+    return steps.size();
   }
 
   private static Recommendation capped(Recommendation r, double ceiling) {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class BottleneckTest {
@@ -51,6 +53,51 @@ class BottleneckTest {
     Breakdown baseline = withShare(11.9, Step.S3_CREATE_POD_OBJECT, 0.01);
     Bottleneck b = Bottleneck.detect(Breakdown.of(m), baseline).orElseThrow();
     assertThat(b.step()).contains(Step.S4_WRITE);
+  }
+
+  @Test
+  void theStagesStepsShareItsSecondsAsTheComponentsTimedThem() {
+    // KWOK, 1600 pods, the scheduler's bucket at 50 QPS (docs/pipeline.md): S4 took 24.58 s of
+    // 57.88; its queue, algorithm and bindings (with the bucket's wait) summed 24,729 / 1 / 25,153
+    // s
+    Bottleneck s4 =
+        new Bottleneck(Stage.S4, Optional.empty(), 24.58, 7.2, 24.58 / 57.88, 0.07, 0, 0);
+    // the model's 31.05 s for the run, 7.2 s of it in S4
+    Breakdown predicted =
+        Breakdown.of(
+            Map.of(
+                Step.S4_READ,
+                3.0,
+                Step.S4_SCHEDULE,
+                1.2,
+                Step.S4_WRITE,
+                3.0,
+                Step.S5_SANDBOX,
+                23.85));
+    List<Bottleneck> steps =
+        Bottleneck.rankSteps(
+            s4,
+            Map.of(
+                Step.S4_READ,
+                24_729.0,
+                Step.S4_SCHEDULE,
+                1.0,
+                Step.S4_WRITE,
+                25_153.0,
+                Step.S3_WRITE,
+                9e9),
+            predicted);
+    assertThat(steps)
+        .extracting(b -> b.step().orElseThrow())
+        .containsExactly(Step.S4_WRITE, Step.S4_READ, Step.S4_SCHEDULE);
+    Bottleneck top = steps.get(0);
+    assertThat(top.measuredSeconds()).isCloseTo(24.58 * 25_153 / 49_883, within(1e-9));
+    assertThat(top.measuredShare()).isCloseTo(top.measuredSeconds() / 57.88, within(1e-9));
+    assertThat(top.predictedShare()).isCloseTo(3.0 / 31.05, within(1e-9));
+    assertThat(steps.stream().mapToDouble(Bottleneck::measuredSeconds).sum())
+        .isCloseTo(24.58, within(1e-9));
+    // none of the stage's steps timed: nothing to rank
+    assertThat(Bottleneck.rankSteps(s4, Map.of(Step.S3_WRITE, 1.0), predicted)).isEmpty();
   }
 
   @Test

@@ -158,6 +158,15 @@ class ControlPlaneStepsTest {
   }
 
   @Test
+  void aClientsBucketWaitCountsInTheWriteItHolds() {
+    ComponentSteps steps = ComponentSteps.between(scrape(5, 1, 0.5), scrape(105, 4, 4.5));
+    // 100 creates × 4 ms in the API server + 4 s in the controller manager's bucket
+    assertThat(steps.stepSeconds().get(Step.S3_WRITE)).isCloseTo(0.4 + 4, within(1e-9));
+    assertThat(steps.stepSeconds().get(Step.S4_READ)).isCloseTo(25, within(1e-9));
+    assertThat(steps.stepSeconds()).doesNotContainKey(Step.S5_SANDBOX);
+  }
+
+  @Test
   void theSchedulersAttemptsAreCountedByResult() {
     assertThat(ControlPlaneSteps.schedulingAttempts(scrape(5, 1, 0.5), scrape(105, 4, 4.5)))
         .containsExactly(

@@ -140,6 +140,43 @@ class TuningStepTest {
         evidence);
   }
 
+  /**
+   * {@link #MEASURED} for 10 Deployments × 10 pods, S3-bound, with the components' timings of S3's
+   * steps: the ReplicaSets' wait for a sync worker (T_cpo) and the pod creates with the controller
+   * manager's bucket wait (T_w).
+   */
+  private static TuningStep s3Split(double createPodObject, double write) {
+    return decideFor(
+        MEASURED,
+        new WorkloadShape(10, 10, 1),
+        Map.of(),
+        new Evidence(
+            Optional.empty(),
+            Map.of(),
+            Map.of(Step.S3_CREATE_POD_OBJECT, createPodObject, Step.S3_WRITE, write)));
+  }
+
+  @Test
+  void theRulesOfTheStepWithTheLargestGapComeFirst() {
+    // the sync workers' queue took most of S3: their count (5 for 10 ReplicaSets) before the
+    // bucket, though the bucket (100 pods at 20 QPS) is the more limiting rule by rounds
+    TuningStep queued = s3Split(40, 2);
+    assertThat(queued.bottleneckStep().orElseThrow().step()).contains(Step.S3_CREATE_POD_OBJECT);
+    assertThat(queued.bottleneckStep().orElseThrow().measuredSeconds())
+        .isCloseTo(5.0 * 40 / 42, within(1e-9));
+    assertThat(queued.recommendation().orElseThrow().parameter().id())
+        .isEqualTo("controller-manager.concurrent-replicaset-syncs");
+    TuningStep throttled = s3Split(2, 40);
+    assertThat(throttled.bottleneckStep().orElseThrow().step()).contains(Step.S3_WRITE);
+    assertThat(throttled.recommendation().orElseThrow().parameter().id())
+        .isEqualTo("controller-manager.kube-api-qps");
+    // no step timed: the stage's rules by rounds, no step named
+    TuningStep stageOnly = s3Split(0, 0);
+    assertThat(stageOnly.bottleneckStep()).isEmpty();
+    assertThat(stageOnly.recommendation().orElseThrow().parameter().id())
+        .isEqualTo("controller-manager.kube-api-qps");
+  }
+
   @Test
   void anInFlightLimitWhoseQueuesHardlyWaitedIsNotProposed() {
     assertThat(inFlightBound(Evidence.none()).recommendation().orElseThrow().parameter().id())

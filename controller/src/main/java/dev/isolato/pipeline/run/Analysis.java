@@ -158,6 +158,8 @@ public record Analysis(
    * @param idleCpu the same CPU meter over {@link PipelineBenchmark#IDLE_WINDOW} with nothing
    *     deployed, after this iteration's single-pod runs and before its measured ones
    * @param cpuFloor the measured run's CPU floor (null when CPU was not measured)
+   * @param bottleneckStep the step of the bottleneck stage with the largest gap, by the components'
+   *     timings (null when they timed none of its steps; {@code Bottleneck.rankSteps})
    * @param measuredGain reduction from the previous iteration's measurement (after its change)
    * @param reverted a change undone because it gained less than 5 % when measured
    */
@@ -180,6 +182,7 @@ public record Analysis(
       CpuMeter.Usage idleCpu,
       CpuFloor cpuFloor,
       BottleneckView bottleneck,
+      StepView bottleneckStep,
       Change recommendation,
       List<Change> reported,
       TuningStep.Decision decision,
@@ -190,6 +193,16 @@ public record Analysis(
     public Iteration {
       reported = List.copyOf(reported);
     }
+  }
+
+  /** "S3 (84 % measured vs 12 % predicted)": a stage's or step's share of the run. */
+  static String shares(String name, double measuredShare, double predictedShare) {
+    return String.format(
+        Locale.ROOT,
+        "%s (%.0f %% measured vs %.0f %% predicted)",
+        name,
+        100 * measuredShare,
+        100 * predictedShare);
   }
 
   /** The primary bottleneck, by stage. */
@@ -204,12 +217,7 @@ public record Analysis(
     /** For progress lines: "S3 (84 % measured vs 12 % predicted)". */
     @Override
     public String toString() {
-      return String.format(
-          Locale.ROOT,
-          "%s (%.0f %% measured vs %.0f %% predicted)",
-          stage,
-          100 * measuredShare,
-          100 * predictedShare);
+      return shares(stage.name(), measuredShare, predictedShare);
     }
 
     static BottleneckView of(Bottleneck b) {
@@ -221,6 +229,37 @@ public record Analysis(
           b.measuredShare(),
           b.predictedShare(),
           b.potentialGain());
+    }
+  }
+
+  /**
+   * The bottleneck stage's step with the largest gap: its share of the stage's measured seconds as
+   * the components timed it, against the model's.
+   */
+  public record StepView(
+      Step step,
+      String label,
+      String description,
+      double measuredSeconds,
+      double predictedSeconds,
+      double measuredShare,
+      double predictedShare) {
+    /** For progress lines: "S4 T_w (45 % measured vs 2 % predicted)". */
+    @Override
+    public String toString() {
+      return shares(label, measuredShare, predictedShare);
+    }
+
+    static StepView of(Bottleneck b) {
+      Step s = b.step().orElseThrow();
+      return new StepView(
+          s,
+          s.label(),
+          s.description(),
+          b.measuredSeconds(),
+          b.predictedSeconds(),
+          b.measuredShare(),
+          b.predictedShare());
     }
   }
 

@@ -124,7 +124,8 @@ public final class TuningLoop {
                 current,
                 settings.cluster(),
                 rules,
-                new TuningStep.Evidence(floor, run.steps().throttledSeconds()));
+                new TuningStep.Evidence(
+                    floor, run.steps().throttledSeconds(), stepSeconds(run, cmp)));
         boolean apply = step.decision() == TuningStep.Decision.APPLY && changes < maxChanges;
         String applied = null;
         if (apply) {
@@ -155,6 +156,7 @@ public final class TuningLoop {
                 idle,
                 floor.orElse(null),
                 step.bottleneck().map(Analysis.BottleneckView::of).orElse(null),
+                step.bottleneckStep().map(Analysis.StepView::of).orElse(null),
                 step.recommendation().map(Analysis.Change::of).orElse(null),
                 step.reported().stream().map(Analysis.Change::of).toList(),
                 step.decision(),
@@ -235,6 +237,18 @@ public final class TuningLoop {
     return sorted.get((sorted.size() - 1) / 2);
   }
 
+  /**
+   * The steps the components timed, for naming the bottleneck's step; without S5's and S6's when
+   * the run is compared with S5 folded into S6: the model's side is then one stage-level S6.
+   */
+  private static Map<Step, Double> stepSeconds(PipelineBenchmark.Run run, StageComparison cmp) {
+    Map<Step, Double> out = run.steps().stepSeconds();
+    if (cmp.s5AndS6Merged()) {
+      out.keySet().removeIf(s -> s.stage() == Stage.S5 || s.stage() == Stage.S6);
+    }
+    return out;
+  }
+
   static String line(Analysis.Iteration it) {
     StringBuilder s =
         new StringBuilder(
@@ -296,6 +310,9 @@ public final class TuningLoop {
     }
     if (it.bottleneck() != null) {
       s.append("; bottleneck ").append(it.bottleneck());
+    }
+    if (it.bottleneckStep() != null) {
+      s.append(" at ").append(it.bottleneckStep());
     }
     s.append("; ").append(it.decision());
     if (it.recommendation() != null) {

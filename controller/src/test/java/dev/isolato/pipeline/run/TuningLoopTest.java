@@ -122,6 +122,12 @@ class TuningLoopTest {
         .contains("control plane per operation: S3 T_w 0.004 s ×50")
         .contains("API server's queues): controller_manager 0.50 s over 50 requests")
         .contains("scheduling attempts: 1 error 50 scheduled");
+    // the kubelet reported sandbox and container at once (S6 reads 0): S5 is compared as part
+    // of one stage-level S6 and its steps are not ranked; no step of the bottleneck was timed
+    assertThat(it.s5AndS6Merged()).isTrue();
+    assertThat(it.bottleneck().stage()).isEqualTo(Stage.S1);
+    assertThat(it.bottleneckStep()).isNull();
+    assertThat(TuningLoop.line(it)).doesNotContain(" at S");
     // 50 pods of 10m on 2 cores start their sandboxes at once: S5 is predicted once, not 25 times
     assertThat(it.predicted()).containsEntry(Stage.S5, 1.0);
   }
