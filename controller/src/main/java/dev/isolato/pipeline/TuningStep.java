@@ -189,9 +189,7 @@ public record TuningStep(
     double runSeconds = measured.values().stream().mapToDouble(Double::doubleValue).sum();
     List<Bottleneck> ranked = Bottleneck.rankStages(measured, predicted);
     Optional<Bottleneck> b = ranked.stream().findFirst();
-    Optional<Bottleneck> bStep =
-        b.flatMap(
-            x -> Bottleneck.rankSteps(x, evidence.stepSeconds(), predicted).stream().findFirst());
+    Optional<Bottleneck> bStep = Optional.empty();
     // the primary bottleneck's rules first; when none of them may be applied here, the next
     // stages' that also took longer than predicted, worth 5 % and not CPU-bound, in gap order
     Optional<Recommendation> apply = Optional.empty();
@@ -202,10 +200,11 @@ public record TuningStep(
           && (next.gap() <= 0 || next.potentialGain() < MIN_GAIN || cpu.bound(next.stage()))) {
         continue;
       }
-      List<Step> steps =
-          Bottleneck.rankSteps(next, evidence.stepSeconds(), predicted).stream()
-              .map(x -> x.step().orElseThrow())
-              .toList();
+      List<Bottleneck> stepGaps = Bottleneck.rankSteps(next, evidence.stepSeconds(), predicted);
+      if (k == 0) {
+        bStep = stepGaps.stream().findFirst();
+      }
+      List<Step> steps = stepGaps.stream().map(x -> x.step().orElseThrow()).toList();
       List<Recommendation> candidates =
           rules.candidates(next, w, h, current).stream()
               .filter(r -> !evidence.unthrottled(r.parameter(), runSeconds))
