@@ -17,9 +17,10 @@ helm-path: helm-tool # the helm binary's path, for scripts run outside make (scr
 helm-crds: controller-build ## copy the generated CRDs into the chart
 	@cp controller/target/classes/META-INF/fabric8/sloclasses.isolato.dev-v1.yml helm/isolato/crds/sloclasses.isolato.dev.yaml
 	@cp controller/target/classes/META-INF/fabric8/tenants.isolato.dev-v1.yml helm/isolato/crds/tenants.isolato.dev.yaml
+	@cp controller/target/classes/META-INF/fabric8/slopools.isolato.dev-v1.yml helm/isolato/crds/slopools.isolato.dev.yaml
 
 test-helm: controller-build helm-tool ## chart lints, renders, and ships the CRDs the Java types generate
-	@for c in sloclasses tenants; do \
+	@for c in sloclasses tenants slopools; do \
 	  cmp -s controller/target/classes/META-INF/fabric8/$$c.isolato.dev-v1.yml helm/isolato/crds/$$c.isolato.dev.yaml \
 	  || { echo "[helm] helm/isolato/crds/$$c.isolato.dev.yaml is stale: run 'make helm-crds'"; exit 1; }; done
 	@$(HELM) lint --strict --kube-version v1.34.4 helm/isolato >/dev/null

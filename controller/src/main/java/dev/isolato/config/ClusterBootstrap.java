@@ -27,7 +27,8 @@ public class ClusterBootstrap {
   public static final List<String> CRD_RESOURCES =
       List.of(
           "/META-INF/fabric8/sloclasses.isolato.dev-v1.yml",
-          "/META-INF/fabric8/tenants.isolato.dev-v1.yml");
+          "/META-INF/fabric8/tenants.isolato.dev-v1.yml",
+          "/META-INF/fabric8/slopools.isolato.dev-v1.yml");
 
   /** Longer than a namespace controller takes for Isolato's few objects, even on a busy node. */
   static final Duration NAMESPACE_TERMINATION_WAIT = Duration.ofMinutes(5);

@@ -2,7 +2,6 @@ package dev.isolato.config;
 
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.NetworkPeers;
-import dev.isolato.tenancy.SloClassReconciler;
 import dev.isolato.tenancy.Workload;
 import java.time.Duration;
 import java.util.List;
@@ -16,8 +15,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     in-cluster)
  * @param installCrds apply the CRDs at startup (server-side apply)
  * @param reconcileThreads concurrent class reconciles
- * @param poolApplyThreads pools of one class (its shared pool and its dedicated tenants') applied
- *     at once
+ * @param poolApplyThreads pool reconciles (a class's shared pool and its dedicated tenants' pools)
+ *     that may run at once, on top of the class reconciles
  * @param api authentication and authorization of the REST API
  * @param leaderElection lease settings so that two replicas can run
  * @param pools what pools may run and who may reach them
@@ -33,11 +32,13 @@ public record IsolatoProperties(
     LeaderElection leaderElection,
     Pools pools) {
 
+  /** Pool reconciles at once unless configured (isolato.pool-apply-threads). */
+  public static final int DEFAULT_POOL_APPLIERS = 8;
+
   public IsolatoProperties {
     namespace = namespace == null || namespace.isBlank() ? "isolato-system" : namespace;
     reconcileThreads = reconcileThreads <= 0 ? 4 : reconcileThreads;
-    poolApplyThreads =
-        poolApplyThreads <= 0 ? SloClassReconciler.DEFAULT_POOL_APPLIERS : poolApplyThreads;
+    poolApplyThreads = poolApplyThreads <= 0 ? DEFAULT_POOL_APPLIERS : poolApplyThreads;
     api = api == null ? Api.defaults() : api;
     leaderElection =
         leaderElection == null ? new LeaderElection(true, null, null, null, null) : leaderElection;

@@ -1,5 +1,6 @@
 package dev.isolato.config;
 
+import dev.isolato.pool.PoolReconciler;
 import dev.isolato.profiler.TenantProfilerLoop;
 import dev.isolato.scaling.Autoscaler;
 import dev.isolato.scaling.DirectScaler;
@@ -55,7 +56,6 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final String identity = identity();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private volatile Operator operator;
-  private volatile SloClassReconciler classReconciler;
   private final LeaderRouting routing;
   private final Autoscaler autoscaler;
   private final DirectScaler directScaler;
@@ -103,7 +103,9 @@ public class OperatorLifecycle implements SmartLifecycle {
             o -> {
               o.withKubernetesClient(client)
                   .withCloseClientOnStop(false)
-                  .withConcurrentReconciliationThreads(props.reconcileThreads())
+                  // the class and pool reconcilers share JOSDK's executor
+                  .withConcurrentReconciliationThreads(
+                      props.reconcileThreads() + props.poolApplyThreads())
                   .withUseSSAToPatchPrimaryResource(true)
                   // reconcile timers and counters per controller (operator_sdk_* in Prometheus);
                   // not per
@@ -132,13 +134,11 @@ public class OperatorLifecycle implements SmartLifecycle {
         new SloClassReconciler(
             client,
             planner,
-            pusher,
             metrics,
             props.namespace(),
             props.imagePolicy(),
             props.networkPeers(),
-            autoscaler,
-            props.poolApplyThreads());
+            autoscaler::choice);
     op.register(
         reconciler,
         c ->
@@ -147,17 +147,15 @@ public class OperatorLifecycle implements SmartLifecycle {
                 .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
                 .withGenerationAware(false)
                 .withOnUpdateFilter(SloClassReconciler::worthReconciling)
-                // Never give up on a class: JOSDK's default stops after 5 quick retries, and a
-                // class
-                // re-created while its old namespace still terminates (403, then 404 for ~10 s) was
-                // left unreconciled until some later event. The periodic pass is the last safety
-                // net.
-                .withRetry(
-                    new GenericRetry()
-                        .setInitialInterval(500)
-                        .setIntervalMultiplier(2)
-                        .setMaxInterval(RETRY_MAX_INTERVAL.toMillis())
-                        .withoutMaxAttempts())
+                .withRetry(neverGiveUp())
+                .withReconciliationMaxInterval(RESYNC_INTERVAL));
+    // each pool resource the class reconciler writes: its objects, table push and status
+    op.register(
+        new PoolReconciler(pusher, metrics, props.namespace()),
+        c ->
+            c.withName("slopool")
+                .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
+                .withRetry(neverGiveUp())
                 .withReconciliationMaxInterval(RESYNC_INTERVAL));
     // deleted tenants whose class is gone (the class reconciler releases all others)
     op.register(
@@ -174,7 +172,19 @@ public class OperatorLifecycle implements SmartLifecycle {
       startProfiler();
     }
     operator = op;
-    classReconciler = reconciler;
+  }
+
+  /**
+   * Never give up on a class or a pool: JOSDK's default stops after 5 quick retries, and a class
+   * re-created while its old namespace still terminates (403, then 404 for ~10 s) was left
+   * unreconciled until some later event. The periodic pass is the last safety net.
+   */
+  private static GenericRetry neverGiveUp() {
+    return new GenericRetry()
+        .setInitialInterval(500)
+        .setIntervalMultiplier(2)
+        .setMaxInterval(RETRY_MAX_INTERVAL.toMillis())
+        .withoutMaxAttempts();
   }
 
   @Override
@@ -187,7 +197,6 @@ public class OperatorLifecycle implements SmartLifecycle {
     }
     if (op != null) {
       op.stop();
-      classReconciler.close();
       if (props.leaderElection().enabled()) {
         releaseLease();
       }

@@ -1,7 +1,7 @@
 package dev.isolato.config;
 
 import dev.isolato.scaling.Autoscaler;
-import dev.isolato.scaling.KedaSettings;
+import dev.isolato.tenancy.KedaSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

@@ -1,11 +1,11 @@
 package dev.isolato.scaling;
 
+import dev.isolato.tenancy.KedaSettings;
+import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.SloClass;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,14 +31,9 @@ public final class ScaledObjects {
 
   private ScaledObjects() {}
 
-  /** {@code desired} with its HorizontalPodAutoscaler replaced by the equivalent ScaledObject. */
-  public static List<HasMetadata> replaceHpa(
-      List<HasMetadata> desired, SloClass cls, KedaSettings s) {
-    List<HasMetadata> out = new ArrayList<>(desired.size());
-    for (HasMetadata o : desired) {
-      out.add(o instanceof HorizontalPodAutoscaler hpa ? of(hpa, cls, s) : o);
-    }
-    return out;
+  /** The pool's ScaledObject: what its HorizontalPodAutoscaler would be, on KEDA's triggers. */
+  public static GenericKubernetesResource forPool(PoolObjects.Input in, KedaSettings s) {
+    return of((HorizontalPodAutoscaler) PoolObjects.autoscaler(in), in.sloClass(), s);
   }
 
   static GenericKubernetesResource of(HorizontalPodAutoscaler hpa, SloClass cls, KedaSettings s) {

@@ -1,6 +1,9 @@
 package dev.isolato.tenancy;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -49,5 +52,35 @@ public final class Ownership {
               + "); Isolato will not adopt or delete it");
     }
     return Optional.empty();
+  }
+
+  /**
+   * Throws {@link NotOwned} unless {@code live} is absent or the class's (label and owner uid):
+   * checked before every change or delete of an existing object.
+   */
+  public static void require(HasMetadata live, String sloClass, String classUid) {
+    if (live == null) {
+      return;
+    }
+    List<String> uids =
+        live.getMetadata().getOwnerReferences() == null
+            ? List.of()
+            : live.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid).toList();
+    conflict(
+            live.getKind(),
+            live.getMetadata().getName(),
+            live.getMetadata().getLabels(),
+            uids,
+            sloClass,
+            classUid)
+        .ifPresent(
+            m -> {
+              throw new NotOwned(m);
+            });
+  }
+
+  /** {@link #require(HasMetadata, String, String)} for the class {@code cls}. */
+  public static void require(HasMetadata live, SloClass cls) {
+    require(live, cls.getMetadata().getName(), cls.getMetadata().getUid());
   }
 }

@@ -1,13 +1,22 @@
 package dev.isolato.tenancy;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.PrimaryToSecondaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +63,38 @@ public final class PoolKeys {
       s = rotate(s);
     }
     return new PoolTokens.Keys(value(s, CURRENT), value(s, PREVIOUS));
+  }
+
+  /**
+   * An informer on the master key Secret for the reconciler of {@code P}: a rotated (or re-created)
+   * key concerns every primary; {@code toKey} maps a primary to the Secret (null: none needed).
+   */
+  public static <P extends HasMetadata> InformerEventSource<Secret, P> eventSource(
+      String name,
+      String namespace,
+      EventSourceContext<P> context,
+      PrimaryToSecondaryMapper<P> toKey) {
+    var config =
+        InformerEventSourceConfiguration.from(Secret.class, context.getPrimaryResourceClass())
+            .withName(name)
+            .withNamespaces(Set.of(namespace))
+            .withLabelSelector(ROLE_LABEL + "=" + ROLE)
+            .withSecondaryToPrimaryMapper(
+                k ->
+                    context
+                        .getPrimaryCache()
+                        .list()
+                        .map(ResourceID::fromResource)
+                        .collect(Collectors.toSet()));
+    return new InformerEventSource<>(
+        (toKey == null ? config : config.withPrimaryToSecondaryMapper(toKey)).build(), context);
+  }
+
+  /** The keys the Secret holds, without creating or rotating anything; empty when it has none. */
+  public static Optional<PoolTokens.Keys> read(Secret s) {
+    return s == null || value(s, CURRENT) == null
+        ? Optional.empty()
+        : Optional.of(new PoolTokens.Keys(value(s, CURRENT), value(s, PREVIOUS)));
   }
 
   private Secret create() {

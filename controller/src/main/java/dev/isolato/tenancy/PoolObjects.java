@@ -138,7 +138,7 @@ public final class PoolObjects {
     return PoolNames.priorityClass(sloClass);
   }
 
-  static Map<String, String> labels(Pool pool) {
+  public static Map<String, String> labels(Pool pool) {
     Map<String, String> l = new LinkedHashMap<>();
     l.put(MANAGED_BY, MANAGER);
     l.put(CLASS_LABEL, pool.sloClass());
@@ -154,7 +154,7 @@ public final class PoolObjects {
     return Map.of("app.kubernetes.io/name", Workload.NAME, POOL_LABEL, pool.namespace());
   }
 
-  static OwnerReference owner(SloClass c) {
+  public static OwnerReference owner(SloClass c) {
     return new OwnerReferenceBuilder()
         .withApiVersion(c.getApiVersion())
         .withKind(c.getKind())
@@ -178,7 +178,7 @@ public final class PoolObjects {
   }
 
   /** The pool namespace, with Pod Security Admission at {@value #POD_SECURITY} in every mode. */
-  static HasMetadata namespace(Input in) {
+  public static HasMetadata namespace(Input in) {
     ObjectMeta m = meta(in, in.pool().namespace(), false);
     m.getLabels().putAll(podSecurityLabels());
     return new NamespaceBuilder().withMetadata(m).build();
@@ -193,7 +193,7 @@ public final class PoolObjects {
   }
 
   /** Nothing reaches or leaves any pod of the namespace unless another policy allows it. */
-  static HasMetadata denyAllPolicy(Input in) {
+  public static HasMetadata denyAllPolicy(Input in) {
     return new NetworkPolicyBuilder()
         .withMetadata(meta(in, DENY_ALL_POLICY, true))
         .withNewSpec()
@@ -207,7 +207,7 @@ public final class PoolObjects {
   /**
    * The pool's pods admit their Service port, from the provider's ingress and the controller only.
    */
-  static HasMetadata allowServicePolicy(Input in) {
+  public static HasMetadata allowServicePolicy(Input in) {
     NetworkPeers p = in.peers();
     List<NetworkPolicyPeer> from = new ArrayList<>();
     if (!p.ingressNamespaces().isEmpty()) {
@@ -265,7 +265,7 @@ public final class PoolObjects {
         .build();
   }
 
-  static HasMetadata priorityClass(SloClass c) {
+  public static HasMetadata priorityClass(SloClass c) {
     String name = c.getMetadata().getName();
     return new PriorityClassBuilder()
         .withNewMetadata()
@@ -279,7 +279,7 @@ public final class PoolObjects {
   }
 
   /** Sized to the class ceiling: maxReplicas pods (+ surge) of the class shape, nothing else. */
-  static HasMetadata resourceQuota(Input in) {
+  public static HasMetadata resourceQuota(Input in) {
     SloClassSpec s = in.sloClass().getSpec();
     int pods = s.maxReplicas + SURGE;
     // the largest size the planner may choose (issue 12: pod size from measurements)
@@ -310,7 +310,7 @@ public final class PoolObjects {
   /**
    * Any container in the pool namespace defaults to the class shape and may not exceed its limits.
    */
-  static HasMetadata limitRange(Input in) {
+  public static HasMetadata limitRange(Input in) {
     Map<String, Quantity> shape = podShape(in);
     return new LimitRangeBuilder()
         .withMetadata(meta(in, "isolato-pool", true))
@@ -325,7 +325,7 @@ public final class PoolObjects {
         .build();
   }
 
-  static HasMetadata adminSecret(Input in) {
+  public static HasMetadata adminSecret(Input in) {
     String b64 =
         Base64.getEncoder()
             .encodeToString(PoolTokens.file(in.adminTokens()).getBytes(StandardCharsets.UTF_8));
@@ -336,14 +336,14 @@ public final class PoolObjects {
         .build();
   }
 
-  static HasMetadata tableConfigMap(Input in) {
+  public static HasMetadata tableConfigMap(Input in) {
     return new ConfigMapBuilder()
         .withMetadata(meta(in, Workload.TABLE_CONFIGMAP, true))
         .addToData(TenantTable.FILE, in.tableJson())
         .build();
   }
 
-  static HasMetadata deployment(Input in) {
+  public static HasMetadata deployment(Input in) {
     SloClassSpec s = in.sloClass().getSpec();
     Map<String, String> podLabels = new LinkedHashMap<>(labels(in.pool()));
     podLabels.putAll(selector(in.pool()));
@@ -474,7 +474,7 @@ public final class PoolObjects {
   }
 
   /** Below every class (preempted first), and it never preempts anything itself. */
-  static HasMetadata fillerPriorityClass(SloClass c) {
+  public static HasMetadata fillerPriorityClass(SloClass c) {
     String name = c.getMetadata().getName();
     return new PriorityClassBuilder()
         .withNewMetadata()
@@ -494,7 +494,7 @@ public final class PoolObjects {
    * the kernel give the class pods the CPU first; no port, so no Service, scrape or table push
    * reaches it, and its name label keeps it out of the class's pods.
    */
-  static HasMetadata fillerDeployment(Input in) {
+  public static HasMetadata fillerDeployment(Input in) {
     SloClassSpec s = in.sloClass().getSpec();
     VerticalHeadroom headroom = headroom(s);
     Map<String, String> selector =
@@ -555,7 +555,7 @@ public final class PoolObjects {
    * The plan's replica count is a floor: when the HPA has scaled the Deployment above it, keep the
    * larger count instead of fighting the autoscaler. The filler keeps its one pod.
    */
-  static HasMetadata floorReplicas(HasMetadata desired, Deployment live) {
+  public static HasMetadata floorReplicas(HasMetadata desired, Deployment live) {
     if (desired instanceof Deployment want
         && !isFiller(want)
         && live != null
@@ -570,7 +570,7 @@ public final class PoolObjects {
     return desired;
   }
 
-  static HasMetadata service(Input in) {
+  public static HasMetadata service(Input in) {
     return new ServiceBuilder()
         .withMetadata(meta(in, Workload.NAME, true))
         .withNewSpec()
@@ -586,7 +586,7 @@ public final class PoolObjects {
   }
 
   /** The plan is the floor; the HPA adds pods up to the class bound at the pivot point. */
-  static HasMetadata autoscaler(Input in) {
+  public static HasMetadata autoscaler(Input in) {
     SloClassSpec s = in.sloClass().getSpec();
     int min = in.plan().replicas();
     return new HorizontalPodAutoscalerBuilder()

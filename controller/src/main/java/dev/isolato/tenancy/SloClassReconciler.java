@@ -1,15 +1,14 @@
 package dev.isolato.tenancy;
 
-import dev.isolato.scaling.Autoscaler;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.slo.PlanRequest;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -22,12 +21,10 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,119 +32,72 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one SLO class: its shared pool and the pools of its dedicated tenants, the tenants'
- * statuses and finalizers, and the class's status. Tenants and pool objects map to their class, so
- * JOSDK serialises all work on one class and a burst of tenant events collapses into few reconciles
- * (and few API writes).
+ * Reconciles one SLO class: plans each of its pools (the shared pool, one per dedicated tenant) and
+ * writes it as a pool resource ({@link SloPool}, brought about by the pool reconciler), then the
+ * tenants' statuses from what the pools report, releases, and the class's status. Tenants and pool
+ * resources map to their class, so JOSDK serialises all work on one class and a burst of tenant
+ * events collapses into few reconciles (and few API writes).
  *
- * <p>One pass is a short sequence of steps: {@link #applyPoolObjects pool objects and table pushes}
- * (each pool's {@link PoolWorkflow}, then its {@link #push table push}), {@link
- * #writeTenantStatuses tenant statuses}, {@link #releaseDeleted releases}, {@link #classStatus
- * class status}.
+ * <p>One pass: {@link #planPools plan and write the pools}, {@link #writeTenantStatuses tenant
+ * statuses}, {@link #releaseDeleted releases}, {@link #classStatus class status}.
  */
-public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClass>, AutoCloseable {
+public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClass> {
   private static final Logger log = LoggerFactory.getLogger(SloClassReconciler.class);
 
-  /** How soon to look again while a tenant waits for pods or endpoints. */
+  /** How soon to look again while a tenant waits for its pool. */
   static final Duration PENDING_RECHECK = Duration.ofMillis(500);
 
-  /** TableSynced message of a pool whose every ready pod holds the current table. */
-  static final String SYNCED = "current table on every ready pod";
-
-  /** How soon to look again while a pool waits for its pods to accept a rotated token. */
-  static final Duration ROTATION_RECHECK = Duration.ofSeconds(5);
-
-  /** How soon to look again at a pool held by a namespace Isolato does not own. */
+  /** How soon to look again at a pool held by an object Isolato does not own. */
   static final Duration CONFLICT_RECHECK = Duration.ofSeconds(10);
-
-  private static final int STATUS_WRITERS = 4;
-
-  /** Pools of one class applied at once, unless configured (isolato.pool-apply-threads). */
-  public static final int DEFAULT_POOL_APPLIERS = 8;
 
   private final KubernetesClient client;
   private final CapacityPlanner planner;
-  private final PoolWorkflow pools = new PoolWorkflow();
-  private final TablePusher pusher;
   private final TenancyMetrics metrics;
   private final String tenantNamespace;
   private final PoolKeys poolKeys;
   private final ImagePolicy images;
   private final NetworkPeers peers;
-  private final Autoscaler autoscaler;
-
-  /**
-   * Per pool namespace, the fingerprint of the master key whose token every ready pod has accepted:
-   * such a pool's token file no longer lists the previous key's token.
-   */
-  private final Map<String, String> confirmedKey = new ConcurrentHashMap<>();
-
-  /**
-   * Tenant status writes of one reconcile go out concurrently: after a burst, a reconcile serves
-   * several new tenants at once and sequential round trips would add up. Shut down by {@link
-   * #close()}.
-   */
-  private final ExecutorService statusWriters = daemonPool(STATUS_WRITERS, "isolato-status-writer");
-
-  /** Applies a class's pools concurrently; shut down by {@link #close()}. */
-  private final ExecutorService poolAppliers;
+  private final ScalingChoice scaling;
 
   /** The tenants' informer: the reconciler's own status writes go into its cache. */
   private InformerEventSource<Tenant, SloClass> tenantSource;
 
   private InformerEventSource<Secret, SloClass> keySource;
+  private InformerEventSource<SloPool, SloClass> poolSource;
+  private InformerEventSource<Namespace, SloClass> namespaceSource;
 
-  public SloClassReconciler(
-      KubernetesClient client,
-      CapacityPlanner planner,
-      TablePusher pusher,
-      TenancyMetrics metrics,
-      String tenantNamespace,
-      ImagePolicy images,
-      NetworkPeers peers) {
-    this(
-        client,
-        planner,
-        pusher,
-        metrics,
-        tenantNamespace,
-        images,
-        peers,
-        Autoscaler.hpaOnly(),
-        DEFAULT_POOL_APPLIERS);
+  /** Which autoscaler the class's pools get now (KEDA's API may come and go). */
+  @FunctionalInterface
+  public interface ScalingChoice {
+    PoolResources.Scaling now();
+
+    /** The CPU HPA everywhere. */
+    static ScalingChoice hpaOnly() {
+      return () -> new PoolResources.Scaling(false, null);
+    }
   }
 
   public SloClassReconciler(
       KubernetesClient client,
       CapacityPlanner planner,
-      TablePusher pusher,
       TenancyMetrics metrics,
       String tenantNamespace,
       ImagePolicy images,
       NetworkPeers peers,
-      Autoscaler autoscaler,
-      int poolApplyThreads) {
-    this.autoscaler = autoscaler;
-    this.poolAppliers = daemonPool(poolApplyThreads, "isolato-pool-applier");
+      ScalingChoice scaling) {
     this.client = client;
     this.planner = planner;
-    this.pusher = pusher;
     this.metrics = metrics;
     this.tenantNamespace = tenantNamespace;
     this.poolKeys = new PoolKeys(client, tenantNamespace);
     this.images = images;
     this.peers = peers;
+    this.scaling = scaling;
   }
 
   /**
@@ -174,27 +124,42 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
                 .withSecondaryToPrimaryMapper(t -> Set.of(new ResourceID(t.getSpec().sloClass)))
                 .build(),
             context);
-    // a rotated (or re-created) master key concerns every class
-    var keys =
+    var keys = PoolKeys.eventSource("pool-keys", tenantNamespace, context, null);
+    // the class's pool resources: their status tells the tenants' statuses
+    var pools =
         new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Secret.class, SloClass.class)
-                .withName("pool-keys")
-                .withNamespaces(Set.of(tenantNamespace))
-                .withLabelSelector(PoolKeys.ROLE_LABEL + "=" + PoolKeys.ROLE)
+            InformerEventSourceConfiguration.from(SloPool.class, SloClass.class)
+                .withName("pools")
                 .withSecondaryToPrimaryMapper(
-                    k ->
-                        context
-                            .getPrimaryCache()
-                            .list()
-                            .map(ResourceID::fromResource)
-                            .collect(Collectors.toSet()))
+                    p ->
+                        p.getSpec() == null || p.getSpec().sloClass == null
+                            ? Set.of()
+                            : Set.of(new ResourceID(p.getSpec().sloClass)))
+                .withOnUpdateFilter((newer, older) -> !PoolResources.sameStatus(newer, older))
+                .build(),
+            context);
+    // the class's namespaces, so that one no pool uses any more is found (and removed) at once
+    var namespaces =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Namespace.class, SloClass.class)
+                .withName("pool-namespaces")
+                .withLabelSelector(PoolObjects.MANAGED_BY + "=" + PoolObjects.MANAGER)
+                .withSecondaryToPrimaryMapper(
+                    n ->
+                        n.getMetadata().getLabels() == null
+                                || n.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL) == null
+                            ? Set.of()
+                            : Set.of(
+                                new ResourceID(
+                                    n.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL))))
+                .withOnUpdateFilter((n, o) -> false)
                 .build(),
             context);
     this.tenantSource = tenants;
     this.keySource = keys;
-    List<EventSource<?, SloClass>> sources = new ArrayList<>(List.of(tenants, keys));
-    sources.addAll(pools.eventSources(context));
-    return sources;
+    this.poolSource = pools;
+    this.namespaceSource = namespaces;
+    return List.of(tenants, keys, pools, namespaces);
   }
 
   @Override
@@ -229,7 +194,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       String reason = classProblem.isPresent() ? "InvalidName" : "ImageNotAllowed";
       runs = classPools.stream().map(p -> PoolRun.held(p, reason, refused.get())).toList();
     } else {
-      runs = applyPoolObjects(cls, classPools, context);
+      runs = planPools(cls, classPools);
       removeStrayPools(cls, classPools.stream().map(Pool::namespace).collect(Collectors.toSet()));
     }
     Map<String, TenantPhase> written = writeTenantStatuses(runs);
@@ -251,59 +216,54 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
             .findFirst()
             .map(r -> ClassPlans.toStatus(r.plan(), r.request()))
             .orElse(null);
+    // while a pool's spec is in flight the class's status waits too: its status event brings the
+    // class back, and a burst then costs one class status write per settled step, not per tenant
+    boolean inFlight = runs.stream().anyMatch(r -> r.applied() && r.state() == null);
+    boolean hasStatus = cls.getStatus() != null && cls.getStatus().observedGeneration != null;
     return new Pass(
-        classStatus(cls, sharedPlan, tenants, outcomes, deletionWaitsFor, now),
+        inFlight && hasStatus && deletionWaitsFor.isEmpty()
+            ? null
+            : classStatus(cls, sharedPlan, tenants, outcomes, deletionWaitsFor, now),
         PoolOutcome.recheck(outcomes));
   }
 
   /**
-   * One pool through the pass: its plan and table, whether its objects were applied (or why it is
-   * held or failed), then the state its tenants' statuses are computed from.
+   * One pool through the pass: its plan, whether its pool resource is held (and why), and the state
+   * its tenants' statuses are computed from with the tenants that state is about (those of the spec
+   * the pool reconciler last saw; null while it has yet to see the one written last: those tenants'
+   * statuses wait).
    */
   private record PoolRun(
       Pool pool,
       PlanRequest request,
       CapacityPlan plan,
-      String table,
-      List<String> tokens,
-      String keyFingerprint,
-      boolean rotating,
-      boolean tableChanged,
-      Deployment deployment,
       String heldReason,
       String heldMessage,
-      PoolState state) {
+      PoolState state,
+      Set<String> stateOf) {
     static PoolRun held(Pool pool, String reason, String message) {
-      return new PoolRun(
-          pool, null, null, null, List.of(), null, false, false, null, reason, message, null);
+      return new PoolRun(pool, null, null, reason, message, null, Set.of());
+    }
+
+    /** A pool whose reconciler has yet to see the spec written last. */
+    static PoolRun inFlight(Pool pool, PlanRequest request, CapacityPlan plan) {
+      return new PoolRun(pool, request, plan, null, null, null, Set.of());
+    }
+
+    /** Whether the tenant's status can be computed now. */
+    boolean knows(Tenant t) {
+      return !applied() || stateOf.contains(t.getMetadata().getName());
     }
 
     boolean applied() {
       return heldReason == null;
     }
 
-    PoolRun withState(PoolState s) {
-      return new PoolRun(
-          pool,
-          request,
-          plan,
-          table,
-          tokens,
-          keyFingerprint,
-          rotating,
-          tableChanged,
-          deployment,
-          heldReason,
-          heldMessage,
-          s);
-    }
-
     PoolOutcome outcome(Map<String, TenantPhase> phases) {
       if (!applied()) {
         return PoolOutcome.APPLY_FAILED.equals(heldReason)
             ? PoolOutcome.failed(pool.namespace(), heldMessage)
-            : new PoolOutcome(
-                pool.namespace(), heldReason, heldMessage, !pool.tenants().isEmpty(), false);
+            : new PoolOutcome(pool.namespace(), heldReason, heldMessage, !pool.tenants().isEmpty());
       }
       boolean pending =
           pool.tenants().stream()
@@ -311,26 +271,25 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
                   t ->
                       phases.getOrDefault(t.getMetadata().getName(), TenantPhase.of(t))
                           != TenantPhase.Serving);
-      return new PoolOutcome(pool.namespace(), null, null, pending, rotating);
+      return new PoolOutcome(pool.namespace(), null, null, pending && state == null);
     }
   }
 
   /**
-   * What became of one pool: a condition message when it is held (nothing applied), whether tenants
-   * still wait, whether its pods have yet to accept a rotated token.
+   * What became of one pool: a condition message when it is held (nothing applied), whether this
+   * pass waits to look again for it.
    */
-  record PoolOutcome(
-      String namespace, String heldReason, String heldMessage, boolean pending, boolean rotating) {
-    static final String APPLY_FAILED = "ApplyFailed";
+  record PoolOutcome(String namespace, String heldReason, String heldMessage, boolean pending) {
+    static final String APPLY_FAILED = PoolResources.APPLY_FAILED;
 
     /** The pool's objects could not be applied; its tenants' statuses are left as they are. */
     static PoolOutcome failed(String namespace, String message) {
-      return new PoolOutcome(namespace, APPLY_FAILED, message, true, false);
+      return new PoolOutcome(namespace, APPLY_FAILED, message, true);
     }
 
     /**
-     * When to reconcile again: soon while tenants wait or a pool failed, less often for rotations
-     * and conflicts.
+     * When to reconcile again: soon while a pool failed or a pool's state is not read yet (its
+     * status event usually comes first), less often for conflicts.
      */
     static Optional<Duration> recheck(List<PoolOutcome> outcomes) {
       if (outcomes.stream()
@@ -339,9 +298,6 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
                   o.pending() && (o.heldReason() == null || APPLY_FAILED.equals(o.heldReason())))) {
         return Optional.of(PENDING_RECHECK);
       }
-      if (outcomes.stream().anyMatch(PoolOutcome::rotating)) {
-        return Optional.of(ROTATION_RECHECK);
-      }
       return outcomes.stream().anyMatch(o -> o.heldReason() != null)
           ? Optional.of(CONFLICT_RECHECK)
           : Optional.empty();
@@ -349,36 +305,20 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   }
 
   /**
-   * Step 1, pool objects and table pushes: each pool's plan, table and tokens, its objects through
-   * the pool workflow, then its table push (step 2), {@code poolAppliers} pools at a time (a pool's
-   * apply and push are chains of round trips; one after another, 50 dedicated tenants' pools took
-   * 40 s, and a pool's push does not wait for the other pools' applies). A pool with an invalid
-   * namespace name, or whose objects are not Isolato's, is held; one whose apply failed is retried
-   * soon; the other pools go on either way.
+   * Step 1, pools: each pool's plan and table, written as its pool resource when that changed; a
+   * pool with an invalid namespace name, or whose resource is not this class's, is held. The pool
+   * master key is made (or rotated) first: every pool's admin token derives from it.
    */
-  private List<PoolRun> applyPoolObjects(
-      SloClass cls, List<Pool> classPools, Context<SloClass> context) {
-    PoolTokens.Keys keys =
-        poolKeys.keys(
-            keySource == null
-                ? null
-                : keySource.get(new ResourceID(PoolKeys.SECRET, tenantNamespace)).orElse(null));
-    if (classPools.size() == 1) {
-      return List.of(pushed(applyPool(cls, classPools.get(0), keys, context)));
-    }
-    List<CompletableFuture<PoolRun>> applies =
-        classPools.stream()
-            .map(
-                pool ->
-                    CompletableFuture.supplyAsync(
-                        () -> pushed(applyPool(cls, pool, keys, context)), poolAppliers))
-            .toList();
-    awaitAll(applies);
-    return applies.stream().map(CompletableFuture::join).toList();
+  private List<PoolRun> planPools(SloClass cls, List<Pool> classPools) {
+    poolKeys.keys(
+        keySource == null
+            ? null
+            : keySource.get(new ResourceID(PoolKeys.SECRET, tenantNamespace)).orElse(null));
+    PoolResources.Scaling chosen = scaling.now();
+    return classPools.stream().map(pool -> planPool(cls, pool, chosen)).toList();
   }
 
-  private PoolRun applyPool(
-      SloClass cls, Pool pool, PoolTokens.Keys keys, Context<SloClass> context) {
+  private PoolRun planPool(SloClass cls, Pool pool, PoolResources.Scaling chosen) {
     Optional<String> badId =
         pool.dedicated() ? PoolNames.tenantIdProblem(pool.dedicatedTenant()) : Optional.empty();
     if (badId.isPresent()) {
@@ -388,128 +328,97 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     PlanRequest request = ClassPlans.request(cls, ClassPlans.demands(cls, pool.tenants()));
     CapacityPlan plan = planner.plan(request);
     String table = TenantTable.json(pool.tenants(), plan, cls.getSpec().admission);
-    boolean rotating = rotating(pool.namespace(), keys);
-    List<String> tokens = PoolTokens.tokens(keys, pool.namespace(), !rotating);
-    boolean tableChanged =
-        !table.equals(
-            pools
-                .table(pool.namespace())
-                .map(cm -> cm.getData() == null ? null : cm.getData().get(TenantTable.FILE))
-                .orElse(null));
-    Deployment live = pools.deployment(pool.namespace()).orElse(null);
-    // the HPA, or a KEDA ScaledObject in its place (scaling/Autoscaler)
-    List<HasMetadata> desired =
-        autoscaler
-            .forPool(
-                PoolObjects.build(new PoolObjects.Input(cls, pool, plan, table, tokens, peers)),
-                cls)
-            .stream()
-            .map(o -> PoolObjects.floorReplicas(o, live))
-            .toList();
-    Optional<PoolWorkflow.Failure> failure =
-        pools
-            .apply(
-                cls,
-                desired,
-                new PoolContext(context),
-                ran -> metrics.poolApply(cls.getMetadata().getName(), ran))
-            .or(() -> pools.applyUnmanaged(cls, desired, client));
-    if (failure.isPresent()) {
-      log.warn(
-          "class {} pool {}: {}",
-          cls.getMetadata().getName(),
-          pool.namespace(),
-          failure.get().message());
+    SloPool desired =
+        PoolResources.desired(cls, pool, plan, request.perPodCutoffRps(), table, chosen, peers);
+    SloPool live = poolSource.get(new ResourceID(pool.namespace())).orElse(null);
+    try {
+      Ownership.require(live, cls);
+    } catch (NotOwned e) {
+      return PoolRun.held(pool, PoolResources.NAMESPACE_CONFLICT, e.getMessage());
+    }
+    Optional<PoolState> state = live == null ? Optional.empty() : PoolResources.state(live);
+    if (!PoolResources.same(live, desired)) {
+      // one spec in flight at a time: a burst of tenants collapses into the next write, made
+      // when the pool reconciler has reported on this one (its status event brings the class back)
+      if (live == null || state.isPresent()) {
+        log.debug(
+            "pool {}: writing, {}", pool.namespace(), PoolResources.difference(live, desired));
+        try {
+          write(desired, live);
+        } catch (NotOwned e) {
+          return PoolRun.held(pool, PoolResources.NAMESPACE_CONFLICT, e.getMessage());
+        }
+        return PoolRun.inFlight(pool, request, plan);
+      }
+    }
+    if (state.isEmpty()) {
+      return PoolRun.inFlight(pool, request, plan);
+    }
+    Optional<Condition> failed = PoolResources.failure(live);
+    if (failed.isPresent()) {
+      return PoolRun.held(pool, failed.get().getReason(), failed.get().getMessage());
     }
     return new PoolRun(
-        pool,
-        request,
-        plan,
-        table,
-        tokens,
-        keys.fingerprint(),
-        rotating,
-        tableChanged,
-        failure.isPresent() ? null : pools.deployment(pool.namespace()).orElse(null),
-        failure
-            .map(f -> f.notOwned() ? "NamespaceConflict" : PoolOutcome.APPLY_FAILED)
-            .orElse(null),
-        failure.map(PoolWorkflow.Failure::message).orElse(null),
-        null);
+        pool, request, plan, null, null, state.get(), Set.copyOf(live.getSpec().tenants));
   }
 
   /**
-   * Step 2, table push: to the pods of an applied pool whose table changed, whose tenants wait, or
-   * whose rotated token is not yet confirmed; the run with the pool's resulting state.
+   * Writes a pool resource, always by server-side apply (one field manager owns every field, so a
+   * field the class no longer sets is removed). A create carries a resourceVersion precondition, so
+   * an existing pool the informer has not seen fails with 409, is read, and is refused unless it is
+   * this class's.
    */
-  private PoolRun pushed(PoolRun run) {
-    return run.applied() ? run.withState(push(run)) : run;
+  private void write(SloPool desired, SloPool live) {
+    SloPool written;
+    if (live == null) {
+      try {
+        SloPool fresh = client.getKubernetesSerialization().clone(desired);
+        fresh.getMetadata().setResourceVersion("1");
+        written = apply(fresh);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        SloPool existing = client.resource(desired).get();
+        Ownership.require(
+            existing,
+            desired.getSpec().sloClass,
+            desired.getMetadata().getOwnerReferences().get(0).getUid());
+        written = apply(desired);
+      }
+      poolSource.handleRecentResourceCreate(ResourceID.fromResource(written), written);
+    } else {
+      written = apply(desired);
+      // the next pass reads this version, not an older one the watch has yet to replace
+      poolSource.handleRecentResourceUpdate(ResourceID.fromResource(written), written, live);
+    }
   }
 
-  private PoolState push(PoolRun run) {
-    Pool pool = run.pool();
-    Deployment deployment = run.deployment();
-    int ready =
-        deployment == null
-                || deployment.getStatus() == null
-                || deployment.getStatus().getReadyReplicas() == null
-            ? 0
-            : deployment.getStatus().getReadyReplicas();
-    boolean waiting =
-        pool.tenants().stream().anyMatch(t -> TenantPhase.of(t) != TenantPhase.Serving);
-    if (!run.tableChanged() && !waiting && !run.rotating()) {
-      // stable while synced, so a new table version does not rewrite every serving tenant's status
-      return new PoolState(pool.namespace(), run.plan().replicas(), ready, true, SYNCED);
-    }
-    if (ready == 0) {
-      return new PoolState(
-          pool.namespace(),
-          run.plan().replicas(),
-          ready,
-          false,
-          "no ready pod to push the table to");
-    }
-    TablePusher.Result pushed = pusher.push(pool.namespace(), run.table(), run.tokens());
-    if (run.rotating() && pushed.firstTokenEverywhere()) {
-      // every ready pod reads the new token: the next apply drops the previous one
-      confirmedKey.put(pool.namespace(), run.keyFingerprint());
-      log.info(
-          "pool {} accepts the token of key {}; dropping the previous token",
-          pool.namespace(),
-          run.keyFingerprint());
-    }
-    if (!pushed.errors().isEmpty()) {
-      metrics.tablePushFailures(pool.sloClass(), pushed.errors().size());
-    }
-    String message =
-        pushed.complete()
-            ? SYNCED
-            : "table "
-                + tableVersion(run.table())
-                + " pushed to "
-                + pushed.accepted()
-                + "/"
-                + pushed.readyPods()
-                + " ready endpoints"
-                + (pushed.errors().isEmpty() ? "" : ": " + String.join("; ", pushed.errors()));
-    return new PoolState(
-        pool.namespace(), run.plan().replicas(), ready, pushed.complete(), message);
+  private SloPool apply(SloPool desired) {
+    return client
+        .resource(desired)
+        .fieldManager(PoolObjects.FIELD_MANAGER)
+        .forceConflicts()
+        .serverSideApply();
   }
 
   /**
-   * Step 3, tenant statuses: every live tenant's status from its pool's state (or why its pool is
-   * held), the changed ones written concurrently. Returns the phase of every tenant whose pool was
-   * applied or held, as now written; those of failed pools keep theirs.
+   * Step 2, tenant statuses: every live tenant's status from its pool's state (or why its pool is
+   * held). Returns the phase of every tenant whose status was computed; the tenants of a failed
+   * pool, and of a pool the pool reconciler has yet to see, keep theirs.
    */
   private Map<String, TenantPhase> writeTenantStatuses(List<PoolRun> runs) {
     Map<String, TenantPhase> phases = new HashMap<>();
-    List<CompletableFuture<Void>> writes = new ArrayList<>();
     Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
     for (PoolRun run : runs) {
-      if (!run.applied() && PoolOutcome.APPLY_FAILED.equals(run.heldReason())) {
+      if ((!run.applied() && PoolOutcome.APPLY_FAILED.equals(run.heldReason()))
+          || (run.applied() && run.state() == null)) {
         continue;
       }
       for (Tenant t : run.pool().tenants()) {
+        if (!run.knows(t)) {
+          continue;
+        }
         String id = t.getMetadata().getName();
         TenantStatus status =
             run.applied()
@@ -519,8 +428,13 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
                     run.plan().admittedRps().getOrDefault(id, t.getSpec().committedRps),
                     now)
                 : TenantStatuses.pending(t, run.heldReason(), run.heldMessage(), now);
+        log.debug(
+            "tenant {}: {} -> {}",
+            id,
+            t.getStatus() == null ? null : t.getStatus().phase,
+            status.phase);
         if (!TenantStatuses.same(t.getStatus(), status)) {
-          writes.add(CompletableFuture.runAsync(() -> writeStatus(t, status), statusWriters));
+          writeStatus(t, status);
         }
         TenantPhase phase = TenantPhase.parse(status.phase);
         phases.put(id, phase);
@@ -535,39 +449,12 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         }
       }
     }
-    awaitAll(writes);
     return phases;
   }
 
   /**
-   * Whether the pool must still list the previous key's token: a previous key exists and the pool
-   * has not shown that its pods accept the current one. After a restart the pool's Secret (as the
-   * informer holds it) tells: a token file that already holds the current token alone is done.
-   */
-  private boolean rotating(String namespace, PoolTokens.Keys keys) {
-    if (keys.previous() == null || keys.fingerprint().equals(confirmedKey.get(namespace))) {
-      return false;
-    }
-    Secret live = pools.adminSecret(namespace).orElse(null);
-    String file =
-        live == null
-                || live.getData() == null
-                || live.getData().get(Workload.ADMIN_TOKEN_KEY) == null
-            ? null
-            : new String(
-                Base64.getDecoder().decode(live.getData().get(Workload.ADMIN_TOKEN_KEY)),
-                StandardCharsets.UTF_8);
-    // a pool created after the rotation never had the previous token
-    if (live == null || PoolTokens.parse(file).equals(PoolTokens.tokens(keys, namespace, true))) {
-      confirmedKey.put(namespace, keys.fingerprint());
-      return false;
-    }
-    return true;
-  }
-
-  /**
-   * Step 4, releases: tenants being deleted are already out of every table (Pools leaves them out);
-   * drop the dedicated namespace and the finalizer.
+   * Step 3, releases: tenants being deleted are already out of every table (Pools leaves them out);
+   * drop the dedicated pool (its resource and namespace) and the finalizer.
    */
   private void releaseDeleted(SloClass cls, List<Tenant> tenants) {
     for (Tenant t : tenants) {
@@ -575,72 +462,74 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         continue;
       }
       if (Pools.isDedicated(t) && PoolNames.tenantIdProblem(t.getMetadata().getName()).isEmpty()) {
-        deleteOwnedNamespace(cls, PoolNames.dedicatedNamespace(t.getMetadata().getName()));
+        deletePool(cls, PoolNames.dedicatedNamespace(t.getMetadata().getName()));
       }
       removeFinalizer(t);
     }
   }
 
   /**
-   * Deletes the class's pool namespaces that no pool uses any more: those of a naming scheme before
+   * Deletes the class's pools that no pool of it uses any more: those of a naming scheme before
    * {@link PoolNames} ({@code isolato-<class>}), or of a dedicated tenant whose release was missed.
-   * Found through the Deployment informer (no extra read); each is deleted only when it is this
-   * class's.
+   * Found through the pool and namespace informers (no extra read); each is deleted only when it is
+   * this class's.
    */
   private void removeStrayPools(SloClass cls, Set<String> current) {
     String name = cls.getMetadata().getName();
-    pools
-        .deployments(name)
-        .map(d -> d.getMetadata().getNamespace())
+    java.util.stream.Stream.concat(
+            poolSource
+                .list(p -> name.equals(p.getSpec().sloClass))
+                .map(p -> p.getMetadata().getName()),
+            namespaceSource
+                .list(n -> name.equals(n.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL)))
+                .map(n -> n.getMetadata().getName()))
         .filter(ns -> !current.contains(ns))
         .distinct()
-        .filter(ns -> deleteOwnedNamespace(cls, ns))
+        .filter(ns -> deletePool(cls, ns))
         .forEach(
-            ns ->
-                log.info(
-                    "class {}: deleted pool namespace {}, no pool uses it any more", name, ns));
+            ns -> log.info("class {}: deleted pool {}, no tenant of the class uses it", name, ns));
   }
 
-  /** Deletes the namespace only when it is this class's (label and owner uid); never another's. */
-  private boolean deleteOwnedNamespace(SloClass cls, String ns) {
+  /**
+   * Deletes a pool: its resource first (so nothing re-applies its objects), then its namespace;
+   * each only when it is this class's, never another's.
+   */
+  private boolean deletePool(SloClass cls, String ns) {
     boolean deleted = false;
-    Namespace live = pools.namespace(ns).orElse(null);
-    if (live != null && live.getMetadata().getDeletionTimestamp() == null) {
-      try {
-        PoolDependent.requireOwned(live, cls);
+    try {
+      SloPool pool = poolSource.get(new ResourceID(ns)).orElse(null);
+      if (pool != null && pool.getMetadata().getDeletionTimestamp() == null) {
+        Ownership.require(pool, cls);
+        client.resource(pool).delete();
+        deleted = true;
+      }
+      Namespace live = namespaceSource.get(new ResourceID(ns)).orElse(null);
+      if (live != null && live.getMetadata().getDeletionTimestamp() == null) {
+        Ownership.require(live, cls);
         client.namespaces().withName(ns).delete();
         deleted = true;
-      } catch (NotOwned e) {
-        log.warn("not deleting namespace {}: {}", ns, e.getMessage());
       }
+    } catch (NotOwned e) {
+      log.warn("not deleting pool {}: {}", ns, e.getMessage());
     }
-    confirmedKey.remove(ns);
     return deleted;
   }
 
+  /** Drops Isolato's finalizer, on the version the informer holds (a conflict is retried). */
   private void removeFinalizer(Tenant t) {
     List<String> rest = new ArrayList<>(t.getMetadata().getFinalizers());
     rest.remove(Tenant.FINALIZER);
-    String patch =
-        "{\"metadata\":{\"finalizers\":"
-            + client.getKubernetesSerialization().asJson(rest)
-            + ",\"resourceVersion\":\""
-            + t.getMetadata().getResourceVersion()
-            + "\"}}";
+    Map<String, Object> patch =
+        Map.of(
+            "metadata",
+            Map.of("finalizers", rest, "resourceVersion", t.getMetadata().getResourceVersion()));
     client
         .resources(Tenant.class)
         .inNamespace(t.getMetadata().getNamespace())
         .withName(t.getMetadata().getName())
-        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-  }
-
-  /** Waits for every task; the first failure fails the reconcile (JOSDK retries it). */
-  private static void awaitAll(List<? extends CompletableFuture<?>> tasks) {
-    try {
-      CompletableFuture.allOf(tasks.toArray(CompletableFuture[]::new)).join();
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : e;
-    }
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            client.getKubernetesSerialization().asJson(patch));
   }
 
   private void writeStatus(Tenant t, TenantStatus status) {
@@ -667,7 +556,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     }
   }
 
-  /** Step 5, class status: the patch, or null when the status would not change. */
+  /** Step 4, class status: the patch, or null when the status would not change. */
   private SloClass classStatus(
       SloClass cls,
       SloClassStatus.Plan plan,
@@ -726,11 +615,6 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     return patch;
   }
 
-  private static String tableVersion(String tableJson) {
-    int i = tableJson.indexOf("\"version\":\"");
-    return i < 0 ? "?" : tableJson.substring(i + 11, tableJson.indexOf('"', i + 11));
-  }
-
   /**
    * A deleted class (by any client) stays until its tenants are offboarded: meanwhile it keeps
    * serving them (each leaves the tables as it is deleted) and its Ready condition names them. Then
@@ -767,34 +651,5 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     metrics.tenantPhases(cls.getMetadata().getName(), Map.of());
     metrics.classRemoved(cls.getMetadata().getName());
     return DeleteControl.defaultDelete();
-  }
-
-  /** Stops the status writers (after the operator stopped: no reconcile is running). */
-  @Override
-  public void close() {
-    shutdown(statusWriters);
-    shutdown(poolAppliers);
-  }
-
-  private static ExecutorService daemonPool(int threads, String name) {
-    return Executors.newFixedThreadPool(
-        threads,
-        r -> {
-          Thread th = new Thread(r, name);
-          th.setDaemon(true);
-          return th;
-        });
-  }
-
-  private static void shutdown(ExecutorService executor) {
-    executor.shutdown();
-    try {
-      if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-        executor.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      executor.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
   }
 }

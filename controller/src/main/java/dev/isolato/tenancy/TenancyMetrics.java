@@ -129,19 +129,6 @@ public class TenancyMetrics {
         .record(latency);
   }
 
-  /**
-   * One pool through a reconcile pass: {@code applied} (its workflow ran) or {@code unchanged}
-   * (skipped: the same desired objects as last applied, and every one still at the version seen
-   * then).
-   */
-  public void poolApply(String sloClass, boolean applied) {
-    Counter.builder("isolato.pool.applies")
-        .description("Pools through a reconcile pass, by whether their workflow ran")
-        .tags("class", sloClass, "result", applied ? "applied" : "unchanged")
-        .register(registry)
-        .increment();
-  }
-
   public void tablePushFailures(String sloClass, int n) {
     Counter.builder("isolato.table.push.failures")
         .description("Pods that refused or missed a table push")

@@ -57,6 +57,12 @@ public final class TenantTable {
     return write(table);
   }
 
+  /** The version a table JSON carries, or "?" when it has none. */
+  public static String version(String tableJson) {
+    int i = tableJson == null ? -1 : tableJson.indexOf("\"version\":\"");
+    return i < 0 ? "?" : tableJson.substring(i + 11, tableJson.indexOf('"', i + 11));
+  }
+
   /** Default depth: one second of the committed rate, at least one request. */
   static double burst(TenantSpec s) {
     return s.burst != null ? s.burst : Math.max(1, Math.ceil(s.committedRps));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.isolato.DocClaim;
 import dev.isolato.config.ApiCallCounter;
+import dev.isolato.tenancy.SloPool;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -80,19 +81,24 @@ class ControllerIT extends ItBase {
     assertThat(cr.getMetadata().getFinalizers()).contains(Tenant.FINALIZER);
 
     String ns = "isolato-c-gold";
-    // the autoscaler is applied last
+    // the autoscaler is applied last; the tenant's row may come with the pool's next spec
     await()
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
-            () ->
-                assertThat(
-                        kube.autoscaling()
-                            .v2()
-                            .horizontalPodAutoscalers()
-                            .inNamespace(ns)
-                            .withName("saas-bench")
-                            .get())
-                    .isNotNull());
+            () -> {
+              assertThat(
+                      kube.autoscaling()
+                          .v2()
+                          .horizontalPodAutoscalers()
+                          .inNamespace(ns)
+                          .withName("saas-bench")
+                          .get())
+                  .isNotNull();
+              ConfigMap cm = kube.configMaps().inNamespace(ns).withName("tenant-table").get();
+              assertThat(cm).isNotNull();
+              assertThat(JSON.readTree(cm.getData().get("tenants.json")).get("tenants").has("acme"))
+                  .isTrue();
+            });
     Namespace namespace = kube.namespaces().withName(ns).get();
     assertThat(namespace.getMetadata().getLabels())
         .containsEntry("isolato.dev/class", "gold")
@@ -181,18 +187,57 @@ class ControllerIT extends ItBase {
   @Test
   @org.junit.jupiter.api.Order(12)
   void aReconcileThatChangesNothingWritesNothing() {
-    // Pending tenants are re-checked every 500 ms: each such reconcile must be read-only.
-    var reconciles =
-        meters
-            .find("operator.sdk.controllers.execution.reconcile")
-            .tag("controller", "sloclass")
-            .timer();
-    await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= 2);
-    long before = reconciles.count();
+    // An event that changes nothing Isolato decides on (an annotation on a tenant and on the
+    // pool's Deployment) makes the class and the pool reconcile: both must be read-only.
+    var classReconciles = reconciles("sloclass");
+    var poolReconciles = reconciles("slopool");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(700))
+        .until(this::writesSettled);
+    long classBefore = classReconciles.count();
+    long poolBefore = poolReconciles.count();
     long writes = apiCalls.writes();
+    kube.resources(Tenant.class)
+        .inNamespace(NS)
+        .withName("acme")
+        .edit(
+            t -> {
+              t.getMetadata().getAnnotations().put("example.com/touched", "1");
+              return t;
+            });
+    kube.apps()
+        .deployments()
+        .inNamespace("isolato-c-gold")
+        .withName("saas-bench")
+        .edit(
+            d -> {
+              d.getMetadata()
+                  .setAnnotations(new java.util.HashMap<>(d.getMetadata().getAnnotations()));
+              d.getMetadata().getAnnotations().put("example.com/touched", "1");
+              return d;
+            });
     // (the pool objects are compared with the informers' copies, not read)
-    await().atMost(Duration.ofSeconds(20)).until(() -> reconciles.count() >= before + 3);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> classReconciles.count() > classBefore && poolReconciles.count() > poolBefore);
     assertThat(apiCalls.writes()).as("write calls during no-op reconciles").isEqualTo(writes);
+  }
+
+  private io.micrometer.core.instrument.Timer reconciles(String controller) {
+    return meters
+        .find("operator.sdk.controllers.execution.reconcile")
+        .tag("controller", controller)
+        .timer();
+  }
+
+  /** No controller write between two polls: what the previous tests started has settled. */
+  private final java.util.concurrent.atomic.AtomicLong lastWrites =
+      new java.util.concurrent.atomic.AtomicLong(-1);
+
+  private boolean writesSettled() {
+    long w = apiCalls.writes();
+    return lastWrites.getAndSet(w) == w;
   }
 
   @Test
@@ -457,19 +502,14 @@ class ControllerIT extends ItBase {
                     .containsEntry("isolato.dev/tenant", id);
               }
             });
-    // the tenants wait for pods (none run here), so the class is re-checked every 500 ms: those
-    // passes find the pools' objects unchanged and skip their workflows
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> {
-              var unchanged =
-                  meters
-                      .find("isolato.pool.applies")
-                      .tags("class", "gold", "result", "unchanged")
-                      .counter();
-              return unchanged != null && unchanged.count() > 0;
-            });
+    // each dedicated tenant's pool is a pool resource of its own, owned by the class
+    for (String id : ids) {
+      SloPool pool = kube.resources(SloPool.class).withName("isolato-t-" + id).get();
+      assertThat(pool.getSpec().dedicatedTenant).isEqualTo(id);
+      assertThat(pool.getMetadata().getOwnerReferences())
+          .singleElement()
+          .satisfies(r -> assertThat(r.getName()).isEqualTo("gold"));
+    }
     for (String id : ids) {
       assertThat(api("DELETE", "/api/v1/tenants/" + id, null).status()).isEqualTo(202);
     }

@@ -231,7 +231,7 @@ class PoolSecurityIT extends ItBase {
                 .endMetadata()
                 .build())
         .create();
-    kube.resource(poolDeployment("isolato-a-b")).create();
+    // (its Deployment is not needed: the namespace's creation alone brings the class to remove it)
     // a look-alike in a namespace that is not Isolato's
     foreignNamespace("isolato-look-alike");
     kube.resource(poolDeployment("isolato-look-alike")).create();

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.isolato.DocClaim;
 import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.SloPool;
 import dev.isolato.tenancy.Tenant;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +20,9 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code kubectl get sloclass,tenant -A} tells an operator the state at a glance (issue 16, item
- * 6): the printer columns of a reconciled class and tenant, read with the kubectl of the API
- * server's version, are there and carry the values the controller wrote, none {@code <none>}.
+ * {@code kubectl get sloclass,tenant,slopool -A} tells an operator the state at a glance: the
+ * printer columns of a reconciled class, tenant and pool, read with the kubectl of the API server's
+ * version, are there and carry the values the controller wrote, none {@code <none>}.
  */
 class PrinterColumnsIT extends ItBase {
 
@@ -51,7 +52,19 @@ class PrinterColumnsIT extends ItBase {
     SloClass cls = kube.resources(SloClass.class).withName("cols").get();
     Tenant tenant = kube.resources(Tenant.class).inNamespace(NS).withName("cols-2").get();
 
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              SloPool p = kube.resources(SloPool.class).withName("isolato-c-cols").get();
+              return p != null
+                  && p.getStatus() != null
+                  && p.getStatus().replicas == cls.getStatus().plan.replicas;
+            });
+
     Map<String, Map<String, String>> rows = rows(kubectl("get", "sloclass,tenant", "-A"));
+    // (cluster-scoped alone: with -A its row would start with an empty NAMESPACE cell)
+    Map<String, Map<String, String>> pools = rows(kubectl("get", "slopool"));
 
     assertThat(cls.getStatus().plan.replicas)
         .as("100 req/s committed over 40 req/s per pod")
@@ -84,6 +97,20 @@ class PrinterColumnsIT extends ItBase {
                 "70",
                 "ADMITTEDRPS",
                 number(tenant.getStatus().admittedRps)));
+    assertThat(pools.get("isolato-c-cols"))
+        .as("kubectl get slopool row of the class's shared pool")
+        .containsAllEntriesOf(
+            Map.of(
+                "CLASS",
+                "cols",
+                "CUTOFFRPS",
+                "40",
+                "REPLICAS",
+                String.valueOf(cls.getStatus().plan.replicas),
+                "READYREPLICAS",
+                "0",
+                "READY",
+                "True"));
     for (String name :
         List.of(
             "sloclass.isolato.dev/cols",
@@ -91,6 +118,9 @@ class PrinterColumnsIT extends ItBase {
             "tenant.isolato.dev/cols-2")) {
       assertThat(rows.get(name).values()).as("columns of %s", name).doesNotContain("<none>", "");
     }
+    assertThat(pools.get("isolato-c-cols").values())
+        .as("columns of the pool")
+        .doesNotContain("<none>", "");
   }
 
   /** Every row of every table kubectl printed, by NAME, as column header → cell. */

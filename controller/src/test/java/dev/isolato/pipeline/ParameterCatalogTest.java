@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.isolato.DocClaim;
 import dev.isolato.config.IsolatoProperties;
-import dev.isolato.tenancy.SloClassReconciler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +57,7 @@ class ParameterCatalogTest {
   @DocClaim("docs/operations.md: `poolApplyThreads`, default 8)")
   void thePoolApplyThreadsDefaultIsOneValueInTheCatalogTheControllerAndTheChart()
       throws IOException {
-    int dflt = SloClassReconciler.DEFAULT_POOL_APPLIERS;
+    int dflt = IsolatoProperties.DEFAULT_POOL_APPLIERS;
     assertThat(dflt).isEqualTo(8);
     assertThat(ParameterCatalog.byId("isolato.pool-apply-threads").orElseThrow().limit())
         .hasValue(dflt);

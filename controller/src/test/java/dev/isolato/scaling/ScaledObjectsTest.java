@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.tenancy.Fixtures;
+import dev.isolato.tenancy.KedaSettings;
 import dev.isolato.tenancy.NetworkPeers;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.PoolObjects;
@@ -22,7 +23,7 @@ class ScaledObjectsTest {
   static final KedaSettings SETTINGS = new KedaSettings("http://127.0.0.1:9091", 5, 300, 15, 120);
   final SloClass gold = Fixtures.sloClass("gold", 1, 4, 50);
 
-  List<HasMetadata> pool(SloClass cls) {
+  PoolObjects.Input pool(SloClass cls) {
     Pool pool =
         new Pool(
             cls.getMetadata().getName(),
@@ -30,14 +31,13 @@ class ScaledObjectsTest {
             null,
             List.of(Fixtures.tenant("acme", "gold", 20, TenantSpec.Isolation.shared)));
     CapacityPlan plan = new CapacityPlan(2, Map.of("acme", 20.0), 65, "linear-baseline", List.of());
-    return PoolObjects.build(
-        new PoolObjects.Input(
-            cls,
-            pool,
-            plan,
-            "{}",
-            List.of("t"),
-            new NetworkPeers(Map.of(), Map.of(), List.of(), "isolato-system", List.of())));
+    return new PoolObjects.Input(
+        cls,
+        pool,
+        plan,
+        "{}",
+        List.of("t"),
+        new NetworkPeers(Map.of(), Map.of(), List.of(), "isolato-system", List.of()));
   }
 
   @SuppressWarnings("unchecked")
@@ -52,28 +52,16 @@ class ScaledObjectsTest {
   }
 
   GenericKubernetesResource scaledObject(SloClass cls) {
-    List<HasMetadata> objs = ScaledObjects.replaceHpa(pool(cls), cls, SETTINGS);
-    assertThat(objs).noneMatch(HorizontalPodAutoscaler.class::isInstance);
-    return objs.stream()
-        .filter(GenericKubernetesResource.class::isInstance)
-        .map(GenericKubernetesResource.class::cast)
-        .findFirst()
-        .orElseThrow();
+    return ScaledObjects.forPool(pool(cls), SETTINGS);
   }
 
   @Test
-  void theHpaIsReplacedInPlaceKeepingNameOwnerAndPlannedFloor() {
-    List<HasMetadata> before = pool(gold);
-    List<HasMetadata> after = ScaledObjects.replaceHpa(before, gold, SETTINGS);
-    assertThat(after)
-        .extracting(HasMetadata::getKind)
-        .containsExactlyElementsOf(
-            before.stream()
-                .map(o -> o instanceof HorizontalPodAutoscaler ? "ScaledObject" : o.getKind())
-                .toList());
+  void theScaledObjectKeepsTheHpasNameOwnerAndPlannedFloor() {
+    HasMetadata hpa = PoolObjects.autoscaler(pool(gold));
+    assertThat(hpa).isInstanceOf(HorizontalPodAutoscaler.class);
     GenericKubernetesResource so = scaledObject(gold);
     assertThat(so.getApiVersion()).isEqualTo("keda.sh/v1alpha1");
-    assertThat(so.getMetadata().getName()).isEqualTo("saas-bench");
+    assertThat(so.getMetadata().getName()).isEqualTo(hpa.getMetadata().getName());
     assertThat(so.getMetadata().getNamespace()).isEqualTo("isolato-c-gold");
     assertThat(so.getMetadata().getOwnerReferences())
         .singleElement()

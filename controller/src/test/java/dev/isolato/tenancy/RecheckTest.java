@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** When the class reconciler looks at a class again, by what became of its pools. */
 class RecheckTest {
-  static final PoolOutcome SERVED = new PoolOutcome("isolato-c-a", null, null, false, false);
-  static final PoolOutcome WAITING = new PoolOutcome("isolato-c-a", null, null, true, false);
+  static final PoolOutcome SERVED = new PoolOutcome("isolato-c-a", null, null, false);
+  static final PoolOutcome WAITING = new PoolOutcome("isolato-c-a", null, null, true);
 
   @Test
   @DocClaim("docs/troubleshooting.md: The controller retries every 0.5 s;")
@@ -32,15 +32,10 @@ class RecheckTest {
   }
 
   @Test
-  void rotationsAndConflictsAreLookedAtLessOftenAndAServedClassOnlyOnEvents() {
+  void conflictsAreLookedAtLessOftenAndAServedClassOnlyOnEvents() {
     assertThat(
             PoolOutcome.recheck(
-                List.of(SERVED, new PoolOutcome("isolato-c-a", null, null, false, true))))
-        .hasValue(Duration.ofSeconds(5));
-    assertThat(
-            PoolOutcome.recheck(
-                List.of(
-                    new PoolOutcome("isolato-c-a", "NamespaceConflict", "not ours", true, false))))
+                List.of(new PoolOutcome("isolato-c-a", "NamespaceConflict", "not ours", true))))
         .hasValue(Duration.ofSeconds(10));
     assertThat(PoolOutcome.recheck(List.of(SERVED))).isEqualTo(Optional.empty());
   }

@@ -1,4 +1,4 @@
-package dev.isolato.tenancy;
+package dev.isolato.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.isolato.tenancy;
+package dev.isolato.pool;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * server stores a quantity in canonical form ("1000m" becomes "1"), so comparing the strings would
  * see a difference, and write, on every reconcile.
  */
-final class QuantityAwareMatcher<R extends HasMetadata>
+public final class QuantityAwareMatcher<R extends HasMetadata>
     extends SSABasedGenericKubernetesResourceMatcher<R> {
   private static final Pattern QUANTITY =
       Pattern.compile("^[+-]?[0-9.]+([eE][+-]?[0-9]+|[numkMGTPE]|[KMGTPE]i)?$");

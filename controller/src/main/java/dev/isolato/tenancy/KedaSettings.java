@@ -1,4 +1,4 @@
-package dev.isolato.scaling;
+package dev.isolato.tenancy;
 
 /**
  * How Isolato's ScaledObjects poll and react (docs/autoscaling.md explains each choice).

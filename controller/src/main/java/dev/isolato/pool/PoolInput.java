@@ -1,0 +1,81 @@
+package dev.isolato.pool;
+
+import dev.isolato.slo.CapacityPlan;
+import dev.isolato.tenancy.PoolKeys;
+import dev.isolato.tenancy.PoolObjects;
+import dev.isolato.tenancy.PoolTokens;
+import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.SloPool;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Secret;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A pool resource read as the inputs of its objects ({@link PoolObjects.Input}): the class as the
+ * pool's spec carries it (name, owner uid, spec), the plan's size, the table, and the admin tokens
+ * the pool master key gives.
+ */
+final class PoolInput {
+  private PoolInput() {}
+
+  /**
+   * The inputs of {@code pool}'s objects with the master {@code keys}. While a rotated key is not
+   * yet confirmed by every ready pod ({@link #rotating}), the admin tokens list the previous key's
+   * token too.
+   */
+  static PoolObjects.Input of(SloPool pool, PoolTokens.Keys keys) {
+    CapacityPlan plan =
+        new CapacityPlan(
+            pool.getSpec().replicas, Map.of(), 0, "", List.of(), pool.getSpec().podCpuMillis);
+    return new PoolObjects.Input(
+        sloClass(pool),
+        pool.pool(),
+        plan,
+        pool.getSpec().table,
+        PoolTokens.tokens(keys, pool.getMetadata().getName(), !rotating(pool, keys)),
+        pool.getSpec().peers);
+  }
+
+  /**
+   * Whether the pool's pods have yet to accept the current key's token: a previous key exists and
+   * the status does not name the current one as accepted.
+   */
+  static boolean rotating(SloPool pool, PoolTokens.Keys keys) {
+    return keys.previous() != null
+        && (pool.getStatus() == null || !keys.fingerprint().equals(pool.getStatus().adminKey));
+  }
+
+  /** The keys of the master key Secret; a pool is not built before the class reconciler made it. */
+  static PoolTokens.Keys keys(Optional<Secret> secret) {
+    return secret
+        .flatMap(PoolKeys::read)
+        .orElseThrow(() -> new IllegalStateException("no pool master key " + PoolKeys.SECRET));
+  }
+
+  /** The owning class as far as the pool's objects need it: its name, uid and spec. */
+  static SloClass sloClass(SloPool pool) {
+    SloClass cls = new SloClass();
+    cls.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(pool.getSpec().sloClass)
+            .withUid(classUid(pool).orElse(null))
+            .build());
+    cls.setSpec(pool.getSpec().classSpec);
+    return cls;
+  }
+
+  /** The uid of the class that owns the pool (its controller owner reference). */
+  static Optional<String> classUid(SloPool pool) {
+    List<OwnerReference> refs = pool.getMetadata().getOwnerReferences();
+    return refs == null
+        ? Optional.empty()
+        : refs.stream()
+            .filter(r -> "SloClass".equals(r.getKind()))
+            .filter(r -> pool.getSpec().sloClass.equals(r.getName()))
+            .map(OwnerReference::getUid)
+            .findFirst();
+  }
+}

@@ -1,0 +1,291 @@
+package dev.isolato.pool;
+
+import dev.isolato.tenancy.NotOwned;
+import dev.isolato.tenancy.PoolKeys;
+import dev.isolato.tenancy.PoolTokens;
+import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.SloPool;
+import dev.isolato.tenancy.SloPoolStatus;
+import dev.isolato.tenancy.TablePusher;
+import dev.isolato.tenancy.TenancyMetrics;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.rate.RateLimited;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles one pool: while its class exists, its objects (the declared workflow below), then its
+ * table on the pods, then its status. The namespace and the PriorityClass come first, then the
+ * namespace's guards and the workload's inputs, the Deployment and Service, the autoscaler (CPU HPA
+ * or KEDA ScaledObject, as the pool's spec chose) and the filler last. A failed object stops only
+ * what depends on it, and only this pool.
+ */
+@Workflow(
+    explicitInvocation = true,
+    handleExceptionsInReconciler = true,
+    dependents = {
+      @Dependent(name = "namespace", type = PoolDependents.PoolNamespace.class),
+      @Dependent(name = "priorityclass", type = PoolDependents.ClassPriority.class),
+      @Dependent(name = "quota", type = PoolDependents.Quota.class, dependsOn = "namespace"),
+      @Dependent(name = "limits", type = PoolDependents.Limits.class, dependsOn = "namespace"),
+      @Dependent(name = "deny-all", type = PoolDependents.DenyAll.class, dependsOn = "namespace"),
+      @Dependent(
+          name = "allow-service",
+          type = PoolDependents.AllowService.class,
+          dependsOn = "namespace"),
+      @Dependent(
+          name = "admin-secret",
+          type = PoolDependents.AdminSecret.class,
+          dependsOn = "namespace"),
+      @Dependent(name = "table", type = PoolDependents.Table.class, dependsOn = "namespace"),
+      @Dependent(
+          name = "deployment",
+          type = PoolDependents.Workload.class,
+          dependsOn = {
+            "priorityclass",
+            "quota",
+            "limits",
+            "deny-all",
+            "allow-service",
+            "admin-secret",
+            "table"
+          }),
+      @Dependent(
+          name = "service",
+          type = PoolDependents.WorkloadService.class,
+          dependsOn = "namespace"),
+      @Dependent(
+          name = "hpa",
+          type = PoolDependents.CpuAutoscaler.class,
+          dependsOn = {"deployment", "service"},
+          reconcilePrecondition = PoolDependents.CpuChosen.class),
+      @Dependent(
+          name = "scaledobject",
+          type = PoolDependents.KedaAutoscaler.class,
+          dependsOn = {"deployment", "service"},
+          activationCondition = PoolDependents.KedaChosen.class),
+      @Dependent(
+          name = "filler-priorityclass",
+          type = PoolDependents.FillerPriority.class,
+          reconcilePrecondition = PoolDependents.FillerWanted.class),
+      // the filler only next to a running class: after the class's own Deployment
+      @Dependent(
+          name = "filler",
+          type = PoolDependents.Filler.class,
+          dependsOn = {"filler-priorityclass", "deployment"},
+          reconcilePrecondition = PoolDependents.FillerWanted.class)
+    })
+// At most one pass per pool every 250 ms: a burst of tenants (one spec in flight per pool, see
+// SloClassReconciler) then reaches the pool in a few larger steps, each costing a table write
+// and a status write, instead of one step per tenant.
+@RateLimited(maxReconciliations = 1, within = 250, unit = TimeUnit.MILLISECONDS)
+public class PoolReconciler implements Reconciler<SloPool> {
+  private static final Logger log = LoggerFactory.getLogger(PoolReconciler.class);
+
+  /** The event source of the pool master key Secret (every pool's admin tokens derive from it). */
+  static final String KEYS = "pool-keys";
+
+  /** The event source of the classes (a pool acts only while the class that owns it exists). */
+  static final String CLASSES = "classes";
+
+  private final TablePusher pusher;
+  private final TenancyMetrics metrics;
+  private final String keyNamespace;
+
+  /**
+   * @param keyNamespace the namespace of the pool master key Secret (the controller's)
+   */
+  public PoolReconciler(TablePusher pusher, TenancyMetrics metrics, String keyNamespace) {
+    this.pusher = pusher;
+    this.metrics = metrics;
+    this.keyNamespace = keyNamespace;
+  }
+
+  @Override
+  public List<EventSource<?, SloPool>> prepareEventSources(EventSourceContext<SloPool> context) {
+    ResourceID keys = new ResourceID(PoolKeys.SECRET, keyNamespace);
+    // only a class's appearance and deletion matter here, not its updates
+    var classes =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(SloClass.class, SloPool.class)
+                .withName(CLASSES)
+                .withSecondaryToPrimaryMapper(
+                    c ->
+                        context
+                            .getPrimaryCache()
+                            .list(p -> c.getMetadata().getName().equals(p.getSpec().sloClass))
+                            .map(ResourceID::fromResource)
+                            .collect(Collectors.toSet()))
+                .withPrimaryToSecondaryMapper(
+                    (SloPool p) -> Set.of(new ResourceID(p.getSpec().sloClass)))
+                .withOnUpdateFilter((newer, older) -> false)
+                .build(),
+            context);
+    return List.of(classes, PoolKeys.eventSource(KEYS, keyNamespace, context, p -> Set.of(keys)));
+  }
+
+  @Override
+  public UpdateControl<SloPool> reconcile(SloPool pool, Context<SloPool> context) {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    log.debug(
+        "pool {}: generation {}, resourceVersion {}",
+        pool.getMetadata().getName(),
+        pool.getMetadata().getGeneration(),
+        pool.getMetadata().getResourceVersion());
+    if (!classLive(pool, context)) {
+      // its class is gone: the garbage collector removes the pool and its objects
+      return UpdateControl.noUpdate();
+    }
+    var objects = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    PoolProgress.Step step =
+        objectsFailure(objects)
+            .map(
+                f -> {
+                  log.warn("pool {}: {}", pool.getMetadata().getName(), f.message());
+                  return PoolProgress.held(pool, f, now);
+                })
+            .orElseGet(() -> table(pool, context, now));
+    UpdateControl<SloPool> control =
+        PoolProgress.same(pool.getStatus(), step.status())
+            ? UpdateControl.noUpdate()
+            : UpdateControl.patchStatus(statusPatch(pool, step.status()));
+    return step.recheck().map(control::rescheduleAfter).orElse(control);
+  }
+
+  /** Step 0, owner: whether the class that owns the pool (by uid) still exists. */
+  private static boolean classLive(SloPool pool, Context<SloPool> context) {
+    Optional<String> uid = PoolInput.classUid(pool);
+    return context
+        .getSecondaryResource(SloClass.class, CLASSES)
+        .filter(c -> uid.isPresent() && uid.get().equals(c.getMetadata().getUid()))
+        .isPresent();
+  }
+
+  /** Step 1, objects: why the workflow could not apply them, if it could not. */
+  private static Optional<PoolProgress.Failure> objectsFailure(WorkflowReconcileResult result) {
+    if (!result.erroredDependentsExist()) {
+      return Optional.empty();
+    }
+    var errors = result.getErroredDependents();
+    errors.forEach((d, e) -> log.debug("dependent {} failed", d.name(), e));
+    Optional<PoolProgress.Failure> refusal =
+        errors.values().stream()
+            .map(PoolReconciler::root)
+            .filter(NotOwned.class::isInstance)
+            .findFirst()
+            .map(e -> new PoolProgress.Failure(true, e.getMessage()));
+    return refusal.or(
+        () ->
+            errors.entrySet().stream()
+                .findFirst()
+                .map(
+                    e ->
+                        new PoolProgress.Failure(
+                            false, e.getKey().name() + ": " + describe(root(e.getValue())))));
+  }
+
+  private static String describe(Throwable e) {
+    return e instanceof KubernetesClientException k
+        ? "HTTP " + k.getCode() + " " + abbreviate(k.getMessage())
+        : abbreviate(String.valueOf(e.getMessage()));
+  }
+
+  /**
+   * Step 2, table: pushed to the ready pods when the table changed, when pods became ready since
+   * the last push, or while they have yet to accept a rotated key's token.
+   */
+  private PoolProgress.Step table(SloPool pool, Context<SloPool> context, Instant now) {
+    String ns = pool.getMetadata().getName();
+    // the pool's own Deployment (the filler's lives in the same namespace)
+    Deployment deployment =
+        context
+            .eventSourceRetriever()
+            .getEventSourceFor(Deployment.class, "deployment")
+            .getSecondaryResources(pool)
+            .stream()
+            .filter(d -> ns.equals(d.getMetadata().getNamespace()))
+            .filter(d -> dev.isolato.tenancy.Workload.NAME.equals(d.getMetadata().getName()))
+            .findFirst()
+            .orElse(null);
+    PoolTokens.Keys keys = PoolInput.keys(context.getSecondaryResource(Secret.class, KEYS));
+    boolean rotating = PoolInput.rotating(pool, keys);
+    PoolProgress.Pods pods = pods(deployment, pool.getSpec().replicas);
+    if (!PoolProgress.needsPush(pool, pods, rotating)) {
+      return PoolProgress.unchanged(pool, pods, keys, now);
+    }
+    if (pods.ready() == 0) {
+      return PoolProgress.noReadyPod(pool, pods, now);
+    }
+    TablePusher.Result pushed =
+        pusher.push(ns, pool.getSpec().table, PoolTokens.tokens(keys, ns, !rotating));
+    if (rotating && pushed.firstTokenEverywhere()) {
+      log.info(
+          "pool {} accepts the token of key {}; dropping the previous token",
+          ns,
+          keys.fingerprint());
+    }
+    if (!pushed.errors().isEmpty()) {
+      metrics.tablePushFailures(pool.getSpec().sloClass, pushed.errors().size());
+    }
+    return PoolProgress.pushed(pool, pods, keys, rotating, pushed, now);
+  }
+
+  private static PoolProgress.Pods pods(Deployment d, int planned) {
+    if (d == null) {
+      return new PoolProgress.Pods(planned, 0);
+    }
+    int replicas =
+        d.getSpec() == null || d.getSpec().getReplicas() == null
+            ? planned
+            : d.getSpec().getReplicas();
+    int ready =
+        d.getStatus() == null || d.getStatus().getReadyReplicas() == null
+            ? 0
+            : d.getStatus().getReadyReplicas();
+    return new PoolProgress.Pods(replicas, ready);
+  }
+
+  private static SloPool statusPatch(SloPool pool, SloPoolStatus status) {
+    SloPool patch = new SloPool();
+    patch.setMetadata(new ObjectMetaBuilder().withName(pool.getMetadata().getName()).build());
+    patch.setSpec(null);
+    patch.setStatus(status);
+    return patch;
+  }
+
+  private static Throwable root(Throwable e) {
+    Throwable t = e;
+    while (!(t instanceof NotOwned)
+        && !(t instanceof KubernetesClientException)
+        && t.getCause() != null
+        && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private static String abbreviate(String s) {
+    return s == null ? "" : s.length() > 300 ? s.substring(0, 300) + "…" : s;
+  }
+}

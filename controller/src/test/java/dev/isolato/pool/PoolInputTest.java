@@ -1,0 +1,61 @@
+package dev.isolato.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isolato.slo.CapacityPlan;
+import dev.isolato.tenancy.Fixtures;
+import dev.isolato.tenancy.NetworkPeers;
+import dev.isolato.tenancy.Pool;
+import dev.isolato.tenancy.PoolResources;
+import dev.isolato.tenancy.PoolTokens;
+import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.SloPool;
+import dev.isolato.tenancy.SloPoolStatus;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PoolInputTest {
+  final SloClass gold = Fixtures.sloClass("gold", 1, 4, 50);
+  final PoolTokens.Keys rotated = new PoolTokens.Keys("key-2", "key-1");
+
+  SloPool pool() {
+    return PoolResources.desired(
+        gold,
+        new Pool("gold", "isolato-c-gold", null, List.of()),
+        new CapacityPlan(2, Map.of(), 100, "linear-baseline", List.of(), 400L),
+        50,
+        "{\"tenants\":{},\"version\":\"v1\"}",
+        new PoolResources.Scaling(false, null),
+        new NetworkPeers(Map.of(), Map.of(), List.of(), "isolato-system", List.of()));
+  }
+
+  @Test
+  void theClassIsReadBackFromTheSpecAndTheOwnerReference() {
+    SloClass cls = PoolInput.sloClass(pool());
+    assertThat(cls.getMetadata().getName()).isEqualTo("gold");
+    assertThat(cls.getMetadata().getUid()).isEqualTo(gold.getMetadata().getUid());
+    assertThat(cls.getSpec()).isSameAs(gold.getSpec());
+  }
+
+  @Test
+  void thePlansSizeAndPodCpuReachTheObjects() {
+    var in = PoolInput.of(pool(), new PoolTokens.Keys("key-1", null));
+    assertThat(in.plan().replicas()).isEqualTo(2);
+    assertThat(in.plan().podCpuMillis()).isEqualTo(400L);
+    assertThat(in.adminTokens()).hasSize(1);
+  }
+
+  @Test
+  void whileARotationIsUnconfirmedBothTokensAreAccepted() {
+    SloPool p = pool();
+    assertThat(PoolInput.rotating(p, rotated)).isTrue();
+    assertThat(PoolInput.of(p, rotated).adminTokens()).hasSize(2);
+    SloPoolStatus s = new SloPoolStatus();
+    s.adminKey = rotated.fingerprint();
+    p.setStatus(s);
+    assertThat(PoolInput.rotating(p, rotated)).isFalse();
+    assertThat(PoolInput.of(p, rotated).adminTokens())
+        .containsExactly(PoolTokens.token("key-2", "isolato-c-gold"));
+  }
+}
