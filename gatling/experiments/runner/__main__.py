@@ -6,17 +6,17 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
   ISOLATO_API_TOKEN_FILE, else what `make run` wrote in ISOLATO_RUN_DIR (/var/lib/isolato-run);
   ISOLATO_KUBECONFIG (default: localkube's, `make run`'s; KUBECONFIG is not read); READY_TIMEOUT
   (s, default 240); results in a new build/experiments/<results>/<runId>/, or the stored
-  docs/results/<results>/ with REPLACE=1, or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement
+  results/<results>/ with REPLACE=1, or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement
   hygiene"): INSTRUMENT=gatling|openloop|both (the open-loop referee drives every simulation, from
   the plan the Gatling module exports; both: side by side and compared), HYGIENE=on|off (generator
   and pods on disjoint CPUs), CONTAMINATED=refuse|post, REFINE=1|0 (bisect near the knee),
   ARRIVALS=even|poisson and CONNECTIONS=reuse|per-request (both generators), OPENLOOP (default
   build/openloop), WIRE=on|off (capture the requests at the pods; ramps only).
 list: the definitions with their parameters and a line each.
-model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to
+model-accuracy [DIR]: posts the accuracy runs of DIR (default results/model-accuracy) to
   one class and compares the predicted cut-off with the measured one; INSTRUMENT=openloop
   fits and checks on the open-loop referee's runs instead of Gatling's, both on each in turn.
-pod-size-plan [DIR]: posts the pod-size runs of DIR (default docs/results/pod-size) to a class
+pod-size-plan [DIR]: posts the pod-size runs of DIR (default results/pod-size) to a class
   with candidate sizes and asks the planner which size it runs for a range of committed loads.
 compare DIR...: compares each directory's stored runs again by today's rule (offline: from the
   runs and the controller's stored answers to them) and rewrites its *.comparison.json.
@@ -136,7 +136,7 @@ def main(argv: list[str]) -> int:
             directory = (
                 Path(argv[1]).resolve()
                 if len(argv) == 2
-                else REPO_ROOT / "docs/results/model-accuracy"
+                else REPO_ROOT / "results/model-accuracy"
             )
             instrument = environ.get("INSTRUMENT") or "gatling"
             fits = {"gatling": ["gatling"], "openloop": ["openloop"]}
@@ -154,7 +154,7 @@ def main(argv: list[str]) -> int:
                 print("\n".join(recompare(Path(directory))))
             return 0
         if argv[:1] == ["pod-size-plan"] and len(argv) <= 2:
-            directory = Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/pod-size"
+            directory = Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "results/pod-size"
             settings = api_settings(environ)
             pod_size_plan(IsolatoApi(settings.url, settings.token), directory)
             return 0
