@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Where the CPU goes while pause pods start at once on localkube (controller/bench/cpu-profile.sh):
+"""Where the CPU goes while pause pods start at once on localkube (`isolato-bench cpu-profile`):
 perf's samples of every CPU grouped by process, beside the cgroup meter and /proc/stat over the
 same window, as a docs/BENCHMARKS.md section, a JSON record and a bar plot.
 
-python controller/bench/cpu_profile.py MACHINE PODS WORK_DIR OUT.json >> docs/BENCHMARKS.md
-(OUT.png beside OUT.json: milliseconds of CPU per pod by process group, both instruments' shares)
+cpu_profile.main(MACHINE, PODS, WORK_DIR, OUT.json) → the section
+(OUT.png, under docs/results/ for the stored results: milliseconds of CPU per pod by process
+group, both instruments' shares)
 
 WORK_DIR holds, per run N: rN.report (`perf report --sort comm --stdio -F sample,comm`), rN.before
 and rN.after (counters: a /proc/stat "cpu" line, then "control-plane NANOS", "node NANOS",
@@ -14,7 +15,6 @@ and rN.after (counters: a /proc/stat "cpu" line, then "control-plane NANOS", "no
 import json
 import re
 import statistics
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,6 +22,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from runner.places import plot_path
 
 # perf names a sample by its thread's comm (15 characters at most); the groups say who does the
 # work: the runtime's per-container processes, the CNI plugins it runs per pod, the node's and the
@@ -161,7 +162,7 @@ def markdown(s, machine, cores):
     out = [
         f"### Where the CPU goes: 1 × {s['pods']} pause pods started at once — {now} — {machine}",
         "",
-        f"`controller/bench/cpu-profile.sh {s['pods']} {n}`: {n} runs, each a Deployment"
+        f"`isolato-bench cpu-profile {s['pods']} {n}`: {n} runs, each a Deployment"
         " created with kubectl and timed to `kubectl rollout status`, with"
         f" `perf record -a -F {FREQ}` over the same window and the node settled between runs."
         f" Medians of the runs: {s['seconds']:.2f} s "
@@ -224,8 +225,8 @@ def save(fig, title, out):
     plt.close(fig)
 
 
-def main(argv):
-    machine, pods, work, out = argv[1], int(argv[2]), Path(argv[3]), Path(argv[4])
+def main(machine: str, pods: int, work: Path, out: Path) -> str:
+    """Profiles the runs in WORK, writes OUT (JSON) and its plot, returns the section."""
     cores = int(re.search(r"(\d+) cores", machine).group(1))
     runs = []
     for report in sorted(work.glob("r*.report")):
@@ -242,10 +243,7 @@ def main(argv):
     if not runs:
         raise SystemExit(f"no runs in {work}")
     s = summarise(runs, pods)
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(s, indent=2) + "\n")
-    plot(s, out.with_suffix(".png"))
-    print(markdown(s, machine, cores))
-
-
-if __name__ == "__main__":
-    main(sys.argv)
+    plot(s, plot_path(out))
+    return markdown(s, machine, cores)

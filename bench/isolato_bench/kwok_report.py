@@ -1,16 +1,13 @@
-"""The KWOK Fig. 8 run (controller/bench/kwok-tune.sh) as a docs/BENCHMARKS.md section: each
+"""The KWOK Fig. 8 run (`isolato-bench kwok-tune`) as a docs/BENCHMARKS.md section: each
 iteration of the loop beside the paper's runs (Columbo, ICPE '25, Fig. 8: 1600 containers on 16
 nodes, 80.9 s → 31.1 s → 16.9 s, best case 11.9 s).
 
-python3 controller/bench/kwok_report.py ANALYSIS.json MACHINE LOAD_START LOAD_END \
-    >> docs/BENCHMARKS.md
+report(ANALYSIS, MACHINE, LOAD_START, LOAD_END) → the section
 """
 
-import json
-import sys
 from datetime import UTC, datetime
 
-from path_tune_report import attempts, bottleneck, measured
+from .path_tune_report import attempts, bottleneck, measured
 
 PAPER = [80.9, 31.1, 16.9]
 PAPER_BEST = 11.9
@@ -34,7 +31,7 @@ def report(a, machine, load0, load1):
         f" beside Columbo's Fig. 8 — {when} UTC — {machine}\n"
     ]
     out.append(
-        f"`controller/bench/kwok-tune.sh`: 1 Deployment × {pods} pods on {hw['nodes']} KWOK v0.8.0"
+        f"`isolato-bench kwok-tune`: 1 Deployment × {pods} pods on {hw['nodes']} KWOK v0.8.0"
         " fake nodes (`localkube kwok up`: real etcd, kube-apiserver, controller-manager and"
         " scheduler of Kubernetes 1.34.4; the kubelet's stages simulated by kwok), seconds from"
         f" the first create to the last pod Ready (traced), {per_iteration(its)}. Load"
@@ -79,10 +76,3 @@ def report(a, machine, load0, load1):
         "[kwok-16x100-vs-paper.png](results/pipeline/kwok-16x100-vs-paper.png)."
     )
     return "\n".join(out)
-
-
-if __name__ == "__main__":
-    if len(sys.argv) != 5:
-        sys.exit(__doc__)
-    with open(sys.argv[1]) as f:
-        print(report(json.load(f), *sys.argv[2:]))

@@ -1,4 +1,5 @@
-"""Drives controller/bench/onboarding.sh's measurements over the REST API (see there)."""
+"""Drives `isolato-bench onboarding`'s measurements over the REST API (bench/sh/onboarding.sh starts
+the controller and runs this module; see there)."""
 
 import concurrent.futures as cf
 import json
@@ -12,6 +13,8 @@ import urllib.error
 import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
+
+from runner.sections import write_section
 
 API, METRICS, TOKEN = os.environ["API"], os.environ["METRICS"], os.environ["TOKEN"]
 IMAGE = "localhost/isolato/saas-bench:dev"
@@ -215,15 +218,7 @@ def main(out):
         ratio = f"{(v / 1000 if unit == 'ms' else v) / ref:.1f}×" if unit in ("ms", "s") else ""
         text.append(f"| {name} | {v:.2f} {unit} | {goal} | {ratio} |")
     print("\n".join(text))
-    doc = Path(out).read_text() if os.path.exists(out) else "# Benchmarks\n"
-    if "## Controller" not in doc:
-        doc += "\n## Controller\n"
-    head, _, tail = doc.partition("## Controller\n")
-    nxt = tail.find("\n## ")
-    section, rest = (tail, "") if nxt < 0 else (tail[:nxt], tail[nxt:])
-    Path(out).write_text(
-        head + "## Controller\n" + section.rstrip("\n") + "\n" + "\n".join(text) + "\n" + rest
-    )
+    write_section(Path(out), "\n".join(text), "onboarding")
 
 
 if __name__ == "__main__":

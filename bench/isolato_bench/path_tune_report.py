@@ -1,13 +1,10 @@
 #!/usr/bin/env python3
-"""The tuning loop on Isolato's own paths (controller/bench/path-tune.sh) as a docs/BENCHMARKS.md
+"""The tuning loop on Isolato's own paths (`isolato-bench path-tune`) as a docs/BENCHMARKS.md
 section: one table per analysis, one row per iteration of the loop.
 
-python3 controller/bench/path_tune_report.py MACHINE LOAD_START LOAD_END ANALYSIS.json... \
-    >> docs/BENCHMARKS.md
+report(ANALYSES, MACHINE, LOAD_START, LOAD_END) → the section
 """
 
-import json
-import sys
 from datetime import UTC, datetime
 
 NONE = "\u2013"  # an en dash: the table cell of a value that does not exist
@@ -140,7 +137,7 @@ def report(analyses, machine, load0, load1):
     out = [
         f"\n### The tuning loop on Isolato's own paths —"
         f" {when.astimezone(UTC):%Y-%m-%d %H:%M} UTC — {machine}\n",
-        '`controller/bench/path-tune.sh`: `make tune TUNE_ARGS="--path …"` from localkube\'s and'
+        '`isolato-bench path-tune`: `make tune TUNE_ARGS="--path …"` from localkube\'s and'
         " Isolato's defaults, the controller run and restarted by the loop; seconds from the first"
         " API call to the last new pod Ready (traced), the median of the iteration's runs, against"
         " the model's best case from the fastest of three single-tenant onboardings of the same"
@@ -152,12 +149,3 @@ def report(analyses, machine, load0, load1):
     ]
     out += [section(a) for a in analyses]
     return "\n".join(out) + "\n"
-
-
-if __name__ == "__main__":
-    machine, load0, load1, *files = sys.argv[1:]
-    analyses = []
-    for f in files:
-        with open(f) as fh:
-            analyses.append(json.load(fh))
-    print(report(analyses, machine, load0, load1), end="")

@@ -2,15 +2,14 @@
 Fig. 5/6 (time per stage of the deployment, measured beside the model's best case) and Fig. 8
 (each stage's share of the time, measured vs predicted, before and after tuning).
 
-    python controller/bench/pipeline_plot.py ANALYSIS.json [...]  # ANALYSIS.png beside each
-    python controller/bench/pipeline_plot.py --paper-fig8 ANALYSIS.json  # + ANALYSIS-vs-paper.png
+    isolato-bench pipeline-plot ANALYSIS.json [...]  # ANALYSIS.png (runner.places.plot_path)
+    isolato-bench pipeline-plot --paper-fig8 ANALYSIS.json  # + ANALYSIS-vs-paper.png
 
 --paper-fig8 sets the analysis's totals (iterations and the last best case) beside the paper's
 Fig. 8 runs (1600 containers on 16 nodes: 80.9 s → 31.1 s → 16.9 s, best case 11.9 s).
 """
 
 import json
-import sys
 import textwrap
 from pathlib import Path
 
@@ -18,7 +17,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-from path_tune_report import KUBELET_STEPS
+from runner.places import plot_path
+
+from .path_tune_report import KUBELET_STEPS
 
 STAGES = ["S1", "S2", "S3", "S4", "S5", "S6", "S7"]
 TITLES = {
@@ -137,7 +138,7 @@ def plot(path: Path) -> Path:
     if steps:
         kubelet(axes[2], its[0], shape["workloads"] * shape["podsPerWorkload"])
     fig.tight_layout()
-    out = path.with_suffix(".png")
+    out = plot_path(path)
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out
@@ -203,19 +204,16 @@ def versus_paper(path: Path) -> Path:
         fontsize=8,
     )
     fig.tight_layout()
-    out = path.with_name(path.stem + "-vs-paper.png")
+    out = plot_path(path.with_name(path.stem + "-vs-paper.json"))
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out
 
 
-if __name__ == "__main__":
-    args = sys.argv[1:]
+def main(args: list[str]) -> None:
+    """ANALYSIS.json... [--paper-fig8]: prints the plots drawn."""
     paper = "--paper-fig8" in args
-    args = [a for a in args if a != "--paper-fig8"]
-    if not args:
-        sys.exit(__doc__)
-    for arg in args:
+    for arg in [a for a in args if a != "--paper-fig8"]:
         print(plot(Path(arg)))
         if paper:
             print(versus_paper(Path(arg)))

@@ -1,12 +1,9 @@
 """The settings a tuning-loop analysis kept: applied and not undone, as KEY=BEFORE:AFTER lines
 (BEFORE: the value when the loop started, AFTER: the one it kept), the argument format of
-controller/bench/pipeline-bench.sh and tenants-bench.sh.
+`isolato-bench pipeline` and `isolato-bench tenants`.
 
-python3 controller/bench/pipeline_winners.py ANALYSIS.json
+isolato-bench pipeline-winners ANALYSIS.json
 """
-
-import json
-import sys
 
 
 def winners(analysis):
@@ -20,11 +17,3 @@ def winners(analysis):
             kept[key] = value
             before.setdefault(key, f"{it['recommendation']['from']:g}")
     return {k: f"{before[k]}:{v}" for k, v in kept.items()}
-
-
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    with open(sys.argv[1]) as f:
-        for k, v in winners(json.load(f)).items():
-            print(f"{k}={v}")

@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
-"""Two OCI runtimes compared on the same pods in one run (controller/bench/runtime-ab.sh): the
+"""Two OCI runtimes compared on the same pods in one run (`isolato-bench runtime-ab`): the
 profiles cpu_profile.py wrote for each runtime and round, as ratios with their spread over the
 rounds, a docs/BENCHMARKS.md section, a JSON record and a plot.
 
-python controller/bench/runtime_ab.py MACHINE PODS REPEATS LIMITED OUT.json \
-    LABEL ROUND DIR [LABEL ROUND DIR ...] >> docs/BENCHMARKS.md
+main(MACHINE, PODS, REPEATS, LIMITED, OUT.json, [(LABEL, ROUND, DIR), ...]) → the section
 
 DIR holds cpu-profile-1xPODS.json (cpu_profile.py's summary) and limited.txt ("SECONDS
 MICROSECONDS": LIMITED pods with a 10m CPU limit and the RuntimeDefault seccomp profile, the time
@@ -14,12 +13,13 @@ other runtime's median over the reference's in the same round.
 
 import json
 import statistics
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-import cpu_profile
 import matplotlib.pyplot as plt
+from runner.places import plot_path
+
+from . import cpu_profile
 
 RUNTIME_GROUP = cpu_profile.GROUPS[0][0]  # the runtime's own processes: "runc"
 
@@ -135,9 +135,10 @@ def markdown(c, machine, repeats, limited):
     out = [
         f"### OCI runtime A/B: 1 × {c['pods']} pause pods started at once — {now} — {machine}",
         "",
-        f"`controller/bench/runtime-ab.sh {c['pods']} {repeats} {n} {limited}`: {n} rounds, each"
+        f"`isolato-bench runtime-ab {c['pods']} {repeats} {n} {limited}`: {n} rounds, each"
         f" {repeats} runs under **{ref}** then {repeats} under **{other}**"
-        " (`cpu-profile.sh`: kubectl creates the Deployment, `kubectl rollout status` times it,"
+        " (`isolato-bench cpu-profile`: kubectl creates the Deployment, `kubectl rollout status`"
+        " times it,"
         " perf samples every CPU, the node settles between runs; switching restarts only"
         f" containerd), then {limited} pods shaped like Isolato's (the same pause pod with a 10m"
         " CPU limit and the RuntimeDefault seccomp profile) timed the same way, their CPU read from"
@@ -207,28 +208,26 @@ def short(label):
     return f"{words[0]} {words[2]}" if len(words) > 2 and words[1] == "version" else label
 
 
-def main(argv):
-    if len(argv) < 9:
-        raise SystemExit(__doc__)
-    machine, pods, repeats, limited = argv[1], int(argv[2]), int(argv[3]), int(argv[4])
-    out, rest = Path(argv[5]), argv[6:]
-    if len(rest) % 3:
-        raise SystemExit("expected LABEL ROUND DIR triples after OUT.json")
+def main(
+    machine: str,
+    pods: int,
+    repeats: int,
+    limited: int,
+    out: Path,
+    rounds: list[tuple[str, int, Path]],
+) -> str:
+    """Compares the rounds (LABEL, ROUND, DIR), writes OUT and its plot, returns the section."""
     profiles = [
         (
-            rest[i],
-            int(rest[i + 1]),
-            json.loads((Path(rest[i + 2]) / f"cpu-profile-1x{pods}.json").read_text()),
-            parse_limited((Path(rest[i + 2]) / "limited.txt").read_text()),
+            label,
+            n,
+            json.loads((d / f"cpu-profile-1x{pods}.json").read_text()),
+            parse_limited((d / "limited.txt").read_text()),
         )
-        for i in range(0, len(rest), 3)
+        for label, n, d in rounds
     ]
     c = compare(profiles, pods)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(c, indent=2) + "\n")
-    plot(c, out.with_suffix(".png"))
-    print(markdown(c, machine, repeats, limited))
-
-
-if __name__ == "__main__":
-    main(sys.argv)
+    plot(c, plot_path(out))
+    return markdown(c, machine, repeats, limited)

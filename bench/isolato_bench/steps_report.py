@@ -1,18 +1,15 @@
 #!/usr/bin/env python3
 """The tuning loop's view of the control plane's steps and its clients' rate limiters
-(controller/bench/token-bucket.sh) as a docs/BENCHMARKS.md section: one row per iteration.
+(`isolato-bench token-bucket`) as a docs/BENCHMARKS.md section: one row per iteration.
 
-python3 controller/bench/steps_report.py MACHINE LOAD_START LOAD_END QPS BURST COMMAND \
-    ANALYSIS.json >> docs/BENCHMARKS.md
+report(ANALYSIS, MACHINE, LOAD_START, LOAD_END, QPS, BURST, COMMAND) → the section
 
 COMMAND is how the analysis was made (a sentence in Markdown).
 """
 
-import json
-import sys
 from datetime import UTC, datetime
 
-from path_tune_report import NONE, attempts, change, measured, spread, timed
+from .path_tune_report import NONE, attempts, change, measured, spread, timed
 
 # S1-S4's steps the control plane times (ControlPlaneSteps), in pipeline order
 CONTROL_PLANE_STEPS = (
@@ -117,10 +114,3 @@ def report(a, machine, load0, load1, qps, burst, command):
         f"Outcome: {a['outcome'] if a['status'] == 'DONE' else 'FAILED: ' + str(a['error'])}."
     )
     return "\n".join(out) + "\n"
-
-
-if __name__ == "__main__":
-    machine, load0, load1, qps, burst, command, file = sys.argv[1:]
-    with open(file) as fh:
-        analysis = json.load(fh)
-    print(report(analysis, machine, load0, load1, float(qps), float(burst), command), end="")

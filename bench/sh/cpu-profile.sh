@@ -5,18 +5,15 @@
 # rollout status`; `perf record -a` samples every CPU over exactly that window (enabled and
 # disabled through its control FIFO), and /proc/stat and localkube's cpuacct cgroups are read at
 # both ends. The namespace is then deleted and the node left to tear the pods down (its kubelet's
-# working pods back to their count before the run) before the next run. cpu_profile.py groups the
-# samples by process, appends a section to docs/BENCHMARKS.md and writes
-# docs/results/pipeline/cpu-profile-1xP.json and .png; with OUT_DIR it writes them there and only
-# prints the section (runtime-ab.sh compares such profiles).
-#   controller/bench/cpu-profile.sh [PODS REPEATS [OUT_DIR]]     defaults: 100 3
+# working pods back to their count before the run) before the next run. Everything is left in
+# WORK_DIR (rN.report, rN.before, rN.after, rN.seconds, and `runtime`: the node's OCI runtime);
+# `isolato-bench cpu-profile` (isolato_bench/cpu_profile.py) groups the samples by process.
+#   bench/sh/cpu-profile.sh PODS REPEATS WORK_DIR
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
-PODS=${1:-100} REPEATS=${2:-3}
-OUT=${3:-$ROOT/docs/results/pipeline}
-RECORD=$ROOT/docs/BENCHMARKS.md
-[ $# -lt 3 ] || RECORD=/dev/null
+[ $# -eq 3 ] || { echo "usage: $0 PODS REPEATS WORK_DIR" >&2; exit 2; }
+PODS=$1 REPEATS=$2 WORK=$3
 command -v perf >/dev/null || { echo "[cpu-profile] perf is missing: run 'make deps' (linux-perf)" >&2; exit 1; }
 "$LK" status >/dev/null 2>&1 || "$LK" up
 KUBECONFIG=$("$LK" kubeconfig)
@@ -24,12 +21,11 @@ export KUBECONFIG
 NODE=$(kubectl get nodes -o jsonpath='{.items[0].metadata.name}')
 CPUACCT=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpuacct(,|$)/ { print $2; exit }' /proc/self/mounts)
 [ -n "$CPUACCT" ] || { echo "[cpu-profile] no cgroup v1 cpuacct hierarchy: the meters cannot be read" >&2; exit 1; }
-WORK=$(mktemp -d)
 ns="" perf_pid=""
 cleanup() {
   [ -z "$perf_pid" ] || kill -INT "$perf_pid" 2>/dev/null || true
   [ -z "$ns" ] || kubectl delete namespace "$ns" --wait=true --timeout=180s >/dev/null 2>&1 || true
-  rm -rf "$WORK"
+  rm -f "$WORK"/r*.data "$WORK/ctl" "$WORK/ack"
 }
 trap cleanup EXIT
 
@@ -79,8 +75,4 @@ for r in $(seq 1 "$REPEATS"); do
   for _ in $(seq 1 240); do [ "$(working_pods)" -le "$base" ] && break; sleep 0.5; done
   [ "$(working_pods)" -le "$base" ] || { echo "[cpu-profile] the node still tears pods down after 120 s" >&2; exit 1; }
 done
-machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $("$LK" status | sed -n 's/^runtime: //p')"
-mkdir -p "$OUT"
-source "$ROOT/gatling/experiments/venv.sh"
-"$PY" "$ROOT/controller/bench/cpu_profile.py" "$machine" "$PODS" "$WORK" "$OUT/cpu-profile-1x$PODS.json" \
-  | tee -a "$RECORD"
+"$LK" status | sed -n 's/^runtime: //p' > "$WORK/runtime"

@@ -5,14 +5,16 @@
 # docs/BENCHMARKS.md "Model accuracy"), with and without the filler (limit 800m, 10m request).
 # Repeated REPS times, the filler's order alternating. Per run: every request's latency
 # (openloop -samples), /proc/stat before/after (node and pod CPUs) and the cpuacct of the class
-# pod and the filler. gatling/experiments/filler.py turns them into the table, the plot and
-# docs/BENCHMARKS.md's section. Run by `make bench-filler` under the cluster lock (≈ 8 min);
-# the generator runs on its own CPU (gatling/experiments/pinned.py sets GEN_CPUS).
+# pod and the filler, under OUT. `isolato-bench filler` runs this (make bench-filler, under the
+# cluster lock, ≈ 8 min) with the generator on its own CPU (gatling/experiments/pinned.py sets
+# GEN_CPUS), then gatling/experiments/filler.py turns OUT into the table, the plot and
+# docs/BENCHMARKS.md's section.
 set -euo pipefail
 LOG_TAG=filler-bench
-source "$(dirname "$0")/../test/lib.sh"
+# shellcheck source=../../controller/test/lib.sh
+source "$(dirname "$0")/../../controller/test/lib.sh"
 OPENLOOP=$ROOT/build/openloop
-OUT=${OUT:-$ROOT/docs/results/filler}
+OUT=${OUT:-$ROOT/results/filler}
 REPS=${REPS:-3} SECONDS_PER_RUN=${SECONDS_PER_RUN:-20}
 GEN_CPUS=${GEN_CPUS:-0}
 CLASS=fill TENANT=fill-t NS=isolato-c-fill
@@ -81,5 +83,3 @@ jq -n --arg cpu $CPU --arg headroom $HEADROOM --argjson cutoff $CUTOFF --argjson
   --argjson target $TARGET_MS --argjson seconds "$SECONDS_PER_RUN" --argjson reps "$REPS" --arg gen "$GEN_CPUS" \
   '{podCpu: $cpu, headroom: $headroom, cutoffRps: $cutoff, profileCpu: $profile, targetMs: $target,
     secondsPerRun: $seconds, reps: $reps, generatorCpus: $gen}' > "$OUT/meta.json"
-source "$ROOT/gatling/experiments/venv.sh"
-"$PY" "$ROOT/gatling/experiments/filler.py" "$OUT" "$ROOT/docs/BENCHMARKS.md"

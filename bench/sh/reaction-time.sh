@@ -8,15 +8,17 @@
 #   keda-tuned    the shipped ScaledObject settings with HPA sync 1 s and 1 s scrapes
 #   direct        the controller's direct path (1 Hz pod scrapes) + the shipped ScaledObject
 # Per variant: the Deployment's replicas over time (a watch, stamped on arrival) and every
-# request's latency (openloop -samples). gatling/experiments/reaction_time.py turns them into
-# the table, the latency-over-time plot and docs/BENCHMARKS.md's section.
-# Run by `make bench-reaction-time` (under the cluster lock, with `make run` stopped); the load
-# generator runs on its own CPU (gatling/experiments/pinned.py narrows the pods' cpuset).
+# request's latency (openloop -samples), under OUT. `isolato-bench reaction-time` runs this (make
+# bench-reaction-time, under the cluster lock, with `make run` stopped) with the load generator
+# on its own CPU (gatling/experiments/pinned.py narrows the pods' cpuset), then
+# gatling/experiments/reaction_time.py turns OUT into the table, the latency-over-time plot and
+# docs/BENCHMARKS.md's section.
 set -euo pipefail
 LOG_TAG=reaction
-source "$(dirname "$0")/../test/lib.sh"
+# shellcheck source=../../controller/test/lib.sh
+source "$(dirname "$0")/../../controller/test/lib.sh"
 OPENLOOP=$ROOT/build/openloop
-OUT=${OUT:-$ROOT/docs/results/reaction-time}
+OUT=${OUT:-$ROOT/results/reaction-time}
 VARIANTS=${VARIANTS:-hpa keda-default keda-tuned direct}
 GEN_CPUS=${GEN_CPUS:-0}
 CLASS=rt TENANT=rt-t NS=isolato-c-rt
@@ -137,5 +139,3 @@ run_variant() {
 }
 
 for v in $VARIANTS; do run_variant "$v"; done
-source "$ROOT/gatling/experiments/venv.sh"
-"$PY" "$ROOT/gatling/experiments/reaction_time.py" "$OUT" "$ROOT/docs/BENCHMARKS.md"

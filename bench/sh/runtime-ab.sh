@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
 # Debian's runc against localkube's pinned build (containerd.runc = built, localkube/lib/runc.sh)
 # in one run on one machine: ROUNDS rounds, each profiling P pause pods started at once REPEATS
-# times under one runtime, then under the other (cpu-profile.sh), so a drift of this shared machine
-# falls on both. Switching restarts only containerd. runtime_ab.py compares the profiles, appends a
-# section to docs/BENCHMARKS.md and writes docs/results/pipeline/runtime-ab-1xP.json and .png. The
-# containerd.runc setting found at the start is put back at the end.
+# times under one runtime, then under the other (`isolato-bench cpu-profile`), so a drift of this
+# shared machine falls on both. Switching restarts only containerd. Each round's directory is
+# listed in WORK_DIR/profiles (LABEL, ROUND, DIR, tab-separated); `isolato-bench runtime-ab`
+# (isolato_bench/runtime_ab.py) compares them. The containerd.runc setting found at the start is
+# put back at the end.
 # Each round also starts LIMITED pods shaped like Isolato's (the same pause pod with a 10m CPU
 # limit and the RuntimeDefault seccomp profile) under each runtime: kubectl times them to Ready and
 # the pods' own cpuacct cgroups say how much CPU their start used inside the limit (runc init runs
 # there, throttled to it).
-#   controller/bench/runtime-ab.sh [PODS REPEATS ROUNDS LIMITED]     defaults: 100 3 2 5
+#   WORK_DIR=DIR bench/sh/runtime-ab.sh PODS REPEATS ROUNDS LIMITED
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
-PODS=${1:-100} REPEATS=${2:-3} ROUNDS=${3:-2} LIMITED=${4:-5}
+PODS=$1 REPEATS=$2 ROUNDS=$3 LIMITED=$4
 RUNTIMES=(/usr/sbin/runc built)
-WORK=$(mktemp -d)
+WORK=${WORK_DIR:?the directory the rounds are kept in}
 default=$(awk -F' *= *' '$1 == "containerd.runc" { print $2 }' "$ROOT/localkube/config/defaults.conf")
 previous=$("$LK" config | awk -F' *= *' '$1 == "containerd.runc" { print $2 }')
 restore() {
   if [ "$previous" = "$default" ]; then "$LK" config unset containerd.runc >/dev/null; else "$LK" config set containerd.runc "$previous" >/dev/null; fi
   "$LK" up >/dev/null 2>&1 || echo "[runtime-ab] 'localkube up' failed while restoring containerd.runc = $previous" >&2
-  rm -rf "$WORK"
 }
 trap restore EXIT
 
@@ -51,7 +51,6 @@ limited_run() { # → "seconds pod-cgroup-CPU-microseconds-per-pod"
   echo "$(echo "scale=3; ($end - $start) / 1000000000" | bc) $((total / LIMITED / 1000))"
 }
 
-profiles=()
 for round in $(seq 1 "$ROUNDS"); do
   for rt in "${RUNTIMES[@]}"; do
     echo "[runtime-ab] round $round/$ROUNDS: containerd.runc = $rt, $REPEATS runs of $PODS pods" >&2
@@ -59,13 +58,9 @@ for round in $(seq 1 "$ROUNDS"); do
     "$LK" up >/dev/null
     label=$("$LK" status | sed -n 's/^runtime: //p')
     dir="$WORK/$round-${rt//\//_}"
-    "$ROOT/controller/bench/cpu-profile.sh" "$PODS" "$REPEATS" "$dir" >/dev/null
+    "${PY:?run through bench/isolato-bench}" -m isolato_bench cpu-profile "$PODS" "$REPEATS" "$dir" >/dev/null
     limited_run "$round-$(date +%s)" > "$dir/limited.txt"
     echo "[runtime-ab] $LIMITED limited pods Ready in $(cut -d' ' -f1 "$dir/limited.txt") s" >&2
-    profiles+=("$label" "$round" "$dir")
+    printf '%s\t%s\t%s\n' "$label" "$round" "$dir" >> "$WORK/profiles"
   done
 done
-machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
-source "$ROOT/gatling/experiments/venv.sh"
-"$PY" "$ROOT/controller/bench/runtime_ab.py" "$machine" "$PODS" "$REPEATS" "$LIMITED" \
-  "$ROOT/docs/results/pipeline/runtime-ab-1x$PODS.json" "${profiles[@]}" | tee -a "$ROOT/docs/BENCHMARKS.md"

@@ -11,18 +11,20 @@
 # control plane and node, and, from one dedicated tenant onboarded alone just before the N (the
 # model's single-pod input), the model's best case and bottleneck for the N tenants and the scale.
 # The two configurations alternate (ABBA…) in one run, REPEATS times each; between runs the
-# tenants and the class are deleted and their namespaces waited for. Appends the figures to
-# docs/BENCHMARKS.md.
-#   controller/bench/tenants-bench.sh N REPEATS KEY=DEFAULT:TUNED...   (localkube keys; isolato.*
-#   keys go to the controller and the tracer as properties, DEFAULT or TUNED)
+# tenants and the class are deleted and their namespaces waited for. The timings go to
+# WORK_DIR/timings.tsv (variant, repeat, class, scale, N tenants, controller CPU seconds), the
+# traces to WORK_DIR/traces/; `isolato-bench tenants` reports them (tenants_report.py).
+#   WORK_DIR=DIR bench/sh/tenants-bench.sh N REPEATS KEY=DEFAULT:TUNED...   (localkube keys;
+#   isolato.* keys go to the controller and the tracer as properties, DEFAULT or TUNED)
 # PROFILE=DIR records the controller with JDK Flight Recorder during each N-tenant onboarding
 # (DIR/<default|tuned>-<repeat>.jfr, started and stopped by jcmd outside the timed window) and
-# logs where its CPU went (controller/bench/profile/jfr_hot.py).
+# logs where its CPU went (`isolato-bench jfr-hot`).
 # Uses its own state directory (LOCALKUBE_HOME, default /var/lib/localkube-tune) and leaves it down.
 set -euo pipefail
 LOG_TAG=tenants-bench
 export LOCALKUBE_HOME=${LOCALKUBE_HOME:-/var/lib/localkube-tune}
-source "$(dirname "$0")/../test/lib.sh"
+# shellcheck source=../../controller/test/lib.sh
+source "$(dirname "$0")/../../controller/test/lib.sh"
 [ $# -ge 3 ] || { echo "usage: $0 N REPEATS KEY=DEFAULT:TUNED..." >&2; exit 2; }
 N=$1 REPEATS=$2; shift 2
 TUNED=("$@")
@@ -57,7 +59,7 @@ ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-b
 # A copy of the jar for the tracer: a rebuild while the bench runs must not pull classes from under it.
 TRACE_JAR=$WORK/trace.jar
 cp "$JAR" "$TRACE_JAR"
-TRACES=$WORK/traces
+TRACES=${WORK_DIR:?the directory the timings and traces are kept in}/traces
 # the pools' CPU per pod: small, so that 50 dedicated pools fit on two cores; the tracer's model
 # counts it (docs/pipeline.md "Model")
 POD_CPU_MILLIS=10
@@ -178,13 +180,12 @@ profile_onboarding() { # NAME: stops the recording into $PROFILE/NAME.jfr and lo
   mkdir -p "$PROFILE"
   jcmd "$CTL_PID" JFR.stop name=onboard filename="$PROFILE/$1.jfr" >/dev/null
   log "controller profile $1 ($PROFILE/$1.jfr):"
-  "$(dirname "$0")/profile/jfr_hot.py" --top 15 "$PROFILE/$1.jfr" >&2
+  "${PY:?run through bench/isolato-bench}" -m isolato_bench jfr-hot --top 15 "$PROFILE/$1.jfr" >&2
 }
 
 # CPU time (clock ticks, user + system) of a process: the controller's own share of a path
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 declare -A secs cls scl ctl
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq 1 "$REPEATS"); do
   order=(default tuned); [ $((r % 2)) -eq 0 ] && order=(tuned default)
   for v in "${order[@]}"; do
@@ -204,75 +205,9 @@ for r in $(seq 1 "$REPEATS"); do
     # each tenant would get 10 pods
     scl[$v-$r]=$(scale_pool scale single)
     stop_tracer
+    echo "$v $r ${cls[$v-$r]} ${scl[$v-$r]} ${secs[$v-$r]} ${ctl[$v-$r]}" >> "$WORK_DIR/timings.tsv"
     log "repeat $r $v: class pool Ready in ${cls[$v-$r]} s, $N dedicated tenants Serving in ${secs[$v-$r]} s (controller CPU ${ctl[$v-$r]} s), pool scaled 1 → 10 in ${scl[$v-$r]} s"
     delete_class
     stop_controller
   done
 done
-machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
-{
-  echo
-  echo "### Isolato's own paths: a new class, its pool scaled 1 → 10, $N dedicated tenants onboarded at once, default vs tuned — $(date -u '+%Y-%m-%d %H:%M') UTC — $machine"
-  echo
-  echo "\`controller/bench/tenants-bench.sh $N $REPEATS ${TUNED[*]}\`: the configurations alternate in one run (ABBA…),"
-  echo "$REPEATS runs each; seconds (watched: kubectl wait) from the class POST until its pool has a Ready pod, from the PUT of"
-  echo "minReplicas = 10 until 10 pool pods are Ready, and from the first tenant POST (10 clients) until all $N are Serving."
-  echo "Load average at the start $load0, at the end $(cut -d' ' -f1-3 /proc/loadavg): a shared 2-core machine, compare within the run only."
-  echo
-  echo "| repeat | class default / tuned (s) | scale 1 → 10 default / tuned (s) | $N tenants default / tuned (s) | $N tenants reduction |"
-  echo "|---|---|---|---|---|"
-  for r in $(seq 1 "$REPEATS"); do
-    awk -v r="$r" -v cd="${cls[default-$r]}" -v ct="${cls[tuned-$r]}" -v sd="${scl[default-$r]}" -v st="${scl[tuned-$r]}" \
-      -v d="${secs[default-$r]}" -v t="${secs[tuned-$r]}" \
-      'BEGIN { printf "| %d | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1f %% |\n", r, cd, ct, sd, st, d, t, 100 * (1 - t / d) }'
-  done
-  median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'; }
-  median_line() { # NAME ARRAY-NAME
-    local -n a=$2
-    local md mt
-    md=$(for r in $(seq 1 "$REPEATS"); do echo "${a[default-$r]}"; done | median)
-    mt=$(for r in $(seq 1 "$REPEATS"); do echo "${a[tuned-$r]}"; done | median)
-    awk -v name="$1" -v md="$md" -v mt="$mt" 'BEGIN { printf "- %s: median default %.2f s, tuned %.2f s: **%.1f %% less**\n", name, md, mt, 100 * (1 - mt / md) }'
-  }
-  echo
-  median_line "new class (pool Ready)" cls
-  median_line "pool scaled 1 → 10" scl
-  median_line "$N dedicated tenants Serving" secs
-  median_line "the controller's CPU time (user + system) while the $N were onboarded" ctl
-  echo
-  python3 - "$TRACES" "$REPEATS" "$N" <<'PY'
-import json, statistics, sys
-from pathlib import Path
-d, R, N = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-runs = {(v, r): {p["name"]: p for p in json.loads((d / f"{v}-{r}.json").read_text())}
-        for v in ("default", "tuned") for r in range(1, R + 1) if (d / f"{v}-{r}.json").exists()}
-titles = {"class": "new class", "single": "1 dedicated tenant alone (model input)",
-          "tenants": f"{N} dedicated tenants", "scale": "pool scaled 1 → 10 (9 new pods)"}
-print("Traced (controller/bench's PathTraceMain: the pools' Deployments, ReplicaSets and pods watched from the API call "
-      "until every new pod is Ready; S1 = call → pool namespace + namespace → Deployment, i.e. Isolato's reconcile and "
-      "its writes; medians over the repeats; where the kubelet reported sandbox and containers in one status update, S5 holds both and S6 reads 0):")
-print()
-print("| path | config | traced (s) | S1 (call → ns + ns → Deployment) | S2 | S3 | S4 | S5 | S6 | S7 | best case (s) | bottleneck, measured vs predicted share | decision | CPU control plane / node / Isolato / host |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-med = statistics.median
-for name, title in titles.items():
-    for v in ("default", "tuned"):
-        ps = [runs[(v, r)][name] for r in range(1, R + 1) if (v, r) in runs and name in runs[(v, r)]]
-        if not ps:
-            continue
-        st = lambda s: med([p["stages"].get(s, 0.0) for p in ps])
-        split = [p["s1Split"] for p in ps if p.get("s1Split")]
-        s1 = f"{st('S1'):.2f}" + (f" ({med([x['toNamespace'] for x in split]):.2f} + {med([x['toWorkload'] for x in split]):.2f})" if split else "")
-        best = [p["predictedSeconds"] for p in ps if p.get("predictedSeconds") is not None]
-        b = [p["bottleneck"] for p in ps if p.get("bottleneck")]
-        bn = ", ".join(f"{x['stage']} {100 * x['measuredShare']:.0f} vs {100 * x['predictedShare']:.0f} %" for x in b) or "–"
-        dec = ", ".join(p["decision"] + (f" ({p['recommendation']['parameter']} → {p['recommendation']['to']:g})" if p.get("recommendation") else "")
-                        for p in ps if p.get("decision")) or "–"
-        cpu = lambda k: med([p["cpu"].get(k, 0.0) for p in ps])
-        stages = " | ".join(f"{st(s):.2f}" for s in ("S2", "S3", "S4", "S5", "S6", "S7"))
-        best_s = f"{med(best):.2f}" if best else "–"
-        print(f"| {title} | {v} | {med([p['tracedSeconds'] for p in ps]):.2f} | {s1} | {stages} | {best_s} | {bn} | {dec} | "
-              f"{100 * cpu('controlPlane'):.0f} / {100 * cpu('node'):.0f} / {100 * cpu('client'):.0f} / {100 * cpu('host'):.0f} % |")
-PY
-} >> "$ROOT/docs/BENCHMARKS.md"
-log "appended to docs/BENCHMARKS.md"

@@ -5,24 +5,18 @@
 # of REPEATS runs. The loop proposes raising a QPS or burst only when its client waited for it,
 # and predicts at most that wait's share of the run; this shows the wait, the steps, the
 # prediction and the measured gain side by side, with the bucket's own arithmetic as the check.
-# The QPS is put back at the end. Appends to docs/BENCHMARKS.md (steps_report.py); the analysis
-# stays in docs/results/pipeline/token-bucket-PODS.json.
-#   controller/bench/token-bucket.sh [PODS QPS REPEATS]     defaults: 100 20 3
+# The QPS is put back at the end. The analysis goes to OUT.json, the client's burst to
+# WORK_DIR/burst; `isolato-bench token-bucket` (isolato_bench/steps_report.py) reports them.
+#   WORK_DIR=DIR bench/sh/token-bucket.sh PODS QPS REPEATS OUT.json
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PODS=${1:-100} QPS=${2:-20} REPEATS=${3:-3}
+[ $# -eq 4 ] || { echo "usage: WORK_DIR=DIR $0 PODS QPS REPEATS OUT.json" >&2; exit 2; }
+PODS=$1 QPS=$2 REPEATS=$3 OUT=$4
 LK=$ROOT/localkube/localkube
 KEY=controller-manager.kube-api-qps
-OUT=$ROOT/docs/results/pipeline/token-bucket-$PODS.json
 trap '"$LK" config unset "$KEY" >/dev/null; "$LK" up >/dev/null 2>&1 || true' EXIT
 "$LK" config set "$KEY" "$QPS"
 "$LK" up >/dev/null
-burst=$("$LK" config | awk -F' = ' '$1 == "controller-manager.kube-api-burst" { print $2 }')
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
-"$ROOT/controller/bench/tune.sh" --pods "$PODS" --max-changes 1 --repeats "$REPEATS" --timeout 300 \
+"$LK" config | awk -F' = ' '$1 == "controller-manager.kube-api-burst" { print $2 }' > "${WORK_DIR:?}/burst"
+"$ROOT/bench/sh/tune.sh" --pods "$PODS" --max-changes 1 --repeats "$REPEATS" --timeout 300 \
   --restore --out "$OUT"
-machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
-python3 "$ROOT/controller/bench/steps_report.py" "$machine" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" \
-  "$QPS" "${burst:-30}" \
-  "\`controller/bench/token-bucket.sh $PODS $QPS $REPEATS\`: \`make tune\` from localkube's defaults, at most one change." \
-  "$OUT" | tee -a "$ROOT/docs/BENCHMARKS.md"

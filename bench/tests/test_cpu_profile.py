@@ -2,7 +2,7 @@
 
 import json
 
-import cpu_profile
+from isolato_bench import cpu_profile
 from pytest import approx
 
 # `perf report --sort comm --stdio -F sample,comm` of 10 s on 2 cores at 99 Hz (1980 samples)
@@ -62,13 +62,12 @@ def test_summary_report_and_plot(tmp_path):
         (tmp_path / f"r{n}.after").write_text(AFTER)
         (tmp_path / f"r{n}.seconds").write_text(f"{secs}\n")
     out = tmp_path / "profile.json"
-    cpu_profile.main(["cpu_profile.py", "vm, 2 cores, AMD EPYC", "100", str(tmp_path), str(out)])
+    md = cpu_profile.main("vm, 2 cores, AMD EPYC", 100, tmp_path, out)
     s = json.loads(out.read_text())
     assert s["seconds"] == 11.0
     assert next(iter(s["coreSeconds"])) == "runc"  # largest first
     assert s["msPerPod"]["runc"] == approx(1000 * 6 / 100)
-    assert out.with_suffix(".png").stat().st_size > 0
-    md = cpu_profile.markdown(s, "vm, 2 cores, AMD EPYC", 2)
+    assert out.with_suffix(".png").stat().st_size > 0  # outside results/: beside its data
     assert "| runc | 6.00 |" in md and "(10.00, 12.00, 11.00)" in md
 
 

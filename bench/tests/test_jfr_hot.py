@@ -1,6 +1,6 @@
 """jfr_hot.py: the summary of a recording's events, from synthetic events in jfr's JSON shape."""
 
-import jfr_hot as j
+from isolato_bench.profile import jfr_hot as j
 
 
 def frame(cls: str, method: str) -> dict:

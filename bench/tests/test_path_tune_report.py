@@ -1,6 +1,6 @@
 """Unit tests of path_tune_report.py: what a loop's iterations look like in docs/BENCHMARKS.md."""
 
-import path_tune_report as r
+from isolato_bench import path_tune_report as r
 
 CPU = {"measured": True, "controlPlane": 0.3, "node": 0.2, "client": 0.25, "host": 1.0}
 

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-import runtime_ab
+from isolato_bench import runtime_ab
 from pytest import approx
 
 OLD = "runc version 1.1.5+ds1 (/usr/sbin/runc)"
@@ -79,8 +79,8 @@ def test_every_round_needs_both_runtimes():
         runtime_ab.compare(PROFILES[::2], 100)
 
 
-def test_report_json_and_plot(tmp_path, capsys):
-    dirs = []
+def test_report_json_and_plot(tmp_path):
+    rounds = []
     for i, (label, rnd, p, lim) in enumerate(PROFILES):
         d = tmp_path / f"p{i}"
         d.mkdir()
@@ -88,11 +88,10 @@ def test_report_json_and_plot(tmp_path, capsys):
         (d / "limited.txt").write_text(
             f"{lim['limitedSeconds']} {int(lim['limitedPodCpuMs'] * 1000)}\n"
         )
-        dirs += [label, str(rnd), str(d)]
+        rounds.append((label, rnd, d))
     out = tmp_path / "runtime-ab-1x100.json"
-    runtime_ab.main(["runtime_ab.py", "vm, 2 cores, AMD EPYC", "100", "3", "5", str(out), *dirs])
-    text = capsys.readouterr().out
-    assert "runtime-ab.sh 100 3 2 5" in text
+    text = runtime_ab.main("vm, 2 cores, AMD EPYC", 100, 3, 5, out, rounds)
+    assert "isolato-bench runtime-ab 100 3 2 5" in text
     assert "| 5 limited pods (10m, seccomp): time to all Ready (s) | 4.50 | 5.25 | +18 %" in text
     assert "| time to all pods Ready (s) | 19.00 | 16.00 | -17 % (-24 % to -10 %) |" in text
     assert json.loads(out.read_text())["rounds"] == 2

@@ -1,6 +1,6 @@
 """Unit tests of steps_report.py: the control plane's steps and rate limiters in BENCHMARKS.md."""
 
-import steps_report as r
+from isolato_bench import steps_report as r
 
 CM = {"count": 362, "seconds": 67.19}
 

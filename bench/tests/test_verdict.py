@@ -1,7 +1,7 @@
 import itertools
 
 import pytest
-from verdict import (
+from isolato_bench.faults.verdict import (
     FaultResult,
     LoadWindow,
     fault_table,

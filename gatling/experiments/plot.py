@@ -12,9 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-from runner.places import plot_dir
-
 import matplotlib
+from runner.places import plot_dir
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt

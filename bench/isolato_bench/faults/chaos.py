@@ -1,7 +1,7 @@
-"""Control-plane faults survived by the controller installed with Helm (controller/bench/faults).
+"""Control-plane faults survived by the controller installed with Helm (`isolato-bench chaos`).
 
-On localkube with the chart installed (2 replicas; chaos.sh installs it), onboards a steady-load
-tenant and a 200-tenant burst into one class, then injects, one after another:
+On localkube with the chart installed (2 replicas; bench/sh/chaos.sh installs it), onboards a
+steady-load tenant and a 200-tenant burst into one class, then injects, one after another:
 
   leader-kills   the lease holder's JVM SIGKILLed (its pod force-deleted so the Deployment
                  replaces it) 10 times at seeded random instants during the burst
@@ -15,7 +15,7 @@ accepted so far has its one Tenant object, is in exactly one pool table, is Serv
 answered (200) by its pool again: the time from the fault's start to that is "converged after".
 A steady load (one request every 0.1 s to the load tenant through the pool's Service) runs
 throughout; its errors are counted per fault window (goal: 0 for controller and API-server
-faults). Writes results.json and README.md to --out and appends the figures to BENCHMARKS.md.
+faults). Writes results.json and README.md to --out and its section of BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -35,7 +35,10 @@ import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
-from verdict import (
+from runner.places import BENCHMARKS, REPO_ROOT, RESULTS
+from runner.sections import write_section
+
+from .verdict import (
     FaultResult,
     fault_table,
     kill_instants,
@@ -44,7 +47,7 @@ from verdict import (
     tenant_verdict,
 )
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = REPO_ROOT
 LK = str(ROOT / "localkube/localkube")
 NS = "isolato-system"
 CLASS = "chaos"
@@ -518,7 +521,7 @@ def write(run: Run, out: Path, started: str, bench: Path) -> None:
     (out / "README.md").write_text(
         f"""# Control-plane faults (issue 10, item 5)
 
-Produced by `make chaos` (controller/bench/faults/chaos.sh → chaos.py) on {started},
+Produced by `make chaos` (`isolato-bench chaos`: bench/sh/chaos.sh → faults/chaos.py) on {started},
 {doc["machine"]}. **The machine is shared**: other builds and tests ran on the same 2 CPUs, so
 the times are upper bounds of a busy host. Raw data: [results.json](results.json).
 
@@ -535,18 +538,20 @@ API-server faults). Seed of the kill instants: {run.args.seed}.
 {table}
 """
     )
-    with bench.open("a") as f:
-        f.write(
-            f"\n## Control-plane faults — {started}, {doc['machine']}\n"
-            "From `make chaos` (controller/bench/faults/chaos.py; table and raw JSON in"
-            " [results/chaos](results/chaos/README.md)). Shared machine: other helpers' builds"
-            " and tests ran meanwhile.\n\n"
-            f"{table}\n"
-        )
+    write_section(
+        bench,
+        f"## Control-plane faults — {started}, {doc['machine']}\n"
+        "From `make chaos` (`isolato-bench chaos`; table and raw JSON in"
+        f" [results/chaos]({os.path.relpath(out / 'README.md', bench.parent)})). Shared machine:"
+        " other helpers' builds and tests ran meanwhile.\n\n"
+        f"{table}\n",
+        "chaos",
+    )
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser(add_help: bool = True) -> argparse.ArgumentParser:
+    """chaos's options (also the `isolato-bench chaos` subcommand's)."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=add_help)
     p.add_argument("--faults", default=",".join(FAULTS), help="comma-separated, in this order")
     p.add_argument("--seed", type=int, default=int(time.time()) % 100_000)
     p.add_argument("--tenants", type=int, default=200)
@@ -555,9 +560,14 @@ def main() -> None:
     p.add_argument("--min-gap", type=float, default=5.0, help="seconds between planned kills")
     p.add_argument("--during", type=int, default=5, help="tenants onboarded during each fault")
     p.add_argument("--pause", type=float, default=10.0, help="seconds etcd stays stopped")
-    p.add_argument("--out", type=Path, default=ROOT / "docs/results/chaos")
-    p.add_argument("--benchmarks", type=Path, default=ROOT / "docs/BENCHMARKS.md")
-    args = p.parse_args()
+    p.add_argument("--out", type=Path, default=RESULTS / "chaos")
+    p.add_argument("--benchmarks", type=Path, default=BENCHMARKS)
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = parser()
+    args = p.parse_args(argv)
     faults = args.faults.split(",")
     unknown = [f for f in faults if f not in FAULTS]
     if unknown:

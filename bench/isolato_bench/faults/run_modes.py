@@ -4,7 +4,7 @@ Each run starts scripts/run.sh (MODE=host or MODE=cluster) with the cluster down
 kept, as between two `make run`s), and measures from the start: localkube up (its "cluster is
 up" line), ready (the banner: API answering, classes ensured), and the first tenant onboarded
 into gold through the printed API URL and token answered 200 by its pool. Then `make stop`.
-The modes alternate, --runs times each; medians and ranges are appended to BENCHMARKS.md.
+The modes alternate, --runs times each; medians and ranges are its section of BENCHMARKS.md.
 `make build` (and helm) must be done; run it under `flock /tmp/isolato-cluster.lock`.
 """
 
@@ -19,10 +19,13 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from chaos import http, machine
-from verdict import markdown_table, spread
+from runner.places import BENCHMARKS, REPO_ROOT
+from runner.sections import write_section
 
-ROOT = Path(__file__).resolve().parents[3]
+from .chaos import http, machine
+from .verdict import markdown_table, spread
+
+ROOT = REPO_ROOT
 RUN_DIR = Path(os.environ.get("ISOLATO_RUN_DIR", "/var/lib/isolato-run"))
 LK = str(ROOT / "localkube/localkube")
 
@@ -115,13 +118,18 @@ def one_run(mode: str, i: int, helm: str) -> dict:
     return r
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser(add_help: bool = True) -> argparse.ArgumentParser:
+    """run_modes's options (also the `isolato-bench run-modes` subcommand's)."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=add_help)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--helm", required=True)
-    p.add_argument("--out", type=Path, default=ROOT / "docs/BENCHMARKS.md")
+    p.add_argument("--out", type=Path, default=BENCHMARKS)
     p.add_argument("--json", type=Path, default=ROOT / "build/run-modes.json")
-    args = p.parse_args()
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv)
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     subprocess.run([str(ROOT / "scripts/stop.sh")], cwd=ROOT, check=False, capture_output=True)
     runs = []
@@ -149,16 +157,17 @@ def main() -> None:
         "first tenant served (s)",
         "of which after ready (s)",
     ]
-    with args.out.open("a") as f:
-        f.write(
-            f"\n## make run: host vs cluster — {started}, {machine()}\n"
-            "From `make bench-run-modes` (controller/bench/faults/run_modes.py): scripts/run.sh"
-            " from a stopped cluster (state kept) to its banner, and to a first tenant"
-            " onboarded into gold and answered by its pool; median (range, runs), modes"
-            " alternating. Excludes `make build`. Shared machine: other helpers' builds and"
-            " tests ran meanwhile.\n\n" + markdown_table(header, rows) + "\n"
-        )
-    log(f"appended to {args.out}")
+    write_section(
+        args.out,
+        f"## make run: host vs cluster — {started}, {machine()}\n"
+        "From `make bench-run-modes` (`isolato-bench run-modes`): scripts/run.sh"
+        " from a stopped cluster (state kept) to its banner, and to a first tenant"
+        " onboarded into gold and answered by its pool; median (range, runs), modes"
+        " alternating. Excludes `make build`. Shared machine: other helpers' builds and"
+        " tests ran meanwhile.\n\n" + markdown_table(header, rows) + "\n",
+        "run-modes",
+    )
+    log(f"wrote its section into {args.out}")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Where a JVM's CPU went in a JDK Flight Recorder file: its share of the machine, its busiest
 threads, and the methods on the most CPU samples, by themselves (self) and with what they call
-(inclusive). Used by controller/bench/tenants-bench.sh PROFILE=DIR on the controller during an
+(inclusive). Used by `isolato-bench tenants` (PROFILE=DIR) on the controller during an
 onboarding; any recording with execution samples will do.
 
-  controller/bench/profile/jfr_hot.py FILE.jfr [--top N] [--prefix dev.isolato.]
+  isolato-bench jfr-hot FILE.jfr [--top N] [--prefix dev.isolato.]
 """
 
 from __future__ import annotations
@@ -96,12 +96,19 @@ def read(path: str) -> list[dict[str, Any]]:
     return json.loads(text)["recording"]["events"]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+def parser(add_help: bool = True) -> argparse.ArgumentParser:
+    """jfr_hot's options (also the `isolato-bench jfr-hot` subcommand's)."""
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter, add_help=add_help
+    )
     ap.add_argument("file")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--prefix", default="dev.isolato.")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = parser().parse_args(argv)
     try:
         events = read(a.file)
     except (OSError, subprocess.CalledProcessError) as err:

@@ -134,9 +134,7 @@ def main(argv: list[str]) -> int:
             return run(argv[1] if len(argv) == 2 else "", environ)
         if argv[:1] == ["model-accuracy"] and len(argv) <= 2:
             directory = (
-                Path(argv[1]).resolve()
-                if len(argv) == 2
-                else REPO_ROOT / "results/model-accuracy"
+                Path(argv[1]).resolve() if len(argv) == 2 else REPO_ROOT / "results/model-accuracy"
             )
             instrument = environ.get("INSTRUMENT") or "gatling"
             fits = {"gatling": ["gatling"], "openloop": ["openloop"]}

@@ -42,3 +42,10 @@ def test_every_stored_plot_has_its_results_beside_the_docs():
     for png in (root / "docs" / "results").rglob("*.png"):
         data = root / "results" / png.parent.relative_to(root / "docs" / "results")
         assert data.is_dir(), f"{png}: no {data}"
+
+
+def test_the_results_index_lists_every_experiment_folder():
+    root = Path(__file__).resolve().parents[3] / "results"
+    index = (root / "README.md").read_text()
+    for d in sorted(p for p in root.iterdir() if p.is_dir()):
+        assert f"[{d.name}/]({d.name}/)" in index, f"results/README.md does not list {d.name}/"
