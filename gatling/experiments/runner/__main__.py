@@ -39,9 +39,10 @@ from .cluster import ClusterError, Kubectl
 from .definition import Definition, DefinitionError, ParameterError, catalogue
 from .instruments import InstrumentError, Options
 from .model_accuracy import model_accuracy
+from .places import REPO_ROOT, RESULTS
 from .pod_size import pod_size_plan
 from .recompare import RecompareError, recompare
-from .run import EXPERIMENTS_DIR, Run, RunError, log
+from .run import Run, RunError, log
 from .settings import (
     SettingsError,
     api_settings,
@@ -49,8 +50,6 @@ from .settings import (
     localkube_kubeconfig,
     results_dir,
 )
-
-REPO_ROOT = EXPERIMENTS_DIR.parent.parent
 
 
 def listing(defs: Mapping[str, Definition]) -> str:
@@ -133,9 +132,7 @@ def main(argv: list[str]) -> int:
         if argv[:1] == ["run"] and len(argv) <= 2:
             return run(argv[1] if len(argv) == 2 else "", environ)
         if argv[:1] == ["model-accuracy"] and len(argv) <= 2:
-            directory = (
-                Path(argv[1]).resolve() if len(argv) == 2 else REPO_ROOT / "results/model-accuracy"
-            )
+            directory = Path(argv[1]).resolve() if len(argv) == 2 else RESULTS / "model-accuracy"
             instrument = environ.get("INSTRUMENT") or "gatling"
             fits = {"gatling": ["gatling"], "openloop": ["openloop"]}
             fits["both"] = fits["gatling"] + fits["openloop"]
@@ -152,7 +149,7 @@ def main(argv: list[str]) -> int:
                 print("\n".join(recompare(Path(directory))))
             return 0
         if argv[:1] == ["pod-size-plan"] and len(argv) <= 2:
-            directory = Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "results/pod-size"
+            directory = Path(argv[1]) if len(argv) == 2 else RESULTS / "pod-size"
             settings = api_settings(environ)
             pod_size_plan(IsolatoApi(settings.url, settings.token), directory)
             return 0
