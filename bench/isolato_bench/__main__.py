@@ -260,6 +260,11 @@ def pipeline_winners(a: argparse.Namespace) -> None:
         print(f"{k}={v}")
 
 
+def section(a: argparse.Namespace) -> None:
+    """The section on stdin into the page (for benchmarks written in shell elsewhere)."""
+    write_section(a.page, sys.stdin.read(), a.key)
+
+
 def jfr_hot_run(a: argparse.Namespace) -> None:
     raise SystemExit(jfr_hot.main([a.file, "--top", str(a.top), "--prefix", a.prefix]))
 
@@ -350,6 +355,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--paper-fig8", action="store_true", help="also beside the paper's Fig. 8")
     s = add("pipeline-winners", pipeline_winners, "the settings an analysis kept, KEY=BEFORE:AFTER")
     s.add_argument("analysis", type=Path)
+    s = add("section", section, "write the Markdown on stdin as section KEY of a page")
+    s.add_argument("key", help="the section's markers: <!-- KEY:begin --> … <!-- KEY:end -->")
+    s.add_argument("--page", type=Path, default=BENCHMARKS)
     add("jfr-hot", jfr_hot_run, jfr_hot.__doc__.splitlines()[0], parents=[jfr_hot.parser(False)])
     return p
 

@@ -86,3 +86,32 @@ def test_no_make_target_runs_the_old_scripts():
     for target, lines in make_recipes().items():
         for line in lines:
             assert "controller/bench" not in line, f"make {target}: {line}"
+
+
+def test_section_writes_stdin_between_its_markers_and_replaces_it_on_a_rerun(tmp_path):
+    page = tmp_path / "B.md"
+    page.write_text("# B\n")
+    for text in ("first\n", "second\n"):
+        out = subprocess.run(
+            [sys.executable, "-m", "isolato_bench", "section", "x", "--page", str(page)],
+            input=text,
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert out.returncode == 0, out.stderr
+    assert page.read_text() == "# B\n\n<!-- x:begin -->\nsecond\n<!-- x:end -->\n"
+
+
+def test_no_script_appends_to_the_benchmarks_page():
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "*.sh", "*.py", "*.mk"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    append = re.compile(r"(>>|tee -a)[^\n]*BENCHMARKS|BENCHMARKS[^\n]*open\([^)]*\"a\"")
+    for f in tracked:
+        if (ROOT / f).exists() and f != "bench/tests/test_cli.py":
+            assert not append.search((ROOT / f).read_text()), f"{f} appends to BENCHMARKS.md"
