@@ -126,6 +126,12 @@ def runtime_ab(a: argparse.Namespace) -> None:
         emit(ab.main(machine(), a.pods, a.repeats, a.limited, out, rounds), "runtime-ab")
 
 
+def burst(work: str) -> float:
+    """The controller manager's client burst the helper read from localkube's config (30, the
+    default, when localkube's config does not set it)."""
+    return float((Path(work) / "burst").read_text().strip() or "30")
+
+
 def token_bucket(a: argparse.Namespace) -> None:
     import json
 
@@ -135,14 +141,14 @@ def token_bucket(a: argparse.Namespace) -> None:
     load0 = load_average()
     with tempfile.TemporaryDirectory(prefix="isolato-token-bucket-") as work:
         run_sh("token-bucket.sh", a.pods, a.qps, a.repeats, out, env={"WORK_DIR": work})
-        burst = (Path(work) / "burst").read_text().strip() or "30"
+        b = burst(work)
     command = (
         f"`isolato-bench token-bucket {a.pods} {a.qps} {a.repeats}`: `make tune` from"
         " localkube's defaults, at most one change."
     )
     analysis = json.loads(out.read_text())
     section = steps_report.report(
-        analysis, machine(), load0, load_average(), float(a.qps), float(burst), command
+        analysis, machine(), load0, load_average(), float(a.qps), b, command
     )
     emit(section, "token-bucket")
 
@@ -157,7 +163,7 @@ def kwok_tune(a: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="isolato-kwok-tune-") as work:
         args = (a.nodes, a.pods, a.max_changes, a.repeats, out)
         run_sh("kwok-tune.sh", *args, env={"WORK_DIR": work})
-        burst = (Path(work) / "burst").read_text().strip()
+        b = burst(work)
     load1, m = load_average(), machine()
     analysis = json.loads(out.read_text())
     command = (
@@ -167,7 +173,7 @@ def kwok_tune(a: argparse.Namespace) -> None:
     section = (
         kwok_report.report(analysis, m, load0, load1)
         + "\n\n"
-        + steps_report.report(analysis, m, load0, load1, 20.0, float(burst), command)
+        + steps_report.report(analysis, m, load0, load1, 20.0, b, command)
     )
     emit(section, "kwok-tune")
 
