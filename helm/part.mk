@@ -55,4 +55,4 @@ helm-docs: ## regenerate the values reference in docs/install.md from values.sch
 	@python3 helm/tools/values_doc.py docs/install.md
 
 bench-controller-image: controller-build saas-bench-build helm-tool ## controller image size, start-to-ready, leader hand-over → docs/BENCHMARKS.md (cluster must run)
-	@HELM=$(HELM) controller/bench/image.sh
+	@HELM=$(HELM) bench/isolato-bench image

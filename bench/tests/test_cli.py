@@ -1,0 +1,117 @@
+"""The command line: every subcommand answers --help, and every make target that runs a
+benchmark names one of them."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from isolato_bench.__main__ import PASSTHROUGH, subcommands
+
+ROOT = Path(__file__).resolve().parents[2]
+SUBCOMMANDS = subcommands()
+ENV = os.environ | {"PYTHONPATH": f"{ROOT / 'bench'}:{ROOT / 'gatling/experiments'}"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "isolato_bench", *args],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_top_level_help_lists_every_subcommand():
+    out = run("--help")
+    assert out.returncode == 0, out.stderr
+    for name in SUBCOMMANDS:
+        assert name in out.stdout
+
+
+@pytest.mark.parametrize("name", SUBCOMMANDS)
+def test_every_subcommand_answers_help_without_measuring(name):
+    out = run(name, "--help")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"usage: isolato-bench {name}")
+
+
+def test_an_unknown_option_of_a_subcommand_that_runs_nothing_else_is_refused():
+    out = run("pipeline-winners", "--no-such-option", "x.json")
+    assert out.returncode == 2 and "unrecognized arguments" in out.stderr
+
+
+def test_passthrough_subcommands_exist():
+    assert set(PASSTHROUGH) <= set(SUBCOMMANDS)
+
+
+def make_recipes() -> dict[str, list[str]]:
+    """target → its recipe lines, over the Makefile and every part.mk."""
+    recipes: dict[str, list[str]] = {}
+    for mk in [ROOT / "Makefile", *sorted(ROOT.glob("*/part.mk"))]:
+        target = None
+        for line in mk.read_text().splitlines():
+            if m := re.match(r"^([a-z][\w-]*):(?!=)", line):
+                target = m.group(1)
+                recipes.setdefault(target, [])
+            elif line.startswith("\t") and target:
+                recipes[target].append(line.strip())
+            elif line and not line.startswith("#"):
+                target = None
+    return recipes
+
+
+BENCH_CALL = re.compile(r"(?:\$\(BENCH\)|bench/isolato-bench)\s+([\w-]+)")
+
+
+def test_every_bench_target_calls_the_tool_with_an_existing_subcommand():
+    recipes = make_recipes()
+    measured = {t for t in recipes if t.startswith("bench-") or t in ("chaos", "tune")}
+    # bench-saas-bench measures saas-bench against nginx with wrk (saas-bench/bench/), not here
+    measured -= {"bench-saas-bench"}
+    assert {"bench-controller", "bench-path-tune", "chaos", "tune"} <= measured
+    for target in sorted(measured):
+        calls = [m.group(1) for line in recipes[target] for m in BENCH_CALL.finditer(line)]
+        assert calls, f"make {target} does not run bench/isolato-bench"
+        for name in calls:
+            assert name in SUBCOMMANDS, f"make {target} runs a missing subcommand '{name}'"
+
+
+def test_no_make_target_runs_the_old_scripts():
+    for target, lines in make_recipes().items():
+        for line in lines:
+            assert "controller/bench" not in line, f"make {target}: {line}"
+
+
+def test_section_writes_stdin_between_its_markers_and_replaces_it_on_a_rerun(tmp_path):
+    page = tmp_path / "B.md"
+    page.write_text("# B\n")
+    for text in ("first\n", "second\n"):
+        out = subprocess.run(
+            [sys.executable, "-m", "isolato_bench", "section", "x", "--page", str(page)],
+            input=text,
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert out.returncode == 0, out.stderr
+    assert page.read_text() == "# B\n\n<!-- x:begin -->\nsecond\n<!-- x:end -->\n"
+
+
+def test_no_script_appends_to_the_benchmarks_page():
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "*.sh", "*.py", "*.mk"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    append = re.compile(r"(>>|tee -a)[^\n]*BENCHMARKS|BENCHMARKS[^\n]*open\([^)]*\"a\"")
+    for f in tracked:
+        if (ROOT / f).exists() and f != "bench/tests/test_cli.py":
+            assert not append.search((ROOT / f).read_text()), f"{f} appends to BENCHMARKS.md"
