@@ -6,7 +6,7 @@
 # disabled through its control FIFO), and /proc/stat and localkube's cpuacct cgroups are read at
 # both ends. The namespace is then deleted and the node left to tear the pods down (its kubelet's
 # working pods back to their count before the run) before the next run. cpu_profile.py groups the
-# samples by process, appends a section to docs/BENCHMARKS.md and writes
+# samples by process, appends a section to docs/benchmarks-log.md and writes
 # docs/results/pipeline/cpu-profile-1xP.json and .png; with OUT_DIR it writes them there and only
 # prints the section (runtime-ab.sh compares such profiles).
 #   controller/bench/cpu-profile.sh [PODS REPEATS [OUT_DIR]]     defaults: 100 3
@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
 PODS=${1:-100} REPEATS=${2:-3}
 OUT=${3:-$ROOT/docs/results/pipeline}
-RECORD=$ROOT/docs/BENCHMARKS.md
+RECORD=$ROOT/docs/benchmarks-log.md
 [ $# -lt 3 ] || RECORD=/dev/null
 command -v perf >/dev/null || { echo "[cpu-profile] perf is missing: run 'make deps' (linux-perf)" >&2; exit 1; }
 "$LK" status >/dev/null 2>&1 || "$LK" up

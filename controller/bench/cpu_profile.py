@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where the CPU goes while pause pods start at once on localkube (controller/bench/cpu-profile.sh):
 perf's samples of every CPU grouped by process, beside the cgroup meter and /proc/stat over the
-same window, as a docs/BENCHMARKS.md section, a JSON record and a bar plot.
+same window, as a docs/benchmarks-log.md section, a JSON record and a bar plot.
 
-python controller/bench/cpu_profile.py MACHINE PODS WORK_DIR OUT.json >> docs/BENCHMARKS.md
+python controller/bench/cpu_profile.py MACHINE PODS WORK_DIR OUT.json >> docs/benchmarks-log.md
 (OUT.png beside OUT.json: milliseconds of CPU per pod by process group, both instruments' shares)
 
 WORK_DIR holds, per run N: rN.report (`perf report --sort comm --stdio -F sample,comm`), rN.before

@@ -2,11 +2,11 @@
 # Vertical headroom benchmark on localkube (issue 12 item 6, SAC'20 Finding 5): one class pod
 # of 200m with 800m of headroom (limit 1 core, the pods' CPU), one tenant sending a fixed
 # open-loop load at 0.5× and 0.9× of the pod's cut-off (48 req/s at 200m, profile cpu 150:
-# docs/BENCHMARKS.md "Model accuracy"), with and without the filler (limit 800m, 10m request).
+# docs/benchmarks-log.md "Model accuracy"), with and without the filler (limit 800m, 10m request).
 # Repeated REPS times, the filler's order alternating. Per run: every request's latency
 # (openloop -samples), /proc/stat before/after (node and pod CPUs) and the cpuacct of the class
 # pod and the filler. gatling/experiments/filler.py turns them into the table, the plot and
-# docs/BENCHMARKS.md's section. Run by `make bench-filler` under the cluster lock (≈ 8 min);
+# docs/benchmarks-log.md's section. Run by `make bench-filler` under the cluster lock (≈ 8 min);
 # the generator runs on its own CPU (gatling/experiments/pinned.py sets GEN_CPUS).
 set -euo pipefail
 LOG_TAG=filler-bench
@@ -82,4 +82,4 @@ jq -n --arg cpu $CPU --arg headroom $HEADROOM --argjson cutoff $CUTOFF --argjson
   '{podCpu: $cpu, headroom: $headroom, cutoffRps: $cutoff, profileCpu: $profile, targetMs: $target,
     secondsPerRun: $seconds, reps: $reps, generatorCpus: $gen}' > "$OUT/meta.json"
 source "$ROOT/gatling/experiments/venv.sh"
-"$PY" "$ROOT/gatling/experiments/filler.py" "$OUT" "$ROOT/docs/BENCHMARKS.md"
+"$PY" "$ROOT/gatling/experiments/filler.py" "$OUT" "$ROOT/docs/benchmarks-log.md"

@@ -6,7 +6,7 @@
 #   cds-cpu500m  the image as shipped under a 500m CPU limit
 # and the leader hand-over of 2 replicas when the leader's pod is deleted (graceful: it
 # releases the lease) and its JVM killed with SIGKILL (the lease must expire).
-# Appends a dated section to docs/BENCHMARKS.md (## Controller image). Needs a running
+# Appends a dated section to docs/benchmarks-log.md (## Controller image). Needs a running
 # localkube (run it under `flock /tmp/isolato-cluster.lock`; `make bench-controller-image`).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -107,5 +107,5 @@ done
   echo
   echo "Leader hand-over (2 replicas, lease 10 s / renew 8 s / retry 2 s), leader's pod deleted → the other replica holds the lease, median of $RUNS:"
   echo "pod deleted (the leader releases the lease) ${GAP[graceful]} s ($(paste -sd' ' "$WORK/gap-graceful")); JVM killed with SIGKILL (the lease expires) ${GAP[crash]} s ($(paste -sd' ' "$WORK/gap-crash"))."
-} >> "$ROOT/docs/BENCHMARKS.md"
-log "appended to docs/BENCHMARKS.md"
+} >> "$ROOT/docs/benchmarks-log.md"
+log "appended to docs/benchmarks-log.md"

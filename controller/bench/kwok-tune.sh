@@ -6,7 +6,7 @@
 #   controller/bench/kwok-tune.sh [NODES PODS MAX_CHANGES REPEATS OUT.json]
 #   defaults: 16 1600 3 3 docs/results/pipeline/kwok-16x100.json
 # REPEATS runs per iteration, the median measured: kwok's S5 varies 3-6x between runs.
-# Appends the iterations beside the paper's runs to docs/BENCHMARKS.md (kwok_report.py), then the
+# Appends the iterations beside the paper's runs to docs/benchmarks-log.md (kwok_report.py), then the
 # control plane's steps and its clients' rate-limiter waits per iteration (steps_report.py).
 # Plots: python controller/bench/pipeline_plot.py --paper-fig8 OUT.json (venv: gatling/experiments/venv.sh).
 set -euo pipefail
@@ -23,7 +23,7 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 KWOK_NODES=$NODES "$ROOT/controller/bench/tune.sh" --pods "$PODS" --timeout 300 --max-changes "$MAX" --repeats "$REPEATS" --restore --out "$OUT"
 machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 "$ROOT/controller/bench/kwok_report.py" "$OUT" "$machine" "$load0" "$load1" >> "$ROOT/docs/BENCHMARKS.md"
+python3 "$ROOT/controller/bench/kwok_report.py" "$OUT" "$machine" "$load0" "$load1" >> "$ROOT/docs/benchmarks-log.md"
 python3 "$ROOT/controller/bench/steps_report.py" "$machine" "$load0" "$load1" 20 "$BURST" \
   "\`controller/bench/kwok-tune.sh $NODES $PODS $MAX $REPEATS\`: the loop from Kubernetes' defaults on $NODES KWOK fake nodes (the previous section)." \
-  "$OUT" >> "$ROOT/docs/BENCHMARKS.md"
+  "$OUT" >> "$ROOT/docs/benchmarks-log.md"

@@ -2,7 +2,7 @@
 # Default vs tuned localkube for one workload shape, in the same run: the two configurations
 # alternate (ABBA…), REPEATS times each, each measurement by the tuning loop's own benchmark
 # (TuneMain --max-changes 0: traced stages, model's best case, CPU). Appends the figures to
-# docs/BENCHMARKS.md.
+# docs/benchmarks-log.md.
 #   controller/bench/pipeline-bench.sh J P REPEATS KEY=DEFAULT:TUNED...
 #   e.g. 1 100 3 controller-manager.kube-api-qps=20:100
 # Each KEY=DEFAULT:TUNED (pipeline_winners.py prints them): "default" sets DEFAULT (Kubernetes'
@@ -45,7 +45,7 @@ for r in $(seq 1 "$REPEATS"); do
 done
 machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 python3 - "$out" "$J" "$P" "$REPEATS" "$machine" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" "${TUNED[*]}" "${KWOK_NODES:-}" \
-  >> "$ROOT/docs/BENCHMARKS.md" <<'PY'
+  >> "$ROOT/docs/benchmarks-log.md" <<'PY'
 import json, statistics, sys, datetime
 from pathlib import Path
 d, J, P, R, machine, load0, load1, tuned, kwok = sys.argv[1:]
@@ -82,4 +82,4 @@ print(f"\nMedian default {dm:.2f} s, tuned {tm:.2f} s: **{100 * (1 - tm / dm):.1
       f"(per-repeat reductions {100 * min(red):.1f}–{100 * max(red):.1f} %, ± {100 * spread:.1f} points). "
       f"Model best case (tuned, median) {pm:.2f} s = {100 * (pm / tm - 1):+.0f} % of the tuned measurement.")
 PY
-log "appended to docs/BENCHMARKS.md"
+log "appended to docs/benchmarks-log.md"

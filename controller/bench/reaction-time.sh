@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reaction-time benchmark on localkube (issue 12, item 4): one class (200m pods, p95 target
-# 50 ms, measured cut-off 48 req/s per pod, docs/BENCHMARKS.md "Model accuracy"), one tenant
+# 50 ms, measured cut-off 48 req/s per pod, docs/benchmarks-log.md "Model accuracy"), one tenant
 # sending an open-loop load that steps from 0.5× to 2.5× of one pod's cut-off (24 → 120 req/s)
 # and holds it. Four autoscalers, one after the other in the same run and cluster:
 #   hpa           the CPU HPA at the pivot (ISOLATO_AUTOSCALER=hpa)
@@ -9,7 +9,7 @@
 #   direct        the controller's direct path (1 Hz pod scrapes) + the shipped ScaledObject
 # Per variant: the Deployment's replicas over time (a watch, stamped on arrival) and every
 # request's latency (openloop -samples). gatling/experiments/reaction_time.py turns them into
-# the table, the latency-over-time plot and docs/BENCHMARKS.md's section.
+# the table, the latency-over-time plot and docs/benchmarks-log.md's section.
 # Run by `make bench-reaction-time` (under the cluster lock, with `make run` stopped); the load
 # generator runs on its own CPU (gatling/experiments/pinned.py narrows the pods' cpuset).
 set -euo pipefail
@@ -138,4 +138,4 @@ run_variant() {
 
 for v in $VARIANTS; do run_variant "$v"; done
 source "$ROOT/gatling/experiments/venv.sh"
-"$PY" "$ROOT/gatling/experiments/reaction_time.py" "$OUT" "$ROOT/docs/BENCHMARKS.md"
+"$PY" "$ROOT/gatling/experiments/reaction_time.py" "$OUT" "$ROOT/docs/benchmarks-log.md"

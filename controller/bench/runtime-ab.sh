@@ -3,7 +3,7 @@
 # in one run on one machine: ROUNDS rounds, each profiling P pause pods started at once REPEATS
 # times under one runtime, then under the other (cpu-profile.sh), so a drift of this shared machine
 # falls on both. Switching restarts only containerd. runtime_ab.py compares the profiles, appends a
-# section to docs/BENCHMARKS.md and writes docs/results/pipeline/runtime-ab-1xP.json and .png. The
+# section to docs/benchmarks-log.md and writes docs/results/pipeline/runtime-ab-1xP.json and .png. The
 # containerd.runc setting found at the start is put back at the end.
 # Each round also starts LIMITED pods shaped like Isolato's (the same pause pod with a 10m CPU
 # limit and the RuntimeDefault seccomp profile) under each runtime: kubectl times them to Ready and
@@ -68,4 +68,4 @@ done
 machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 source "$ROOT/gatling/experiments/venv.sh"
 "$PY" "$ROOT/controller/bench/runtime_ab.py" "$machine" "$PODS" "$REPEATS" "$LIMITED" \
-  "$ROOT/docs/results/pipeline/runtime-ab-1x$PODS.json" "${profiles[@]}" | tee -a "$ROOT/docs/BENCHMARKS.md"
+  "$ROOT/docs/results/pipeline/runtime-ab-1x$PODS.json" "${profiles[@]}" | tee -a "$ROOT/docs/benchmarks-log.md"

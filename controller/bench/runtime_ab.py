@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Two OCI runtimes compared on the same pods in one run (controller/bench/runtime-ab.sh): the
 profiles cpu_profile.py wrote for each runtime and round, as ratios with their spread over the
-rounds, a docs/BENCHMARKS.md section, a JSON record and a plot.
+rounds, a docs/benchmarks-log.md section, a JSON record and a plot.
 
 python controller/bench/runtime_ab.py MACHINE PODS REPEATS LIMITED OUT.json \
-    LABEL ROUND DIR [LABEL ROUND DIR ...] >> docs/BENCHMARKS.md
+    LABEL ROUND DIR [LABEL ROUND DIR ...] >> docs/benchmarks-log.md
 
 DIR holds cpu-profile-1xPODS.json (cpu_profile.py's summary) and limited.txt ("SECONDS
 MICROSECONDS": LIMITED pods with a 10m CPU limit and the RuntimeDefault seccomp profile, the time

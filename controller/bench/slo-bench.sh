@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SLO engine benchmark (issue 5): JMH benchmarks from the controller's test classpath, each
-# goal beside a reference measured in the same run, figures appended to docs/BENCHMARKS.md
+# goal beside a reference measured in the same run, figures appended to docs/benchmarks-log.md
 # under "## SLO engine". Goals: planning 10,000 tenants across 10 classes <= 50 ms; a fit on
 # 50 steps <= 20 ms. Exits 1 when a goal is missed.
 # Usage: controller/bench/slo-bench.sh   (env: FORKS=2 WARMUPS=3 ITERATIONS=5 SECONDS_PER_ITERATION=1;
@@ -29,8 +29,8 @@ java -cp "$CP" org.openjdk.jmh.Main 'dev\.isolato\.slo\.bench\..*' \
   -rf json -rff "$OUT/jmh.json" | grep -E '^(# Benchmark:|# Fork|Iteration|Result|Benchmark|SloEngine)' || true
 fi
 
-echo "[slo-bench] summarising into docs/BENCHMARKS.md"
-python3 - "$OUT/jmh.json" docs/BENCHMARKS.md "$(uname -n)" "$(nproc)" \
+echo "[slo-bench] summarising into docs/benchmarks-log.md"
+python3 - "$OUT/jmh.json" docs/benchmarks-log.md "$(uname -n)" "$(nproc)" \
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')" "$(java -version 2>&1 | head -1)" \
   "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import json, sys, datetime

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The tuning loop's view of the control plane's steps and its clients' rate limiters
-(controller/bench/token-bucket.sh) as a docs/BENCHMARKS.md section: one row per iteration.
+(controller/bench/token-bucket.sh) as a docs/benchmarks-log.md section: one row per iteration.
 
 python3 controller/bench/steps_report.py MACHINE LOAD_START LOAD_END QPS BURST COMMAND \
-    ANALYSIS.json >> docs/BENCHMARKS.md
+    ANALYSIS.json >> docs/benchmarks-log.md
 
 COMMAND is how the analysis was made (a sentence in Markdown).
 """

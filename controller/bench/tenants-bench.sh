@@ -12,7 +12,7 @@
 # model's single-pod input), the model's best case and bottleneck for the N tenants and the scale.
 # The two configurations alternate (ABBA…) in one run, REPEATS times each; between runs the
 # tenants and the class are deleted and their namespaces waited for. Appends the figures to
-# docs/BENCHMARKS.md.
+# docs/benchmarks-log.md.
 #   controller/bench/tenants-bench.sh N REPEATS KEY=DEFAULT:TUNED...   (localkube keys; isolato.*
 #   keys go to the controller and the tracer as properties, DEFAULT or TUNED)
 # PROFILE=DIR records the controller with JDK Flight Recorder during each N-tenant onboarding
@@ -274,5 +274,5 @@ for name, title in titles.items():
         print(f"| {title} | {v} | {med([p['tracedSeconds'] for p in ps]):.2f} | {s1} | {stages} | {best_s} | {bn} | {dec} | "
               f"{100 * cpu('controlPlane'):.0f} / {100 * cpu('node'):.0f} / {100 * cpu('client'):.0f} / {100 * cpu('host'):.0f} % |")
 PY
-} >> "$ROOT/docs/BENCHMARKS.md"
-log "appended to docs/BENCHMARKS.md"
+} >> "$ROOT/docs/benchmarks-log.md"
+log "appended to docs/benchmarks-log.md"

@@ -5,7 +5,7 @@
 # of REPEATS runs. The loop proposes raising a QPS or burst only when its client waited for it,
 # and predicts at most that wait's share of the run; this shows the wait, the steps, the
 # prediction and the measured gain side by side, with the bucket's own arithmetic as the check.
-# The QPS is put back at the end. Appends to docs/BENCHMARKS.md (steps_report.py); the analysis
+# The QPS is put back at the end. Appends to docs/benchmarks-log.md (steps_report.py); the analysis
 # stays in docs/results/pipeline/token-bucket-PODS.json.
 #   controller/bench/token-bucket.sh [PODS QPS REPEATS]     defaults: 100 20 3
 set -euo pipefail
@@ -25,4 +25,4 @@ machine="$(uname -n), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exi
 python3 "$ROOT/controller/bench/steps_report.py" "$machine" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" \
   "$QPS" "${burst:-30}" \
   "\`controller/bench/token-bucket.sh $PODS $QPS $REPEATS\`: \`make tune\` from localkube's defaults, at most one change." \
-  "$OUT" | tee -a "$ROOT/docs/BENCHMARKS.md"
+  "$OUT" | tee -a "$ROOT/docs/benchmarks-log.md"

@@ -202,7 +202,7 @@ def plot(result_dir: Path, data: dict) -> None:
 def section(results: list[Result], meta: dict, host: str) -> str:
     return "\n".join(
         [
-            "## Reaction time (issue 12, item 4)",
+            "## Reaction time",
             "",
             f"{host}. `make bench-reaction-time` (controller/bench/reaction-time.sh):"
             f" one class of 200m pods, p95 target {meta['targetMs']} ms, cut-off"

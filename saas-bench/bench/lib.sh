@@ -21,9 +21,9 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 
 machine() { echo "$(uname -n), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1 /proc/loadavg) at the end"; }
 
-# Appends $1 (markdown) at the end of docs/BENCHMARKS.md's saas-bench section.
+# Appends $1 (markdown) at the end of docs/benchmarks-log.md's saas-bench section.
 append_report() {
-  local doc="$root/docs/BENCHMARKS.md"
+  local doc="$root/docs/benchmarks-log.md"
   [ -f "$doc" ] || printf '# Benchmarks\n' > "$doc"
   # shellcheck disable=SC2016 # Markdown backticks, not a command substitution
   grep -q '^## saas-bench' "$doc" || printf '\n## saas-bench\n\nProduced by `make bench-saas-bench` (saas-bench/bench/bench.sh).\n' >> "$doc"

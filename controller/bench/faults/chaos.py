@@ -15,7 +15,7 @@ accepted so far has its one Tenant object, is in exactly one pool table, is Serv
 answered (200) by its pool again: the time from the fault's start to that is "converged after".
 A steady load (one request every 0.1 s to the load tenant through the pool's Service) runs
 throughout; its errors are counted per fault window (goal: 0 for controller and API-server
-faults). Writes results.json and README.md to --out and appends the figures to BENCHMARKS.md.
+faults). Writes results.json and README.md to --out and appends the figures to docs/benchmarks-log.md.
 """
 
 from __future__ import annotations
@@ -556,7 +556,7 @@ def main() -> None:
     p.add_argument("--during", type=int, default=5, help="tenants onboarded during each fault")
     p.add_argument("--pause", type=float, default=10.0, help="seconds etcd stays stopped")
     p.add_argument("--out", type=Path, default=ROOT / "docs/results/chaos")
-    p.add_argument("--benchmarks", type=Path, default=ROOT / "docs/BENCHMARKS.md")
+    p.add_argument("--benchmarks", type=Path, default=ROOT / "docs/benchmarks-log.md")
     args = p.parse_args()
     faults = args.faults.split(",")
     unknown = [f for f in faults if f not in FAULTS]

@@ -4,7 +4,7 @@ Each run starts scripts/run.sh (MODE=host or MODE=cluster) with the cluster down
 kept, as between two `make run`s), and measures from the start: localkube up (its "cluster is
 up" line), ready (the banner: API answering, classes ensured), and the first tenant onboarded
 into gold through the printed API URL and token answered 200 by its pool. Then `make stop`.
-The modes alternate, --runs times each; medians and ranges are appended to BENCHMARKS.md.
+The modes alternate, --runs times each; medians and ranges are appended to docs/benchmarks-log.md.
 `make build` (and helm) must be done; run it under `flock /tmp/isolato-cluster.lock`.
 """
 
@@ -119,7 +119,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--helm", required=True)
-    p.add_argument("--out", type=Path, default=ROOT / "docs/BENCHMARKS.md")
+    p.add_argument("--out", type=Path, default=ROOT / "docs/benchmarks-log.md")
     p.add_argument("--json", type=Path, default=ROOT / "build/run-modes.json")
     args = p.parse_args()
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
