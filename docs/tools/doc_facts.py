@@ -43,7 +43,7 @@ NOT_PATHS = {
     "localkube/pause": "an image name (localhost/localkube/pause:3.10)",
     "docs/results/README.md": "the results README, another page's job (kept while it moves)",
 }
-MAKE = re.compile(r"(?:^|`|\$ |&& |; )make ([a-z][\w-]*)", re.MULTILINE)
+MAKE = re.compile(r"(?:^|`|\$ |&& )make ([a-z][\w-]*)", re.MULTILINE)
 FIELD = re.compile(r"`((?:spec|status)\.[\w.\[\]]+)`")
 VARIABLE = re.compile(r"\bISOLATO_[A-Z0-9_]*[A-Z0-9]\b")
 TRACKER = re.compile(r"\b[Ii]ssues? \d+\b|(?<![\w&/])#\d+\b")
@@ -55,6 +55,7 @@ LOCAL = re.compile(
 # Addresses outside the repository a page may show, and why: none of them is a link to follow.
 ALLOWED_URLS = {
     "http://prometheus.monitoring:9090": "an example in-cluster address a user sets",
+    "https://gatling.io": "Gatling's own warm-up default, named to say why it is switched off",
 }
 
 
@@ -179,7 +180,7 @@ def paths_outside(text: str, page: Path, root: Path = ROOT) -> list[str]:
     has the repository only)."""
     prose = re.sub(r"`[^`\n]*`", "", fenced_free(text))
     links = re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", prose)
-    ups = re.findall(r"(?<![\w./])((?:\.\./)+[\w.-]+)", text)
+    ups = re.findall(r"(?<![\w./])((?:\.\./)+[\w.-]+(?:/[\w.-]+)*)", text)
     inside = root.resolve()
     return sorted(
         t
@@ -230,3 +231,29 @@ def rbac_table(text: str) -> set[tuple[str, str, str]]:
         for resource in re.sub(r"\(.*?\)", "", resources).split(","):
             rows.add((kind, f"{group}/{resource.strip()}", verbs))
     return rows
+
+
+def values_leaves(values_yaml: Path) -> set[str]:
+    """Dotted keys of values.yaml's values (an empty map counts: it is a default, `{}`)."""
+    leaves = set()
+
+    def walk(node: object, path: str) -> None:
+        if isinstance(node, dict) and node:
+            for key, child in node.items():
+                walk(child, f"{path}.{key}" if path else str(key))
+        else:
+            leaves.add(path)
+
+    walk(yaml.safe_load(values_yaml.read_text()), "")
+    return leaves
+
+
+def values_table_defaults(text: str) -> dict[str, str]:
+    """key → default cell of install.md's generated values table (cells split at unescaped |)."""
+    found = {}
+    for line in text.splitlines():
+        if line.startswith("| `"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            if len(cells) == 4:
+                found[cells[0].strip("`")] = cells[2]
+    return found
