@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The tuning loop on Isolato's own paths (controller/bench/path-tune.sh) as a docs/benchmarks-log.md
-section: one table per analysis, one row per iteration of the loop.
+"""The tuning loop on Isolato's own paths (controller/bench/path-tune.sh) as a
+docs/benchmarks-log.md section: one table per analysis, one row per iteration of the loop.
 
 python3 controller/bench/path_tune_report.py MACHINE LOAD_START LOAD_END ANALYSIS.json... \
     >> docs/benchmarks-log.md

@@ -1,4 +1,4 @@
-"""Unit tests of path_tune_report.py: what a loop's iterations look like in docs/benchmarks-log.md."""
+"""Unit tests of path_tune_report.py: what a loop's iterations look like in the benchmark log."""
 
 import path_tune_report as r
 

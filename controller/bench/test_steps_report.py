@@ -1,4 +1,4 @@
-"""Unit tests of steps_report.py: the control plane's steps and rate limiters in docs/benchmarks-log.md."""
+"""Unit tests of steps_report.py: the control plane's steps and rate limiters in the log."""
 
 import steps_report as r
 

@@ -33,9 +33,7 @@ TOP = (
     "images-test",
     "calibration-format",
 )
-PATH = re.compile(
-    r"(?<![\w./-])((?:" + "|".join(map(re.escape, TOP)) + r")/[\w./-]*[\w/])"
-)
+PATH = re.compile(r"(?<![\w./-])((?:" + "|".join(map(re.escape, TOP)) + r")/[\w./-]*[\w/])")
 # Names that look like repository paths and are not: why each is not a file of the repository.
 NOT_PATHS = {
     "localkube/control-plane": "a cgroup localkube creates at run time",

@@ -22,8 +22,12 @@ ROOT = facts.ROOT
 # Every page a user reads. docs/results/ (the experiments' own READMEs) and CHANGELOG.md (a
 # history) are left out.
 PAGES = sorted(
-    [ROOT / "README.md", ROOT / "localkube/README.md", *ROOT.glob("docs/*.md")]
-    + [ROOT / "docs/reference/crds.md"]
+    [
+        ROOT / "README.md",
+        ROOT / "localkube/README.md",
+        *ROOT.glob("docs/*.md"),
+        ROOT / "docs/reference/crds.md",
+    ]
 )
 # Pages whose `spec.…` / `status.…` are an SloClass's or a Tenant's (autoscaling.md and the
 # pipeline pages name Deployments' and pods' fields too).
@@ -73,7 +77,9 @@ def test_named_make_targets_exist(page: Path, targets: set[str]):
 
 @pytest.mark.parametrize("page", [p for p in FIELD_PAGES if p.exists()], ids=ids)
 def test_named_fields_are_in_the_crds(page: Path):
-    unknown = facts.unknown_fields(page.read_text(), facts.crd_fields(facts.ROOT / "helm/isolato/crds"))
+    unknown = facts.unknown_fields(
+        page.read_text(), facts.crd_fields(facts.ROOT / "helm/isolato/crds")
+    )
     assert not unknown, f"{ids(page)}: fields no SloClass or Tenant CRD has: {unknown}"
 
 

@@ -70,7 +70,9 @@ def leaf_default(node, path):
             break
         value = value[key]
     if "default" in node and node["default"] != value:
-        sys.exit(f"{path}: values.schema.json's default {node['default']!r}, values.yaml's {value!r}")
+        sys.exit(
+            f"{path}: values.schema.json's default {node['default']!r}, values.yaml's {value!r}"
+        )
     return "" if value is None else json.dumps(value)
 
 

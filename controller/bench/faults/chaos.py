@@ -15,7 +15,8 @@ accepted so far has its one Tenant object, is in exactly one pool table, is Serv
 answered (200) by its pool again: the time from the fault's start to that is "converged after".
 A steady load (one request every 0.1 s to the load tenant through the pool's Service) runs
 throughout; its errors are counted per fault window (goal: 0 for controller and API-server
-faults). Writes results.json and README.md to --out and appends the figures to docs/benchmarks-log.md.
+faults). Writes results.json and README.md to --out and appends the figures to
+docs/benchmarks-log.md.
 """
 
 from __future__ import annotations
