@@ -255,3 +255,44 @@ def values_table_defaults(text: str) -> dict[str, str]:
             if len(cells) == 4:
                 found[cells[0].strip("`")] = cells[2]
     return found
+
+
+def chart_kinds(templates: Path) -> tuple[set[str], set[str]]:
+    """(every kind the chart's templates create, those `helm uninstall` keeps); tests/ excluded."""
+    kinds, kept = set(), set()
+    for template in templates.glob("*.yaml"):
+        for doc in re.split(r"^---", template.read_text(), flags=re.M):
+            m = re.search(r"^kind: (\w+)", doc, re.M)
+            if m:
+                kinds.add(m.group(1))
+                if "helm.sh/resource-policy: keep" in doc:
+                    kept.add(m.group(1))
+    return kinds, kept
+
+
+def paragraph(text: str, start: str) -> str:
+    """The paragraph of text that begins with start (up to the next blank line)."""
+    return text[text.index(start) :].split("\n\n", 1)[0]
+
+
+def unnamed(kinds: set[str], text: str) -> list[str]:
+    """Kinds a text does not name as a word (PodDisruptionBudget is not a Role)."""
+    return sorted(k for k in kinds if not re.search(rf"\b{k}\b", text))
+
+
+def listed_members(text: str, fields: set[str]) -> list[str]:
+    """A status object's members written out, "`model` {form, scaleMs, … | queueMs}" or
+    "`status.profile` of the Tenant {behaviour, …}", must be exactly its CRD's members."""
+    wrong = []
+    pattern = r"`((?:status\.)?\w+)`[^{`\n]{0,20}\{([^}`]+)\}"
+    for name, listed in re.findall(pattern, text):
+        path = name if name.startswith("status.") else f"status.{name}"
+        members = {f.rsplit(".", 1)[1] for f in fields if f.rsplit(".", 1)[0] == path}
+        if not members:
+            continue
+        said = {m.strip() for m in re.split(r"[,|]", listed) if m.strip()}
+        if said != members:
+            wrong.append(
+                f"{path}: missing {sorted(members - said)}, unknown {sorted(said - members)}"
+            )
+    return wrong

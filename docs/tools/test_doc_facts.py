@@ -90,6 +90,13 @@ def test_named_variables_are_read(page: Path, variables: set[str]):
 
 
 @pytest.mark.parametrize("page", PAGES, ids=ids)
+def test_listed_members_are_the_crds(page: Path):
+    fields = facts.crd_fields(ROOT / "helm/isolato/crds")
+    wrong = facts.listed_members(page.read_text(), fields)
+    assert not wrong, f"{ids(page)}: member lists that are not the CRD's: {wrong}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=ids)
 def test_no_tracker_numbers(page: Path):
     found = facts.tracker_numbers(page.read_text())
     assert not found, f"{ids(page)}: internal issue numbers a reader cannot open: {found}"
@@ -110,6 +117,16 @@ def test_install_rbac_table_is_the_charts_rules():
     assert chart == doc, (
         f"only in rbac.yaml: {sorted(chart - doc)}; only in install.md: {sorted(doc - chart)}"
     )
+
+
+def test_install_names_what_the_chart_creates_and_what_uninstall_removes():
+    kinds, kept = facts.chart_kinds(ROOT / "helm/isolato/templates")
+    text = (ROOT / "docs/install.md").read_text()
+    runs = facts.paragraph(text, "What runs:")
+    removes = facts.paragraph(text, "Removes the")
+    assert not facts.unnamed(kinds, runs), f"'What runs' omits {facts.unnamed(kinds, runs)}"
+    left = facts.unnamed(kinds - kept, removes.split("**Kept**")[0])
+    assert not left, f"the uninstall list omits {left}"
 
 
 def test_install_values_table_is_current_with_values_yaml_defaults():
@@ -202,6 +219,23 @@ def test_rbac_table_reads_roles_and_cluster_roles():
         ("ClusterRole", "apps/deployments", "get"),
         ("ClusterRole", "apps/deployments/scale", "get"),
     }
+
+
+def test_chart_kinds_and_the_names_a_text_omits(tmp_path: Path):
+    (tmp_path / "a.yaml").write_text(
+        "kind: Role\n---\nkind: Secret\nmetadata:\n  annotations:\n"
+        "    helm.sh/resource-policy: keep\n"
+    )
+    assert facts.chart_kinds(tmp_path) == ({"Role", "Secret"}, {"Secret"})
+    assert facts.unnamed({"Role", "RoleBinding"}, "the ClusterRoleBinding and Role") == [
+        "RoleBinding"
+    ]
+
+
+def test_listed_members_finds_a_member_left_out():
+    fields = {"status.model", "status.model.form", "status.model.theta", "status.model.sigma"}
+    text = "stores `model` {form, sigma | theta}; and `model` {form,\n sigma}; `plan` {x}"
+    assert facts.listed_members(text, fields) == ["status.model: missing ['theta'], unknown []"]
 
 
 def test_relaxed_variables_follow_spring(tmp_path: Path):
