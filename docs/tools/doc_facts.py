@@ -41,7 +41,7 @@ NOT_PATHS = {
     "localkube/pause": "an image name (localhost/localkube/pause:3.10)",
     "docs/results/README.md": "the results README, another page's job (kept while it moves)",
 }
-MAKE = re.compile(r"(?:^|`|\$ |&& )make ([a-z][\w-]*)", re.MULTILINE)
+MAKE = re.compile(r"(?:^[ \t]*|`|\$ |&& )make ([a-z][\w-]*)", re.MULTILINE)
 FIELD = re.compile(r"`((?:spec|status)\.[\w.\[\]]+)`")
 VARIABLE = re.compile(r"\bISOLATO_[A-Z0-9_]*[A-Z0-9]\b")
 TRACKER = re.compile(r"\b[Ii]ssues? \d+\b|(?<![\w&/])#\d+\b")

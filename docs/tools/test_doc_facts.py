@@ -176,8 +176,8 @@ def test_make_targets_are_read_from_every_part(tmp_path: Path):
     (tmp_path / "docs/part.mk").write_text("test-docs test-docs-static: x\n")
     found = facts.make_targets(tmp_path)
     assert {"run", "test-docs", "test-docs-static"} <= found and "A" not in found
-    text = "`make run` then `make test-docs`; make sure to `make helm-docz`"
-    assert facts.unknown_make_targets(text, found) == ["helm-docz"]
+    text = "`make run` then `make test-docs`; make sure to `make helm-docz`\n  make tunee"
+    assert facts.unknown_make_targets(text, found) == ["helm-docz", "tunee"]
 
 
 def test_unknown_fields_names_a_field_no_crd_has():
