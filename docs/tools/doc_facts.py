@@ -296,3 +296,36 @@ def listed_members(text: str, fields: set[str]) -> list[str]:
                 f"{path}: missing {sorted(members - said)}, unknown {sorted(said - members)}"
             )
     return wrong
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())  # a link: its text
+    text = re.sub(r"[`*]", "", text)
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    """Every heading's anchor of a page (GitHub numbers repeats: -1, -2, …)."""
+    seen: dict[str, int] = {}
+    found = set()
+    for line in fenced_free(page.read_text()).splitlines():
+        m = re.match(r"^#{1,6} (.+)$", line)
+        if m:
+            base = slug(m.group(1))
+            n = seen.get(base, 0)
+            found.add(base if n == 0 else f"{base}-{n}")
+            seen[base] = n + 1
+    return found
+
+
+def broken_anchors(text: str, page: Path) -> list[str]:
+    """Links `page.md#anchor` / `#anchor` whose anchor is no heading of the target page."""
+    prose = re.sub(r"`[^`\n]*`", "", fenced_free(text))
+    bad = []
+    for target, anchor in re.findall(r"\]\(([^)#:\s]*)#([^)\s]+)\)", prose):
+        linked = (page.parent / target) if target else page
+        if linked.suffix == ".md" and linked.is_file() and anchor not in anchors(linked):
+            bad.append(f"{target}#{anchor}")
+    return sorted(set(bad))

@@ -97,6 +97,12 @@ def test_listed_members_are_the_crds(page: Path):
 
 
 @pytest.mark.parametrize("page", PAGES, ids=ids)
+def test_link_anchors_are_headings(page: Path):
+    broken = facts.broken_anchors(page.read_text(), page)
+    assert not broken, f"{ids(page)}: links to anchors no heading has: {broken}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=ids)
 def test_no_tracker_numbers(page: Path):
     found = facts.tracker_numbers(page.read_text())
     assert not found, f"{ids(page)}: internal issue numbers a reader cannot open: {found}"
@@ -236,6 +242,19 @@ def test_listed_members_finds_a_member_left_out():
     fields = {"status.model", "status.model.form", "status.model.theta", "status.model.sigma"}
     text = "stores `model` {form, sigma | theta}; and `model` {form,\n sigma}; `plan` {x}"
     assert facts.listed_members(text, fields) == ["status.model: missing ['theta'], unknown []"]
+
+
+def test_broken_anchors_follow_githubs_slugs(tmp_path: Path):
+    (tmp_path / "api.md").write_text(
+        "# API\n## Calibration and plans ([engine](e.md#rest))\n## `make run`: host\n## A\n## A\n"
+    )
+    page = tmp_path / "page.md"
+    page.write_text("# Page\n")
+    text = (
+        "[a](api.md#calibration-and-plans-engine) [b](api.md#make-run-host) [c](api.md#a-1)"
+        " [d](#page) [e](api.md#gone) [f](#nowhere) `[g](api.md#code)`"
+    )
+    assert facts.broken_anchors(text, page) == ["#nowhere", "api.md#gone"]
 
 
 def test_relaxed_variables_follow_spring(tmp_path: Path):
