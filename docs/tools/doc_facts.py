@@ -8,7 +8,9 @@ Each finder takes a page's text and returns what is wrong with it, so that the t
 - `spec.…` / `status.…` fields of an SloClass or Tenant are in the CRDs' schemas;
 - `ISOLATO_…` variables are read somewhere outside the docs;
 - no internal tracker numbers (`issue 12`, `#35`): a reader cannot open them;
-- no http(s) links outside the repository, unless ALLOWED_URLS says why.
+- no http(s) links outside the repository, unless ALLOWED_URLS says why;
+- a link's `#anchor` is a heading of the page it names (GitHub's slugs);
+- install.md's RBAC table, chart objects and status member lists match the chart and CRDs.
 """
 
 from __future__ import annotations
