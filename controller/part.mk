@@ -30,13 +30,13 @@ test-keda-e2e: controller-build openloop-build ## KEDA on localkube: a load step
 test-filler-e2e: controller-build openloop-build saas-bench-build ## vertical headroom on localkube: the filler soaks idle CPU and is starved when the class needs it
 	@controller/test/filler-e2e.sh
 
-bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/BENCHMARKS.md
+bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/benchmarks-log.md
 	@$(BENCH) onboarding
 
-bench-reaction-time: controller-build openloop-build ## reaction time to a load step: CPU HPA, KEDA default/tuned, direct path → docs/BENCHMARKS.md
+bench-reaction-time: controller-build openloop-build ## reaction time to a load step: CPU HPA, KEDA default/tuned, direct path → docs/benchmarks-log.md
 	@$(BENCH) reaction-time
 
-bench-filler: controller-build openloop-build saas-bench-build ## vertical headroom: class p95 and node CPU with and without the filler → docs/BENCHMARKS.md
+bench-filler: controller-build openloop-build saas-bench-build ## vertical headroom: class p95 and node CPU with and without the filler → docs/benchmarks-log.md
 	@$(BENCH) filler
 
 # Control-plane faults and the `make run` modes, measured on localkube (bench/isolato_bench/faults).
@@ -54,22 +54,22 @@ test-bench-profile: ## unit tests of bench/isolato_bench/profile/jfr_hot.py (no 
 chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API server, etcd, kubelet, node) → results/chaos
 	@HELM=$(HELM) $(BENCH) chaos $(ARGS)
 
-bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/BENCHMARKS.md
+bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/benchmarks-log.md
 	@$(BENCH) run-modes --helm $(HELM)
 
 tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; "--path tenants|scale" for Isolato's own paths; KWOK_NODES=16 for fake nodes)
 	@$(BENCH) tune $(TUNE_ARGS)
 
-bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods start (perf samples by process, beside the cgroups) → docs/BENCHMARKS.md
+bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods start (perf samples by process, beside the cgroups) → docs/benchmarks-log.md
 	@$(BENCH) cpu-profile $(ARGS)
 
-bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods with perf, 5 pods shaped like Isolato's) → docs/BENCHMARKS.md
+bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods with perf, 5 pods shaped like Isolato's) → docs/benchmarks-log.md
 	@$(BENCH) runtime-ab $(ARGS)
 
-bench-token-bucket: controller-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/BENCHMARKS.md
+bench-token-bucket: controller-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/benchmarks-log.md
 	@$(BENCH) token-bucket $(ARGS)
 
-bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/BENCHMARKS.md
+bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/benchmarks-log.md
 	@$(BENCH) path-tune $(ARGS)
 
 UNIT_TEST_TARGETS += test-bench-reports

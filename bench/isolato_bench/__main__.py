@@ -4,7 +4,7 @@ A measuring subcommand runs its measurement through a small shell helper in benc
 helper does is start processes: localkube, kubectl, the controller, perf, the load generator,
 and write down what they measured), then does the rest here: raw results under
 results/<experiment>/, plots under docs/results/<experiment>/ (runner.places), and its section
-of docs/BENCHMARKS.md between markers (runner.sections). The other subcommands render or plot
+of docs/benchmarks-log.md between markers (runner.sections). The other subcommands render or plot
 stored results. Run it as bench/isolato-bench (the experiments' venv, with the experiment
 runner's helpers importable) or through `make bench-*` (controller/part.mk, helm/part.mk).
 """
@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from runner.places import BENCHMARKS, REPO_ROOT, RESULTS
+from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS
 from runner.sections import load_average, machine, write_section
 
 from .faults import chaos, run_modes
@@ -49,7 +49,7 @@ def pinned(script: str, env: dict[str, str]) -> None:
         raise SystemExit(rc)
 
 
-def emit(section: str, key: str, page: Path = BENCHMARKS) -> None:
+def emit(section: str, key: str, page: Path = BENCHMARK_LOG) -> None:
     print(section)
     write_section(page, section, key)
     print(f"[isolato-bench] section '{key}' written into {page}", file=sys.stderr)
@@ -59,7 +59,7 @@ def emit(section: str, key: str, page: Path = BENCHMARKS) -> None:
 
 
 def onboarding(a: argparse.Namespace) -> None:
-    run_sh("onboarding.sh", env={"BENCHMARKS": str(BENCHMARKS)})
+    run_sh("onboarding.sh", env={"BENCHMARK_LOG": str(BENCHMARK_LOG)})
 
 
 def reaction_time(a: argparse.Namespace) -> None:
@@ -69,20 +69,20 @@ def reaction_time(a: argparse.Namespace) -> None:
     if a.variants:
         env["VARIANTS"] = " ".join(a.variants)
     pinned("reaction-time.sh", env)
-    raise SystemExit(rt.main([str(a.out), str(BENCHMARKS)]))
+    raise SystemExit(rt.main([str(a.out), str(BENCHMARK_LOG)]))
 
 
 def reaction_time_repeats(a: argparse.Namespace) -> None:
     import reaction_time as rt
 
-    raise SystemExit(rt.main_repeats([str(BENCHMARKS), *map(str, a.dirs)]))
+    raise SystemExit(rt.main_repeats([str(BENCHMARK_LOG), *map(str, a.dirs)]))
 
 
 def filler(a: argparse.Namespace) -> None:
     import filler as fl  # gatling/experiments
 
     pinned("filler.sh", {"OUT": str(a.out), "REPS": str(a.reps), "SECONDS_PER_RUN": str(a.seconds)})
-    raise SystemExit(fl.main([str(a.out), str(BENCHMARKS)]))
+    raise SystemExit(fl.main([str(a.out), str(BENCHMARK_LOG)]))
 
 
 def chaos_run(a: argparse.Namespace, extra: list[str]) -> None:
@@ -323,7 +323,7 @@ def parser() -> argparse.ArgumentParser:
     s = add("cpu-profile", cpu_profile, "where the CPU goes while pause pods start (perf)")
     s.add_argument("pods", type=int, nargs="?", default=100)
     s.add_argument("repeats", type=int, nargs="?", default=3)
-    s.add_argument("out_dir", type=Path, nargs="?", help="write there, no BENCHMARKS.md section")
+    s.add_argument("out_dir", type=Path, nargs="?", help="write there, no section in the log")
     s = add("runtime-ab", runtime_ab, "Debian's runc vs localkube's pinned build, alternating")
     s.add_argument("pods", type=int, nargs="?", default=100)
     s.add_argument("repeats", type=int, nargs="?", default=3)
@@ -363,7 +363,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("analysis", type=Path)
     s = add("section", section, "write the Markdown on stdin as section KEY of a page")
     s.add_argument("key", help="the section's markers: <!-- KEY:begin --> … <!-- KEY:end -->")
-    s.add_argument("--page", type=Path, default=BENCHMARKS)
+    s.add_argument("--page", type=Path, default=BENCHMARK_LOG)
     add("jfr-hot", jfr_hot_run, jfr_hot.__doc__.splitlines()[0], parents=[jfr_hot.parser(False)])
     return p
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the CPU goes while pause pods start at once on localkube (`isolato-bench cpu-profile`):
 perf's samples of every CPU grouped by process, beside the cgroup meter and /proc/stat over the
-same window, as a docs/BENCHMARKS.md section, a JSON record and a bar plot.
+same window, as a docs/benchmarks-log.md section, a JSON record and a bar plot.
 
 cpu_profile.main(MACHINE, PODS, WORK_DIR, OUT.json) → the section
 (OUT.png, under docs/results/ for the stored results: milliseconds of CPU per pod by process

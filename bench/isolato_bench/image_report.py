@@ -1,4 +1,4 @@
-"""The controller image on localkube (`isolato-bench image`) as a docs/BENCHMARKS.md section,
+"""The controller image on localkube (`isolato-bench image`) as a docs/benchmarks-log.md section,
 from what bench/sh/image.sh measured into WORK: `image` (its name), `size` (bytes), `history`
 (`podman history` layer sizes, newest first), per variant a file of runs ("SECONDS_TO_READY
 JVM_AT_STARTED SPRING_START" per line) and `gap-graceful` / `gap-crash` (seconds until another

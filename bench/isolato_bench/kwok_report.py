@@ -1,4 +1,4 @@
-"""The KWOK Fig. 8 run (`isolato-bench kwok-tune`) as a docs/BENCHMARKS.md section: each
+"""The KWOK Fig. 8 run (`isolato-bench kwok-tune`) as a docs/benchmarks-log.md section: each
 iteration of the loop beside the paper's runs (Columbo, ICPE '25, Fig. 8: 1600 containers on 16
 nodes, 80.9 s → 31.1 s → 16.9 s, best case 11.9 s).
 

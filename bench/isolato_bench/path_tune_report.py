@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tuning loop on Isolato's own paths (`isolato-bench path-tune`) as a docs/BENCHMARKS.md
+"""The tuning loop on Isolato's own paths (`isolato-bench path-tune`) as a docs/benchmarks-log.md
 section: one table per analysis, one row per iteration of the loop.
 
 report(ANALYSES, MACHINE, LOAD_START, LOAD_END) → the section

@@ -1,5 +1,5 @@
 """Default vs tuned localkube for one workload shape (`isolato-bench pipeline`) as a
-docs/BENCHMARKS.md section: the analyses of the alternating runs (WORK/default-R.json,
+docs/benchmarks-log.md section: the analyses of the alternating runs (WORK/default-R.json,
 WORK/tuned-R.json, TuneMain --max-changes 0), per repeat and as medians.
 """
 

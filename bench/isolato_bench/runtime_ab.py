@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Two OCI runtimes compared on the same pods in one run (`isolato-bench runtime-ab`): the
 profiles cpu_profile.py wrote for each runtime and round, as ratios with their spread over the
-rounds, a docs/BENCHMARKS.md section, a JSON record and a plot.
+rounds, a docs/benchmarks-log.md section, a JSON record and a plot.
 
 main(MACHINE, PODS, REPEATS, LIMITED, OUT.json, [(LABEL, ROUND, DIR), ...]) → the section
 

@@ -1,4 +1,4 @@
-"""The SLO engine's JMH benchmarks (`isolato-bench slo-engine`) as a docs/BENCHMARKS.md section:
+"""The SLO engine's JMH benchmarks (`isolato-bench slo-engine`) as a docs/benchmarks-log.md section:
 each goal beside a reference measured in the same run. Goals (issue 5): planning 10,000 tenants
 across 10 classes ≤ 50 ms; a fit on 50 steps ≤ 20 ms, both as mean + the 99.9 % error.
 """

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The tuning loop's view of the control plane's steps and its clients' rate limiters
-(`isolato-bench token-bucket`) as a docs/BENCHMARKS.md section: one row per iteration.
+(`isolato-bench token-bucket`) as a docs/benchmarks-log.md section: one row per iteration.
 
 report(ANALYSIS, MACHINE, LOAD_START, LOAD_END, QPS, BURST, COMMAND) → the section
 

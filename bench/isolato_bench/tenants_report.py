@@ -1,5 +1,5 @@
 """Isolato's own deployment paths, default vs tuned (`isolato-bench tenants`), as a
-docs/BENCHMARKS.md section: the timings bench/sh/tenants-bench.sh measured per run
+docs/benchmarks-log.md section: the timings bench/sh/tenants-bench.sh measured per run
 (WORK/timings.tsv: variant, repeat, new class, scale 1 → 10, N tenants, controller CPU, in
 seconds) and the tracer's per-stage breakdown of each path (WORK/traces/<variant>-<repeat>.json,
 PathTraceMain).

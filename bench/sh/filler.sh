@@ -2,13 +2,13 @@
 # Vertical headroom benchmark on localkube (issue 12 item 6, SAC'20 Finding 5): one class pod
 # of 200m with 800m of headroom (limit 1 core, the pods' CPU), one tenant sending a fixed
 # open-loop load at 0.5× and 0.9× of the pod's cut-off (48 req/s at 200m, profile cpu 150:
-# docs/BENCHMARKS.md "Model accuracy"), with and without the filler (limit 800m, 10m request).
+# docs/benchmarks-log.md "Model accuracy"), with and without the filler (limit 800m, 10m request).
 # Repeated REPS times, the filler's order alternating. Per run: every request's latency
 # (openloop -samples), /proc/stat before/after (node and pod CPUs) and the cpuacct of the class
 # pod and the filler, under OUT. `isolato-bench filler` runs this (make bench-filler, under the
 # cluster lock, ≈ 8 min) with the generator on its own CPU (gatling/experiments/pinned.py sets
 # GEN_CPUS), then gatling/experiments/filler.py turns OUT into the table, the plot and
-# docs/BENCHMARKS.md's section.
+# docs/benchmarks-log.md's section.
 set -euo pipefail
 LOG_TAG=filler-bench
 # shellcheck source=../../controller/test/lib.sh

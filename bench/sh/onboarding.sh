@@ -6,7 +6,7 @@
 #  C) 100 tenants posted with concurrency 10 (one poller watches the tenant list): total time
 #     to all Serving, API writes per tenant.
 # Reference measured in the same run: the API's own accept time (POST → 201), so the ratios
-# show what reconciliation and the table push add. Writes its section of $BENCHMARKS.
+# show what reconciliation and the table push add. Writes its section of $BENCHMARK_LOG.
 set -euo pipefail
 LOG_TAG=bench
 # shellcheck source=../../controller/test/lib.sh
@@ -15,4 +15,4 @@ trap stop_controller EXIT
 require_cluster
 start_controller
 export API METRICS TOKEN KUBECONFIG
-"${PY:?run through bench/isolato-bench}" -m isolato_bench.onboarding "${BENCHMARKS:?}"
+"${PY:?run through bench/isolato-bench}" -m isolato_bench.onboarding "${BENCHMARK_LOG:?}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reaction-time benchmark on localkube (issue 12, item 4): one class (200m pods, p95 target
-# 50 ms, measured cut-off 48 req/s per pod, docs/BENCHMARKS.md "Model accuracy"), one tenant
+# 50 ms, measured cut-off 48 req/s per pod, docs/benchmarks-log.md "Model accuracy"), one tenant
 # sending an open-loop load that steps from 0.5× to 2.5× of one pod's cut-off (24 → 120 req/s)
 # and holds it. Four autoscalers, one after the other in the same run and cluster:
 #   hpa           the CPU HPA at the pivot (ISOLATO_AUTOSCALER=hpa)
@@ -12,7 +12,7 @@
 # bench-reaction-time, under the cluster lock, with `make run` stopped) with the load generator
 # on its own CPU (gatling/experiments/pinned.py narrows the pods' cpuset), then
 # gatling/experiments/reaction_time.py turns OUT into the table, the latency-over-time plot and
-# docs/BENCHMARKS.md's section.
+# docs/benchmarks-log.md's section.
 set -euo pipefail
 LOG_TAG=reaction
 # shellcheck source=../../controller/test/lib.sh

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from isolato_bench.__main__ import PASSTHROUGH, subcommands
+from isolato_bench.__main__ import PASSTHROUGH, parser, subcommands
+from runner.places import BENCHMARK_LOG
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBCOMMANDS = subcommands()
@@ -104,14 +105,25 @@ def test_section_writes_stdin_between_its_markers_and_replaces_it_on_a_rerun(tmp
     assert page.read_text() == "# B\n\n<!-- x:begin -->\nsecond\n<!-- x:end -->\n"
 
 
-def test_no_script_appends_to_the_benchmarks_page():
+def test_sections_go_to_the_dated_log_and_no_script_appends_or_writes_the_current_table():
+    """docs/BENCHMARKS.md is the short table of current figures, kept by hand; every benchmark
+    writes its section into the dated log, docs/benchmarks-log.md, between markers (replaced on
+    a rerun), never by appending."""
+    assert BENCHMARK_LOG == ROOT / "docs" / "benchmarks-log.md"
+    assert parser().parse_args(["section", "x"]).page == BENCHMARK_LOG
     tracked = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "*.sh", "*.py", "*.mk"],
+        ["git", "-C", str(ROOT), "ls-files", "*.sh", "*.py", "*.mk", "Makefile"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
-    append = re.compile(r"(>>|tee -a)[^\n]*BENCHMARKS|BENCHMARKS[^\n]*open\([^)]*\"a\"")
+    page = r"(BENCHMARK|benchmarks-log)"
+    append = re.compile(rf"(>>|tee -a)[^\n]*{page}|{page}[^\n]*open\([^)]*\"a\"")
+    # docs/tools reads the table to check it; nothing else names it
+    readers = ("bench/tests/test_cli.py", "docs/tools/")
     for f in tracked:
-        if (ROOT / f).exists() and f != "bench/tests/test_cli.py":
-            assert not append.search((ROOT / f).read_text()), f"{f} appends to BENCHMARKS.md"
+        if not (ROOT / f).exists() or f.startswith(readers):
+            continue
+        text = (ROOT / f).read_text()
+        assert "BENCHMARKS.md" not in text, f"{f} names docs/BENCHMARKS.md (the log is the page)"
+        assert not append.search(text), f"{f} appends to a benchmarks page"

@@ -1,4 +1,4 @@
-"""Unit tests of path_tune_report.py: what a loop's iterations look like in docs/BENCHMARKS.md."""
+"""Unit tests of path_tune_report.py: what a loop's iterations look like in the benchmark log."""
 
 from isolato_bench import path_tune_report as r
 

@@ -1,4 +1,4 @@
-"""Unit tests of steps_report.py: the control plane's steps and rate limiters in BENCHMARKS.md."""
+"""Unit tests of steps_report.py: the control plane's steps and rate limiters in the log."""
 
 from isolato_bench import steps_report as r
 

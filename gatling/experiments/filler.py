@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Vertical headroom benchmark analysis (issue 12, item 6; `isolato-bench filler`).
 
-usage: filler.py RESULT_DIR [BENCHMARKS_MD]
+usage: filler.py RESULT_DIR [LOG_MD]
 RESULT_DIR holds meta.json and runs/<mode>-<rate>-r<rep>/ with meta.json (mode on|off, rate,
 wall time, class pod and filler CPU in ms), samples.csv (openloop -samples: intended send time,
 latency, 2xx) and stat0/stat1 (/proc/stat before and after). Writes summary.json, table.md and
 filler.png (under docs/results/ for the stored results, runner.places) into RESULT_DIR, and with
-BENCHMARKS_MD writes its section "filler" (runner.sections).
+LOG_MD writes its section "filler" (runner.sections).
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Reaction-time benchmark analysis (issue 12, item 4; `isolato-bench reaction-time`).
 
-usage: reaction_time.py RESULT_DIR [BENCHMARKS_MD]
-       reaction_time.py --repeats BENCHMARKS_MD RESULT_DIR...
+usage: reaction_time.py RESULT_DIR [LOG_MD]
+       reaction_time.py --repeats LOG_MD RESULT_DIR...
 RESULT_DIR holds one directory per autoscaler variant with meta.json (step time, rates,
 target), base.csv and step.csv (openloop -samples: intended send time, latency, 2xx) and
 replicas.txt (the Deployment watched: arrival time in ms, spec replicas, ready replicas).
 Writes summary.json, table.md and reaction-time.png (class p95 per second and ready replicas
 over time, one colour per variant; under docs/results/ for the stored results, runner.places)
-into RESULT_DIR, and with BENCHMARKS_MD writes its section "reaction-time" (runner.sections).
+into RESULT_DIR, and with LOG_MD writes its section "reaction-time" (runner.sections).
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def plot(result_dir: Path, data: dict) -> None:
 def section(results: list[Result], meta: dict, host: str) -> str:
     return "\n".join(
         [
-            "## Reaction time (issue 12, item 4)",
+            "## Reaction time",
             "",
             f"{host}. `make bench-reaction-time` (`isolato-bench reaction-time`):"
             f" one class of 200m pods, p95 target {meta['targetMs']} ms, cut-off"
@@ -290,7 +290,7 @@ def main(argv: list[str]) -> int:
 
 
 def main_repeats(argv: list[str]) -> int:
-    """--repeats BENCHMARKS_MD RESULT_DIR...: the serving times of every run side by side."""
+    """--repeats LOG_MD RESULT_DIR...: the serving times of every run side by side."""
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2

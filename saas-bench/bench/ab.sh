@@ -2,7 +2,7 @@
 # Two saas-bench builds side by side in one run (e.g. before/after a change on the hot path):
 # the no-work profile at peak (wrk, 1 I/O thread, keep-alive), A and B alternating, repeated,
 # medians; then both at the same fixed offered rate (half of A's peak) for p50/p99.
-# Prints the figures and writes them as a section of docs/BENCHMARKS.md.
+# Prints the figures and writes them as a section of docs/benchmarks-log.md.
 # Usage: ab.sh <binary A> <binary B> "<what A is>" "<what B is>"
 set -euo pipefail
 bins=("$(realpath "$1")" "$(realpath "$2")")

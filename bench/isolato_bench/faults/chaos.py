@@ -15,7 +15,7 @@ accepted so far has its one Tenant object, is in exactly one pool table, is Serv
 answered (200) by its pool again: the time from the fault's start to that is "converged after".
 A steady load (one request every 0.1 s to the load tenant through the pool's Service) runs
 throughout; its errors are counted per fault window (goal: 0 for controller and API-server
-faults). Writes results.json and README.md to --out and its section of BENCHMARKS.md.
+faults). Writes results.json and README.md to --out and its section of docs/benchmarks-log.md.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
-from runner.places import BENCHMARKS, REPO_ROOT, RESULTS
+from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS
 from runner.sections import write_section
 
 from .verdict import (
@@ -561,7 +561,7 @@ def parser(add_help: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--during", type=int, default=5, help="tenants onboarded during each fault")
     p.add_argument("--pause", type=float, default=10.0, help="seconds etcd stays stopped")
     p.add_argument("--out", type=Path, default=RESULTS / "chaos")
-    p.add_argument("--benchmarks", type=Path, default=BENCHMARKS)
+    p.add_argument("--benchmarks", type=Path, default=BENCHMARK_LOG)
     return p
 
 

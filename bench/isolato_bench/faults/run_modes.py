@@ -4,7 +4,7 @@ Each run starts scripts/run.sh (MODE=host or MODE=cluster) with the cluster down
 kept, as between two `make run`s), and measures from the start: localkube up (its "cluster is
 up" line), ready (the banner: API answering, classes ensured), and the first tenant onboarded
 into gold through the printed API URL and token answered 200 by its pool. Then `make stop`.
-The modes alternate, --runs times each; medians and ranges are its section of BENCHMARKS.md.
+The modes alternate, --runs times each; medians and ranges are its section of docs/benchmarks-log.md.
 `make build` (and helm) must be done; run it under `flock /tmp/isolato-cluster.lock`.
 """
 
@@ -19,7 +19,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from runner.places import BENCHMARKS, REPO_ROOT
+from runner.places import BENCHMARK_LOG, REPO_ROOT
 from runner.sections import write_section
 
 from .chaos import http, machine
@@ -123,7 +123,7 @@ def parser(add_help: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=add_help)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--helm", required=True)
-    p.add_argument("--out", type=Path, default=BENCHMARKS)
+    p.add_argument("--out", type=Path, default=BENCHMARK_LOG)
     p.add_argument("--json", type=Path, default=ROOT / "build/run-modes.json")
     return p
 

@@ -13,7 +13,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[3]
 RESULTS = REPO_ROOT / "results"
 PLOTS = REPO_ROOT / "docs" / "results"
-BENCHMARKS = REPO_ROOT / "docs" / "BENCHMARKS.md"
+BENCHMARK_LOG = REPO_ROOT / "docs" / "benchmarks-log.md"
 
 
 def plot_dir(data_dir: Path, results: Path = RESULTS, plots: Path = PLOTS) -> Path:

@@ -1,4 +1,4 @@
-"""How a generated section is written into a Markdown page (docs/BENCHMARKS.md, the results'
+"""How a generated section is written into a Markdown page (docs/benchmarks-log.md, the results'
 pages): one way for the runner's reports and the bench tool alike.
 
 A section lives between `<!-- KEY:begin -->` and `<!-- KEY:end -->`; writing it again replaces

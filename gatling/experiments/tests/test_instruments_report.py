@@ -1,4 +1,4 @@
-"""instruments_report.py: the side-by-side table and its section in BENCHMARKS.md."""
+"""instruments_report.py: the side-by-side table and its section in docs/benchmarks-log.md."""
 
 import instruments_report as r
 
