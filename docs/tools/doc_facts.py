@@ -34,16 +34,26 @@ TOP = (
     "scripts",
     "images-test",
     "calibration-format",
+    "bench",
+    "results",
 )
-PATH = re.compile(r"(?<![\w./-])((?:" + "|".join(map(re.escape, TOP)) + r")/[\w./-]*[\w/])")
+# a path, or a glob of paths (`runs-2026-11-2*-split`)
+PATH = re.compile(r"(?<![\w./-])((?:" + "|".join(map(re.escape, TOP)) + r")/[\w./*-]*[\w/*])")
 # Names that look like repository paths and are not: why each is not a file of the repository.
 NOT_PATHS = {
     "localkube/control-plane": "a cgroup localkube creates at run time",
     "localkube/node": "a cgroup localkube creates at run time",
     "localkube/pause": "an image name (localhost/localkube/pause:3.10)",
-    "docs/results/README.md": "the results README, another page's job (kept while it moves)",
 }
-MAKE = re.compile(r"(?:^[ \t]*|`|\$ |&& )make ([a-z][\w-]*)", re.MULTILINE)
+# Folders that moved, which a page of dated records may still name: a dated run names the script
+# it ran then.
+MOVED = {
+    "controller/bench": "bench/: the bench tool (bench/isolato-bench) and its helpers (bench/sh/)",
+}
+# Pages of dated records (each section a run as it was measured)
+DATED_PAGES = ("docs/benchmarks-log.md",)
+# `make bench-*` names a family of targets, not one
+MAKE = re.compile(r"(?:^[ \t]*|`|\$ |&& )make ([a-z][\w-]*)(?![\w*-])", re.MULTILINE)
 FIELD = re.compile(r"`((?:spec|status)\.[\w.\[\]]+)`")
 VARIABLE = re.compile(r"\bISOLATO_[A-Z0-9_]*[A-Z0-9]\b")
 TRACKER = re.compile(r"\b[Ii]ssues? \d+\b|(?<![\w&/])#\d+\b")
@@ -64,14 +74,17 @@ def fenced_free(text: str) -> str:
     return re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
 
 
-def missing_paths(text: str, root: Path = ROOT) -> list[str]:
+def missing_paths(text: str, root: Path = ROOT, dated: bool = False) -> list[str]:
     """Repository paths that do not exist; a build output (`…/target/…`) or an elided path
-    (`…/.../…`) is not checked."""
+    (`…/.../…`) is not checked, nor a link's target (relative to its page: paths_outside), nor,
+    on a page of dated records (`dated`), a path under a folder that MOVED."""
     found = []
-    for path in PATH.findall(text):
+    for path in PATH.findall(re.sub(r"\]\([^)\s]*\)", "]()", text)):
         if path in NOT_PATHS or "/target/" in path + "/" or "..." in path:
             continue
-        if not (root / path).exists():
+        if dated and any(path == m or path.startswith(m + "/") for m in MOVED):
+            continue
+        if not ((root / path).exists() or ("*" in path and any(root.glob(path)))):
             found.append(path)
     return sorted(set(found))
 

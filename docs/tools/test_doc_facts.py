@@ -19,14 +19,17 @@ import doc_facts as facts
 import values_doc
 
 ROOT = facts.ROOT
-# Every page a user reads. docs/results/ (the experiments' own READMEs) and CHANGELOG.md (a
+# Every page a user reads: the docs, the results' pages and the index of the raw results.
+# The runs' own READMEs (results/<experiment>/…, written by the runs) and CHANGELOG.md (a
 # history) are left out.
 PAGES = sorted(
     [
         ROOT / "README.md",
         ROOT / "localkube/README.md",
         *ROOT.glob("docs/*.md"),
+        *ROOT.glob("docs/results/*.md"),
         ROOT / "docs/reference/crds.md",
+        ROOT / "results/README.md",
     ]
 )
 # Pages whose `spec.…` / `status.…` are an SloClass's or a Tenant's (autoscaling.md and the
@@ -66,7 +69,8 @@ def variables() -> set[str]:
 
 @pytest.mark.parametrize("page", PAGES, ids=ids)
 def test_named_paths_exist(page: Path):
-    assert not facts.missing_paths(page.read_text()), f"{ids(page)} names missing paths"
+    missing = facts.missing_paths(page.read_text(), dated=ids(page) in facts.DATED_PAGES)
+    assert not missing, f"{ids(page)} names missing paths: {missing}"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=ids)
@@ -172,8 +176,26 @@ def test_readme_states_the_first_runs_measured_duration():
 def test_missing_paths_finds_a_wrong_path_only(tmp_path: Path):
     (tmp_path / "helm/test").mkdir(parents=True)
     (tmp_path / "helm/test/lib.sh").write_text("")
-    text = "built by helm/test/images.sh, see `helm/test/lib.sh`, out: controller/target/x.jar"
-    assert facts.missing_paths(text, tmp_path) == ["helm/test/images.sh"]
+    text = (
+        "built by helm/test/images.sh, see `helm/test/lib.sh`, out: controller/target/x.jar;"
+        " helm/test/l*.sh, helm/test/x*.sh"
+    )
+    assert facts.missing_paths(text, tmp_path) == ["helm/test/images.sh", "helm/test/x*.sh"]
+
+
+def test_missing_paths_leaves_link_targets_to_their_page(tmp_path: Path):
+    # relative to docs/, the link names docs/results/x.png; paths_outside checks it there
+    text = "plot: [x.png](results/x.png), data in results/x.json"
+    assert facts.missing_paths(text, tmp_path) == ["results/x.json"]
+
+
+def test_a_dated_page_may_name_a_moved_folder_only(tmp_path: Path):
+    text = "ran `controller/bench/tenants-bench.sh 50 2`, then helm/gone.sh"
+    assert facts.missing_paths(text, tmp_path) == [
+        "controller/bench/tenants-bench.sh",
+        "helm/gone.sh",
+    ]
+    assert facts.missing_paths(text, tmp_path, dated=True) == ["helm/gone.sh"]
 
 
 def test_make_targets_are_read_from_every_part(tmp_path: Path):
@@ -183,6 +205,7 @@ def test_make_targets_are_read_from_every_part(tmp_path: Path):
     found = facts.make_targets(tmp_path)
     assert {"run", "test-docs", "test-docs-static"} <= found and "A" not in found
     text = "`make run` then `make test-docs`; make sure to `make helm-docz`\n  make tunee"
+    text += ", `make test-*` (a family)"
     assert facts.unknown_make_targets(text, found) == ["helm-docz", "tunee"]
 
 

@@ -48,7 +48,7 @@ row() {  # $1 = index
 }
 report="### $(date -u +%Y-%m-%dT%H:%MZ) — A/B: ${names[0]} vs ${names[1]} — $(machine)
 
-bench/ab.sh: no-work profile, 1 I/O thread, wrk -t1 on the same machine, POST, keep-alive, $CONNS
+saas-bench/bench/ab.sh: no-work profile, 1 I/O thread, wrk -t1 on the same machine, POST, keep-alive, $CONNS
 connections for the peak, ${SECS}s × $REPS repetitions alternating A and B, medians; p50/p99 at half
 of A's peak offered to both ($conns connections × ${delay} ms think time).
 

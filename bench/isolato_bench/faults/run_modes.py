@@ -4,7 +4,8 @@ Each run starts scripts/run.sh (MODE=host or MODE=cluster) with the cluster down
 kept, as between two `make run`s), and measures from the start: localkube up (its "cluster is
 up" line), ready (the banner: API answering, classes ensured), and the first tenant onboarded
 into gold through the printed API URL and token answered 200 by its pool. Then `make stop`.
-The modes alternate, --runs times each; medians and ranges are its section of docs/benchmarks-log.md.
+The modes alternate, --runs times each; medians and ranges are its section of
+docs/benchmarks-log.md.
 `make build` (and helm) must be done; run it under `flock /tmp/isolato-cluster.lock`.
 """
 
