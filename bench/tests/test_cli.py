@@ -3,6 +3,7 @@ benchmark names one of them."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -127,3 +128,45 @@ def test_sections_go_to_the_dated_log_and_no_script_appends_or_writes_the_curren
         text = (ROOT / f).read_text()
         assert "BENCHMARKS.md" not in text, f"{f} names docs/BENCHMARKS.md (the log is the page)"
         assert not append.search(text), f"{f} appends to a benchmarks page"
+
+
+def section_keys() -> tuple[set[str], set[str]]:
+    """The keys of the sections the benchmarks write into the log: the literal ones, and the
+    prefixes of those named after a run's shape (f"pipeline-{J}x{P}", f"tenants-{N}")."""
+    literal, prefixes = set(), set()
+    for f in (ROOT / "bench/isolato_bench").rglob("*.py"):
+        for node in ast.walk(ast.parse(f.read_text())):
+            name = getattr(node, "func", None)
+            name = getattr(name, "id", getattr(name, "attr", None))
+            if not isinstance(node, ast.Call) or name not in ("emit", "write_section"):
+                continue
+            key = node.args[-1]
+            if isinstance(key, ast.Constant):
+                literal.add(key.value)
+            elif isinstance(key, ast.BinOp):  # f"pipeline-{J}x{P}" + (f"-kwok{N}" if … else "")
+                key = key.left
+            if isinstance(key, ast.JoinedStr):
+                prefixes.add(key.values[0].value)
+    for f in ("gatling/experiments/filler.py", "gatling/experiments/reaction_time.py"):
+        consts = re.findall(r"^KEY(?:, REPEATS_KEY)? = (.+?)  #", (ROOT / f).read_text(), re.M)
+        literal |= {k for c in consts for k in re.findall(r'"([\w-]+)"', c)}
+    for f in ("saas-bench/bench/bench.sh", "saas-bench/bench/ab.sh", "localkube/bench/bench.sh"):
+        text = (ROOT / f).read_text()
+        literal |= set(re.findall(r'(?:^write_report|isolato-bench" section) ([\w-]+)', text, re.M))
+    return literal, prefixes
+
+
+def test_every_section_a_benchmark_writes_is_marked_once_in_the_log_so_a_rerun_replaces_it():
+    literal, prefixes = section_keys()
+    # every kind of writer is seen: the tool, the experiments' analyses, the shell benchmarks
+    assert {"chaos", "path-tune", "filler", "reaction-time-repeats", "localkube"} <= literal
+    assert {"pipeline-", "tenants-"} <= prefixes
+    text = BENCHMARK_LOG.read_text()
+    marked = re.findall(r"<!-- ([\w-]+):begin -->", text)
+    assert len(marked) == len(set(marked)), "a section marked twice: a rerun would write both"
+    for key in marked:
+        begin, end = text.index(f"<!-- {key}:begin -->"), text.find(f"<!-- {key}:end -->")
+        assert begin < end and text.count(f"<!-- {key}:end -->") == 1, key
+    assert literal <= set(marked), f"not marked in the log: {sorted(literal - set(marked))}"
+    for prefix in prefixes:
+        assert any(k.startswith(prefix) for k in marked), f"no {prefix}… section in the log"
