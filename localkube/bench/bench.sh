@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # localkube benchmark: time of `up` with cached binaries until the probe pod runs, and time for
 # 100 pause pods of one Deployment to become Ready (with 10 pods as the in-run reference), for
-# etcd on disk and on tmpfs. Prints the figures and writes them as a section of docs/benchmarks-log.md.
+# etcd on disk and on tmpfs. Prints the figures and writes them as a section of
+# docs/benchmarks-log.md.
 #   localkube/bench/bench.sh [REPEATS]     (default 3)
 # Runs on its own state directory, purged first, so workloads left on the `make run` cluster
 # cannot compete; stops a running `make run` cluster (its state kept) and leaves this one down.

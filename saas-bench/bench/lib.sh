@@ -21,8 +21,8 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 
 machine() { echo "$(uname -n), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1 /proc/loadavg) at the end"; }
 
-# Writes $2 (markdown) as the section $1 of docs/benchmarks-log.md (replaced on a rerun), the one way
-# every benchmark writes its section (bench/isolato-bench section, runner/sections.py).
+# Writes $2 (markdown) as the section $1 of docs/benchmarks-log.md (replaced on a rerun), the one
+# way every benchmark writes its section (bench/isolato-bench section, runner/sections.py).
 write_report() {
   "$root/bench/isolato-bench" section "$1" <<<"$2"
   log "wrote section $1 of docs/benchmarks-log.md"
