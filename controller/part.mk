@@ -21,6 +21,12 @@ $(SCHEMATHESIS): controller/test/requirements-fuzz.txt
 	@build/schemathesis/bin/pip install -q --disable-pip-version-check -r controller/test/requirements-fuzz.txt
 	@touch $@
 
+# The OpenAPI document clients are generated from (docs/api.md "Generating a client"):
+# ApiContractIT rewrites it from what the controller serves; api-client/ generates from it.
+.PHONY: api-spec
+api-spec: localkube-build ## rewrite docs/reference/openapi.json from the controller's /v3/api-docs
+	@$(MVN) -pl controller -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ApiContractIT -Disolato.openapi.update=true
+
 test-controller-e2e: controller-build ## controller end-to-end on localkube (gold/bronze served, kill/restart)
 	@controller/test/e2e.sh
 
