@@ -4,6 +4,9 @@ BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e
 
+# The benchmarks are subcommands of one tool, bench/isolato-bench (`bench/isolato-bench --help`).
+BENCH := bench/isolato-bench
+
 controller-build: ## build controller/target/isolato-controller.jar
 	@$(MVN) -pl controller -am -DskipTests package
 
@@ -18,6 +21,12 @@ $(SCHEMATHESIS): controller/test/requirements-fuzz.txt
 	@build/schemathesis/bin/pip install -q --disable-pip-version-check -r controller/test/requirements-fuzz.txt
 	@touch $@
 
+# The OpenAPI document clients are generated from (docs/api.md "Generating a client"):
+# ApiContractIT rewrites it from what the controller serves; api-client/ generates from it.
+.PHONY: api-spec
+api-spec: localkube-build ## rewrite docs/reference/openapi.json from the controller's /v3/api-docs
+	@$(MVN) -pl controller -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ApiContractIT -Disolato.openapi.update=true
+
 test-controller-e2e: controller-build ## controller end-to-end on localkube (gold/bronze served, kill/restart)
 	@controller/test/e2e.sh
 
@@ -27,51 +36,51 @@ test-keda-e2e: controller-build openloop-build ## KEDA on localkube: a load step
 test-filler-e2e: controller-build openloop-build saas-bench-build ## vertical headroom on localkube: the filler soaks idle CPU and is starved when the class needs it
 	@controller/test/filler-e2e.sh
 
-bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/BENCHMARKS.md
-	@controller/bench/onboarding.sh
+bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/benchmarks-log.md
+	@$(BENCH) onboarding
 
-bench-reaction-time: controller-build openloop-build ## reaction time to a load step: CPU HPA, KEDA default/tuned, direct path → docs/BENCHMARKS.md
-	@source gatling/experiments/venv.sh && cd gatling/experiments && "$$PY" pinned.py $(CURDIR)/controller/bench/reaction-time.sh
+bench-reaction-time: controller-build openloop-build ## reaction time to a load step: CPU HPA, KEDA default/tuned, direct path → docs/benchmarks-log.md
+	@$(BENCH) reaction-time
 
-bench-filler: controller-build openloop-build saas-bench-build ## vertical headroom: class p95 and node CPU with and without the filler → docs/BENCHMARKS.md
-	@source gatling/experiments/venv.sh && cd gatling/experiments && "$$PY" pinned.py $(CURDIR)/controller/bench/filler.sh
+bench-filler: controller-build openloop-build saas-bench-build ## vertical headroom: class p95 and node CPU with and without the filler → docs/benchmarks-log.md
+	@$(BENCH) filler
 
-# Control-plane faults and the `make run` modes, measured on localkube (controller/bench/faults).
+# Control-plane faults and the `make run` modes, measured on localkube (bench/isolato_bench/faults).
 # Both take the cluster for ~10 min: run them under `flock /tmp/isolato-cluster.lock`.
 .PHONY: test-faults chaos bench-run-modes
 UNIT_TEST_TARGETS += test-faults
 test-faults: ## unit tests of the fault runs' verdicts, windows and tables (no cluster)
-	@source gatling/experiments/venv.sh && cd controller/bench/faults && "$$PY" -m pytest -q
+	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_verdict.py
 
-# The controller's CPU profile during an onboarding (tenants-bench.sh PROFILE=DIR): the reader's tests.
+# The controller's CPU profile during an onboarding (isolato-bench tenants, PROFILE=DIR): the reader's tests.
 UNIT_TEST_TARGETS += test-bench-profile
-test-bench-profile: ## unit tests of controller/bench/profile/jfr_hot.py (no cluster)
-	@source gatling/experiments/venv.sh && cd controller/bench/profile && "$$PY" -m pytest -q
+test-bench-profile: ## unit tests of bench/isolato_bench/profile/jfr_hot.py (no cluster)
+	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_jfr_hot.py
 
-chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API server, etcd, kubelet, node) → docs/results/chaos
-	@HELM=$(HELM) controller/bench/faults/chaos.sh $(ARGS)
+chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API server, etcd, kubelet, node) → results/chaos
+	@HELM=$(HELM) $(BENCH) chaos $(ARGS)
 
-bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/BENCHMARKS.md
-	@source gatling/experiments/venv.sh && cd controller/bench/faults && "$$PY" run_modes.py --helm $(HELM)
+bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/benchmarks-log.md
+	@$(BENCH) run-modes --helm $(HELM)
 
 tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; "--path tenants|scale" for Isolato's own paths; KWOK_NODES=16 for fake nodes)
-	@controller/bench/tune.sh $(TUNE_ARGS)
+	@$(BENCH) tune $(TUNE_ARGS)
 
-bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods start (perf samples by process, beside the cgroups) → docs/BENCHMARKS.md
-	@controller/bench/cpu-profile.sh $(ARGS)
+bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods start (perf samples by process, beside the cgroups) → docs/benchmarks-log.md
+	@$(BENCH) cpu-profile $(ARGS)
 
-bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods with perf, 5 pods shaped like Isolato's) → docs/BENCHMARKS.md
-	@controller/bench/runtime-ab.sh $(ARGS)
+bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods with perf, 5 pods shaped like Isolato's) → docs/benchmarks-log.md
+	@$(BENCH) runtime-ab $(ARGS)
 
-bench-token-bucket: controller-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/BENCHMARKS.md
-	@controller/bench/token-bucket.sh $(ARGS)
+bench-token-bucket: controller-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/benchmarks-log.md
+	@$(BENCH) token-bucket $(ARGS)
 
-bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/BENCHMARKS.md
-	@controller/bench/path-tune.sh
+bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/benchmarks-log.md
+	@$(BENCH) path-tune $(ARGS)
 
 UNIT_TEST_TARGETS += test-bench-reports
-test-bench-reports: ## unit tests of controller/bench's report renderers (no cluster)
-	@source gatling/experiments/venv.sh && cd controller/bench && "$$PY" -m pytest -q test_path_tune_report.py test_cpu_profile.py test_runtime_ab.py test_steps_report.py
+test-bench-reports: ## unit tests of the bench tool's report renderers and its command line (no cluster)
+	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_path_tune_report.py tests/test_cpu_profile.py tests/test_runtime_ab.py tests/test_steps_report.py tests/test_reports.py tests/test_cli.py
 
 test-tune-e2e: controller-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
 	@controller/test/tune-e2e.sh

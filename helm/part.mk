@@ -55,5 +55,5 @@ test-helm-e2e: controller-build saas-bench-build helm-tool ## the chart on local
 helm-docs: ## regenerate the values reference in docs/install.md from values.schema.json
 	@python3 helm/tools/values_doc.py docs/install.md
 
-bench-controller-image: controller-build saas-bench-build helm-tool ## controller image size, start-to-ready, leader hand-over → docs/BENCHMARKS.md (cluster must run)
-	@HELM=$(HELM) controller/bench/image.sh
+bench-controller-image: controller-build saas-bench-build helm-tool ## controller image size, start-to-ready, leader hand-over → docs/benchmarks-log.md (cluster must run)
+	@HELM=$(HELM) bench/isolato-bench image

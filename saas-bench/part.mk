@@ -44,5 +44,5 @@ test-saas-bench-lint: saas-bench-build ## clang-format and clang-tidy on saas-be
 test-saas-bench-e2e: saas-bench-build ## saas-bench as a pod behind a Service on localkube
 	@saas-bench/test/e2e.sh $(SAAS_BENCH_BIN)
 
-bench-saas-bench: saas-bench-build ## wrk: saas-bench vs nginx, appends to docs/BENCHMARKS.md
+bench-saas-bench: saas-bench-build ## wrk: saas-bench vs nginx → docs/benchmarks-log.md
 	@saas-bench/bench/bench.sh $(SAAS_BENCH_BIN)

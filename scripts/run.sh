@@ -5,7 +5,7 @@
 #   MODE=host (default)  the controller is a JVM on this host (API on 127.0.0.1:$ISOLATO_PORT)
 #   MODE=cluster         the Helm chart installed on localkube with the controller image
 #                        (2 replicas, API through the Service isolato), as a shared cluster runs it
-# docs/BENCHMARKS.md ("make run: host vs cluster") has the measurements behind the default.
+# docs/benchmarks-log.md ("make run: host vs cluster") has the measurements behind the default.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LK="$ROOT/localkube/localkube"

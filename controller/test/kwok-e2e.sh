@@ -22,7 +22,7 @@ real_node=$(kubectl get nodes -l '!isolato.dev/kwok-node' -o jsonpath='{.items[0
     kubectl get pods -A --field-selector "spec.nodeName=$real_node" -o name -l isolato.dev/pipeline-workload 2>/dev/null
   done ) > "$ROOT/build/tune/kwok-e2e-real-node.txt" &
 watcher=$!
-KWOK_NODES=2 "$ROOT/controller/bench/tune.sh" --pods 40 --max-changes 0 --timeout 120 --out "$out"
+KWOK_NODES=2 "$ROOT/bench/sh/tune.sh" --pods 40 --max-changes 0 --timeout 120 --out "$out"
 kill "$watcher"; wait "$watcher" 2>/dev/null || true
 watcher=
 python3 - "$out" <<'PY'

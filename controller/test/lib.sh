@@ -1,5 +1,5 @@
-# Shared by controller/test/e2e.sh and controller/bench/onboarding.sh: start/stop the
-# controller jar on the host against localkube, and call its API.
+# Shared by controller/test/e2e.sh and the benchmarks of bench/sh/ (onboarding.sh, filler.sh, …):
+# start/stop the controller jar on the host against localkube, and call its API.
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # METRICS and the like are read by the scripts that source this file
 ROOT=${ISOLATO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}

@@ -22,13 +22,13 @@ check() { python3 "$ROOT/controller/test/tune_check.py" "$@"; }
 # token bucket, so the loop must find S3, at its pod creates (T_w), and raise that limit (the
 # apply-and-measure branch)
 from=(controller-manager.kube-api-qps=5 controller-manager.kube-api-burst=5)
-"$ROOT/controller/bench/tune.sh" --pods 20 --max-changes 1 --timeout 120 --start "$(IFS=,; echo "${from[*]}")" \
+"$ROOT/bench/sh/tune.sh" --pods 20 --max-changes 1 --timeout 120 --start "$(IFS=,; echo "${from[*]}")" \
   --restore --out "$out"
 check "$out" --applied "localkube config set" --started-from "${from[@]}" --bottleneck-step S3_WRITE \
   --must-apply controller-manager.kube-api-qps controller-manager.kube-api-burst
-"$ROOT/controller/bench/tune.sh" --path tenants --workloads 3 --max-changes 1 --timeout 120 --restore --out "$out"
+"$ROOT/bench/sh/tune.sh" --path tenants --workloads 3 --max-changes 1 --timeout 120 --restore --out "$out"
 check "$out" --applied "localkube config set" "restarted Isolato's controller"
-"$ROOT/controller/bench/tune.sh" --path class --pods 3 --max-changes 1 --timeout 120 --restore --out "$out"
+"$ROOT/bench/sh/tune.sh" --path class --pods 3 --max-changes 1 --timeout 120 --restore --out "$out"
 check "$out" --applied "localkube config set" "restarted Isolato's controller" \
   --workload "a new class with a pool of 3 pods"
 left=$(KUBECONFIG=$("$LK" kubeconfig) kubectl get sloclass -o name | grep -E '/tune(-[0-9]+)?$' || true)

@@ -17,10 +17,13 @@ of that table.
 from __future__ import annotations
 
 import re
-import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from doc_facts import tracked_files
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIM_PAGES = ("docs/api.md", "docs/security.md", "docs/troubleshooting.md", "docs/operations.md")
@@ -41,14 +44,11 @@ SELF = ("docs/tools/test_doc_claims.py", "controller/src/test/java/dev/isolato/D
 
 
 def backing_sources() -> list[Path]:
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    return [ROOT / f for f in listed if "test" in f and f.endswith(SOURCES) and f not in SELF]
+    return [
+        f
+        for f in tracked_files(ROOT)
+        if "test" in (rel := str(f.relative_to(ROOT))) and rel.endswith(SOURCES) and rel not in SELF
+    ]
 
 
 def references() -> list[tuple[str, str, str]]:

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # ends with `localkube down`.
 PAGES = [
     "README.md",
+    "docs/concepts.md",
     "docs/operations.md",
     "docs/api.md",
     "docs/security.md",

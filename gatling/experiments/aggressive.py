@@ -18,6 +18,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 from plot import key_of, load, target_of
+from runner.places import plot_dir
 
 MODES = ("enforce", "off")
 
@@ -100,8 +101,8 @@ def main():
     ax.legend()
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(root / "aggressive.png", dpi=110)
-    print(f"aggressive.py: wrote summary.json and aggressive.png in {root}", file=sys.stderr)
+    fig.savefig(plot_dir(root) / "aggressive.png", dpi=110)
+    print(f"aggressive.py: wrote summary.json and aggressive.png for {root}", file=sys.stderr)
 
 
 if __name__ == "__main__":

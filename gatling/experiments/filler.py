@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Vertical headroom benchmark analysis (issue 12, item 6; controller/bench/filler.sh).
+"""Vertical headroom benchmark analysis (issue 12, item 6; `isolato-bench filler`).
 
-usage: filler.py RESULT_DIR [BENCHMARKS_MD]
+usage: filler.py RESULT_DIR [LOG_MD]
 RESULT_DIR holds meta.json and runs/<mode>-<rate>-r<rep>/ with meta.json (mode on|off, rate,
 wall time, class pod and filler CPU in ms), samples.csv (openloop -samples: intended send time,
 latency, 2xx) and stat0/stat1 (/proc/stat before and after). Writes summary.json, table.md and
-filler.png into RESULT_DIR, and with BENCHMARKS_MD replaces its "## Vertical headroom" section.
+filler.png (under docs/results/ for the stored results, runner.places) into RESULT_DIR, and with
+LOG_MD writes its section "filler" (runner.sections).
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from reaction_time import host_line, p95, replace_section
+from reaction_time import p95
 from runner.knee import quantile_ci_ranks
+from runner.places import plot_dir
+from runner.sections import host_line, write_section
 
 TITLE = "## Vertical headroom"
+KEY = "filler"  # the section's markers
 
 
 def cpu_times(stat: str) -> dict[str, tuple[int, int]]:
@@ -181,7 +185,7 @@ def plot(result_dir: Path, runs: list[Run]) -> None:
     axu.set_ylabel("pods' CPUs used by class + filler (%)")
     axu.set_title("CPU utilisation")
     fig.tight_layout()
-    fig.savefig(result_dir / "filler.png", dpi=110)
+    fig.savefig(plot_dir(result_dir) / "filler.png", dpi=110)
 
 
 def section(runs: list[Run], meta: dict, host: str) -> str:
@@ -189,7 +193,7 @@ def section(runs: list[Run], meta: dict, host: str) -> str:
         [
             f"{TITLE} (issue 12, item 6; SAC'20 Finding 5)",
             "",
-            f"{host}. `make bench-filler` (controller/bench/filler.sh): one class pod requesting"
+            f"{host}. `make bench-filler` (`isolato-bench filler`): one class pod requesting"
             f" {meta['podCpu']} with {meta['headroom']} of headroom (CPU limit = request +"
             f" headroom), one tenant (profile cpu {meta['profileCpu']}) sending a fixed open-loop"
             f" load at 0.5× and 0.9× of the pod's cut-off ({meta['cutoffRps']} req/s at"
@@ -202,7 +206,7 @@ def section(runs: list[Run], meta: dict, host: str) -> str:
             " fill what the pods leave, so busy is near 100 % either way and the cpuacct"
             " columns are the utilisation the filler adds). CI: distribution-free 95 % interval"
             " of each run's p95 from its samples. Raw data, plot:"
-            " [results/filler](results/filler/).",
+            " [results/filler](../results/filler/).",
             "",
             table(runs),
             "",
@@ -228,8 +232,7 @@ def main(argv: list[str]) -> int:
     plot(result_dir, runs)
     print(table(runs))
     if len(argv) == 2:
-        md = Path(argv[1])
-        md.write_text(replace_section(md.read_text(), section(runs, meta, host_line()), TITLE))
+        write_section(Path(argv[1]), section(runs, meta, host_line()), KEY)
     return 0
 
 

@@ -5,7 +5,7 @@ cut-off comparison, e.g. colocated and finding3), and one row per step of every 
 does not calibrate (aggressive, verify: each tenant's p95 by both, runner/compare.compare_steps).
 
 usage: instruments_report.py [--write FILE.md ...]
-Reads docs/results/<dir>/<class>.comparison.json and both runs (their hygiene carries the
+Reads results/<dir>/<class>.comparison.json and both runs (their hygiene carries the
 capture at the pods, `wire`), prints a Markdown table and, with --write, puts it into each file
 between the markers <!-- instruments:begin --> and <!-- instruments:end --> with the date and
 the machine.
@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import platform
-import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,8 +24,9 @@ from typing import Any
 
 from runner.compare import LOW_LOAD_P95_MS, ci_text, low_load_step
 from runner.knee import ci_overlap, p95_ci
+from runner.places import RESULTS
+from runner.sections import write_section
 
-RESULTS = Path(__file__).resolve().parent.parent.parent / "docs" / "results"
 CALIBRATIONS = (
     ("gold-alone", "gold", "1 × 400m"),
     ("bronze-alone", "bronze", "1 × 100m"),
@@ -37,7 +37,7 @@ CALIBRATIONS = (
     ("model-accuracy-100m/replicas-2", "acc2", "2 × 100m"),
     ("model-accuracy-100m/replicas-3", "acc3", "3 × 100m"),
 )
-BEGIN, END = "<!-- instruments:begin -->", "<!-- instruments:end -->"
+KEY = "instruments"  # the section's markers: <!-- instruments:begin --> … :end -->
 
 
 def _low(run: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
@@ -196,14 +196,6 @@ def step_table(results: Path, base: Path) -> str:
     )
 
 
-def replace_section(text: str, section: str, begin: str = BEGIN, end: str = END) -> str:
-    """`text` with what lies between the markers replaced (the markers appended if absent)."""
-    block = f"{begin}\n{section}\n{end}"
-    if begin in text and end in text:
-        return re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: block, text, flags=re.S)
-    return text.rstrip("\n") + "\n\n" + block + "\n"
-
-
 def rendered_by(script: str) -> str:
     """The line saying when, where and by what a table was rendered."""
     return (
@@ -220,7 +212,7 @@ def main() -> int:
     args = ap.parse_args()
     entries = load()
     if not entries and not step_table(RESULTS, RESULTS.parent):
-        print("no experiments measured with both instruments under docs/results")
+        print("no experiments measured with both instruments under results/")
         return 1
     stamp = rendered_by("instruments_report.py")
 
@@ -230,7 +222,7 @@ def main() -> int:
 
     print(section(RESULTS.parent))
     for f in args.write:
-        f.write_text(replace_section(f.read_text(), section(f.resolve().parent)))
+        write_section(f, section(f.resolve().parent), KEY)
     return 0
 
 

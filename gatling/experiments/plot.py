@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import matplotlib
+from runner.places import plot_dir
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
@@ -179,11 +180,12 @@ def main():
     classes = load(result_dir)
     if not classes:
         sys.exit(f"plot.py: no calibration runs (*.json with steps) in {result_dir}")
-    plot_latency(classes, result_dir / "p95-vs-rate.png")
+    out = plot_dir(result_dir)
+    plot_latency(classes, out / "p95-vs-rate.png")
     drawn = ["p95-vs-rate.png"]
-    if plot_model(classes, result_dir / "model-fit.png"):
+    if plot_model(classes, out / "model-fit.png"):
         drawn.append("model-fit.png")
-    print("plot.py: wrote {} in {}".format(", ".join(drawn), result_dir))
+    print("plot.py: wrote {} in {}".format(", ".join(drawn), out))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 choice reserves against the declared size's.
 
 usage: pod_size.py RESULT_DIR
-RESULT_DIR (docs/results/pod-size) holds <rep>/<size>/size-<size>.response.json (the answers to
+RESULT_DIR (results/pod-size) holds <rep>/<size>/size-<size>.response.json (the answers to
 POST /api/v1/calibrations of the `pod-size` runs) and plan.json (runner.sh pod-size-plan).
 Prints a Markdown summary and writes summary.json.
 """

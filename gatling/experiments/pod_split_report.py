@@ -19,10 +19,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from instruments_report import NONE, fmt, rendered_by, replace_section
+from instruments_report import NONE, fmt, rendered_by
+from runner.sections import write_section
 from runner.wire import uneven_split
 
-BEGIN, END = "<!-- podsplit:begin -->", "<!-- podsplit:end -->"
+KEY = "podsplit"  # the section's markers: <!-- podsplit:begin --> … :end -->
 HEADER = (
     "| run | generator (arrivals, connections) | pods | cut-off (req/s) | knee bracket (req/s) "
     "| steps split unevenly / captured | worst split (offered req/s: requests per pod) "
@@ -112,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{stamp}\n\n{table(runs, Path.cwd())}")
     for f in args.write:
         section = f"{stamp}\n\n{table(runs, f.resolve().parent)}"
-        f.write_text(replace_section(f.read_text(), section, BEGIN, END))
+        write_section(f, section, KEY)
     return 0
 
 

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Reaction-time benchmark analysis (issue 12, item 4; controller/bench/reaction-time.sh).
+"""Reaction-time benchmark analysis (issue 12, item 4; `isolato-bench reaction-time`).
 
-usage: reaction_time.py RESULT_DIR [BENCHMARKS_MD]
-       reaction_time.py --repeats BENCHMARKS_MD RESULT_DIR...
+usage: reaction_time.py RESULT_DIR [LOG_MD]
+       reaction_time.py --repeats LOG_MD RESULT_DIR...
 RESULT_DIR holds one directory per autoscaler variant with meta.json (step time, rates,
 target), base.csv and step.csv (openloop -samples: intended send time, latency, 2xx) and
 replicas.txt (the Deployment watched: arrival time in ms, spec replicas, ready replicas).
 Writes summary.json, table.md and reaction-time.png (class p95 per second and ready replicas
-over time, one colour per variant) into RESULT_DIR, and with BENCHMARKS_MD replaces its
-"## Reaction time" section.
+over time, one colour per variant; under docs/results/ for the stored results, runner.places)
+into RESULT_DIR, and with LOG_MD writes its section "reaction-time" (runner.sections).
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from runner.places import plot_dir
+from runner.sections import host_line, write_section
 
 ORDER = ["hpa", "keda-default", "keda-tuned", "direct"]
 LABELS = {
@@ -196,22 +199,22 @@ def plot(result_dir: Path, data: dict) -> None:
     axr.set_ylabel("ready pods")
     axr.set_xlabel("seconds since the step")
     fig.tight_layout()
-    fig.savefig(result_dir / "reaction-time.png", dpi=110)
+    fig.savefig(plot_dir(result_dir) / "reaction-time.png", dpi=110)
 
 
 def section(results: list[Result], meta: dict, host: str) -> str:
     return "\n".join(
         [
-            "## Reaction time (issue 12, item 4)",
+            "## Reaction time",
             "",
-            f"{host}. `make bench-reaction-time` (controller/bench/reaction-time.sh):"
+            f"{host}. `make bench-reaction-time` (`isolato-bench reaction-time`):"
             f" one class of 200m pods, p95 target {meta['targetMs']} ms, cut-off"
             f" {meta['cutoffRps']} req/s per pod (measured, Model accuracy above), pivot"
             f" {meta['pivotPercent']} %; open-loop load {meta['lowRps']} → {meta['highRps']} req/s"
             f" (0.5× → 2.5× of one pod's cut-off) held {meta['holdSeconds']} s; the"
             " four autoscalers one after the other (a rerun of one variant shows in its step"
             " time). Raw data, plot:"
-            " [results/reaction-time](results/reaction-time/).",
+            " [results/reaction-time](../results/reaction-time/).",
             "",
             table(results),
             "",
@@ -228,25 +231,7 @@ def section(results: list[Result], meta: dict, host: str) -> str:
     )
 
 
-def host_line() -> str:
-    """When and where a benchmark section was measured (UTC time, host, CPUs, load)."""
-    import os
-    import platform
-
-    return (
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.node()},"
-        f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end"
-    )
-
-
-def replace_section(doc: str, new: str, title: str = "## Reaction time") -> str:
-    start = doc.find(title)
-    if start < 0:
-        return doc.rstrip("\n") + "\n\n" + new
-    nxt = doc.find("\n## ", start + 1)
-    return doc[:start] + new + ("" if nxt < 0 else doc[nxt + 1 :])
-
-
+KEY, REPEATS_KEY = "reaction-time", "reaction-time-repeats"  # the sections' markers
 REPEATS_TITLE = "## Reaction time, repeated"
 
 
@@ -298,17 +283,14 @@ def main(argv: list[str]) -> int:
     plot(result_dir, data)
     print(table(results))
     if len(argv) == 2:
-        md = Path(argv[1])
-        md.write_text(
-            replace_section(
-                md.read_text(), section(results, next(iter(data.values()))[0], host_line())
-            )
+        write_section(
+            Path(argv[1]), section(results, next(iter(data.values()))[0], host_line()), KEY
         )
     return 0
 
 
 def main_repeats(argv: list[str]) -> int:
-    """--repeats BENCHMARKS_MD RESULT_DIR...: the serving times of every run side by side."""
+    """--repeats LOG_MD RESULT_DIR...: the serving times of every run side by side."""
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -328,7 +310,7 @@ def main_repeats(argv: list[str]) -> int:
             "",
         ]
     )
-    md.write_text(replace_section(md.read_text(), section_text, REPEATS_TITLE))
+    write_section(md, section_text, REPEATS_KEY)
     return 0
 
 

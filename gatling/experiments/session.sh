@@ -5,7 +5,7 @@
 # and `make run` is not up. Each NAME goes through the runner (runner.sh run NAME); VAR=value
 # is exported for the NAMEs after it, e.g. REPLACE=1 REPLICAS=1 accuracy REPLICAS=2 accuracy;
 # @model-accuracy runs `runner.sh model-accuracy` with the same API (@model-accuracy:DIR on the
-# runs in DIR, e.g. docs/results/model-accuracy-100m).
+# runs in DIR, e.g. results/model-accuracy-100m).
 set -euo pipefail
 LOG_TAG=session
 source "$(dirname "$0")/../../controller/test/lib.sh"

@@ -1,4 +1,4 @@
-# Sourced by helm/test/e2e.sh and controller/bench/image.sh (needs LK and ROOT).
+# Sourced by helm/test/e2e.sh and bench/sh/image.sh (needs LK and ROOT).
 # shellcheck shell=bash
 CONTROLLER_IMAGE=localhost/isolato/controller:0.1.0
 BUSYBOX_IMAGE=localhost/isolato/busybox:1.35

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # localkube benchmark: time of `up` with cached binaries until the probe pod runs, and time for
 # 100 pause pods of one Deployment to become Ready (with 10 pods as the in-run reference), for
-# etcd on disk and on tmpfs. Prints the figures and appends them to docs/BENCHMARKS.md.
+# etcd on disk and on tmpfs. Prints the figures and writes them as a section of
+# docs/benchmarks-log.md.
 #   localkube/bench/bench.sh [REPEATS]     (default 3)
 # Runs on its own state directory, purged first, so workloads left on the `make run` cluster
 # cannot compete; stops a running `make run` cluster (its state kept) and leaves this one down.
@@ -57,8 +58,7 @@ row() { # label values
   read -r mn md mx <<< "$(tr ' ' '\n' <<< "$2" | grep . | stats)"
   printf '| %s | %s | %s | %s |\n' "$1" "$mn" "$md" "$mx"
 }
-{
-  echo
+report=$(
   echo "## localkube — $(date -u +%Y-%m-%d) — $machine"
   echo
   echo "Kubernetes $LK_K8S_VERSION, default settings, $REPEATS runs each (seconds; min / median / max);"
@@ -78,4 +78,6 @@ row() { # label values
   echo
   awk -v a="$md100" -v b="$md10" -v c="$mdmem" 'BEGIN {
     printf "Ratios (medians): 100 pods / 10 pods = %.1f× (linear would be 10×); etcd disk / tmpfs for 100 pods = %.2f×.\n", a / b, a / c }'
-} | tee -a "$ROOT/docs/BENCHMARKS.md"
+)
+echo "$report"
+"$ROOT/bench/isolato-bench" section localkube <<<"$report"

@@ -2,7 +2,7 @@
 # module proxy at a pinned version into the cache, by `localkube up` when chosen. Against Debian
 # 12's runc 1.1.5 (the default) it uses less CPU outside the pods and more inside each pod's own
 # cgroup, where a small CPU limit throttles it (docs/pipeline.md, "The OCI runtime";
-# controller/bench/runtime-ab.sh compares them).
+# `isolato-bench runtime-ab` compares them).
 # shellcheck shell=bash
 
 : "${LK_RUNC_VERSION:=v1.5.2}"

@@ -2,7 +2,7 @@
 # Two saas-bench builds side by side in one run (e.g. before/after a change on the hot path):
 # the no-work profile at peak (wrk, 1 I/O thread, keep-alive), A and B alternating, repeated,
 # medians; then both at the same fixed offered rate (half of A's peak) for p50/p99.
-# Prints the figures and appends them to docs/BENCHMARKS.md.
+# Prints the figures and writes them as a section of docs/benchmarks-log.md.
 # Usage: ab.sh <binary A> <binary B> "<what A is>" "<what B is>"
 set -euo pipefail
 bins=("$(realpath "$1")" "$(realpath "$2")")
@@ -48,7 +48,7 @@ row() {  # $1 = index
 }
 report="### $(date -u +%Y-%m-%dT%H:%MZ) — A/B: ${names[0]} vs ${names[1]} — $(machine)
 
-bench/ab.sh: no-work profile, 1 I/O thread, wrk -t1 on the same machine, POST, keep-alive, $CONNS
+saas-bench/bench/ab.sh: no-work profile, 1 I/O thread, wrk -t1 on the same machine, POST, keep-alive, $CONNS
 connections for the peak, ${SECS}s × $REPS repetitions alternating A and B, medians; p50/p99 at half
 of A's peak offered to both ($conns connections × ${delay} ms think time).
 
@@ -60,4 +60,4 @@ $(row 1)
 B/A peak ratio: **$(awk -v a="${peak[0]}" -v b="${peak[1]}" 'BEGIN { printf "%.3f", b / a }')**
 "
 printf '\n%s\n' "$report"
-append_report "$report"
+write_report saas-bench-ab "$report"

@@ -4,7 +4,7 @@
 #     threads (saas-bench --io-threads N, nginx worker_processes N), repeated, alternating;
 #  2. latency at 50% of nginx's peak: the same offered rate to both, p50/p99;
 #  3. the paper-like profile (cpu 150, memory 12000, io 100) at low load.
-# Prints the figures and appends them to docs/BENCHMARKS.md. Usage: bench.sh <saas-bench binary>
+# Prints the figures and writes them as a section of docs/benchmarks-log.md. Usage: bench.sh <saas-bench binary>
 set -euo pipefail
 bin=$(realpath "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -105,4 +105,4 @@ Paper-like profile (cpu 150, memory 12000, io 100) at low load (1 connection, 20
 $paper_rps requests/s, p50 $paper_p50 ms, p99 $paper_p99 ms. calibrate: $calib
 "
 printf '\n%s\n' "$report"
-append_report "$report"
+write_report saas-bench "$report"

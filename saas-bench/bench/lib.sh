@@ -21,23 +21,9 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 
 machine() { echo "$(uname -n), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1 /proc/loadavg) at the end"; }
 
-# Appends $1 (markdown) at the end of docs/BENCHMARKS.md's saas-bench section.
-append_report() {
-  local doc="$root/docs/BENCHMARKS.md"
-  [ -f "$doc" ] || printf '# Benchmarks\n' > "$doc"
-  # shellcheck disable=SC2016 # Markdown backticks, not a command substitution
-  grep -q '^## saas-bench' "$doc" || printf '\n## saas-bench\n\nProduced by `make bench-saas-bench` (saas-bench/bench/bench.sh).\n' >> "$doc"
-  # Insert at the end of the saas-bench section (other parts may have sections after it).
-  REPORT="$1" python3 - "$doc" <<'PY'
-import os, sys
-path = sys.argv[1]
-lines = open(path).read().split("\n")
-start = next(i for i, l in enumerate(lines) if l.startswith("## saas-bench"))
-end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-while end > start + 1 and lines[end - 1] == "":
-    end -= 1
-lines[end:end] = [""] + os.environ["REPORT"].rstrip("\n").split("\n")
-open(path, "w").write("\n".join(lines).rstrip("\n") + "\n")
-PY
-  log "appended to $doc"
+# Writes $2 (markdown) as the section $1 of docs/benchmarks-log.md (replaced on a rerun), the one
+# way every benchmark writes its section (bench/isolato-bench section, runner/sections.py).
+write_report() {
+  "$root/bench/isolato-bench" section "$1" <<<"$2"
+  log "wrote section $1 of docs/benchmarks-log.md"
 }

@@ -6,17 +6,17 @@ run NAME: the experiment gatling/experiments/defs/NAME.yaml on localkube (docs/g
   ISOLATO_API_TOKEN_FILE, else what `make run` wrote in ISOLATO_RUN_DIR (/var/lib/isolato-run);
   ISOLATO_KUBECONFIG (default: localkube's, `make run`'s; KUBECONFIG is not read); READY_TIMEOUT
   (s, default 240); results in a new build/experiments/<results>/<runId>/, or the stored
-  docs/results/<results>/ with REPLACE=1, or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement
+  results/<results>/ with REPLACE=1, or RESULTS_DIR. Measuring (docs/gatling.md, "Measurement
   hygiene"): INSTRUMENT=gatling|openloop|both (the open-loop referee drives every simulation, from
   the plan the Gatling module exports; both: side by side and compared), HYGIENE=on|off (generator
   and pods on disjoint CPUs), CONTAMINATED=refuse|post, REFINE=1|0 (bisect near the knee),
   ARRIVALS=even|poisson and CONNECTIONS=reuse|per-request (both generators), OPENLOOP (default
   build/openloop), WIRE=on|off (capture the requests at the pods; ramps only).
 list: the definitions with their parameters and a line each.
-model-accuracy [DIR]: posts the accuracy runs of DIR (default docs/results/model-accuracy) to
+model-accuracy [DIR]: posts the accuracy runs of DIR (default results/model-accuracy) to
   one class and compares the predicted cut-off with the measured one; INSTRUMENT=openloop
   fits and checks on the open-loop referee's runs instead of Gatling's, both on each in turn.
-pod-size-plan [DIR]: posts the pod-size runs of DIR (default docs/results/pod-size) to a class
+pod-size-plan [DIR]: posts the pod-size runs of DIR (default results/pod-size) to a class
   with candidate sizes and asks the planner which size it runs for a range of committed loads.
 compare DIR...: compares each directory's stored runs again by today's rule (offline: from the
   runs and the controller's stored answers to them) and rewrites its *.comparison.json.
@@ -39,9 +39,10 @@ from .cluster import ClusterError, Kubectl
 from .definition import Definition, DefinitionError, ParameterError, catalogue
 from .instruments import InstrumentError, Options
 from .model_accuracy import model_accuracy
+from .places import REPO_ROOT, RESULTS
 from .pod_size import pod_size_plan
 from .recompare import RecompareError, recompare
-from .run import EXPERIMENTS_DIR, Run, RunError, log
+from .run import Run, RunError, log
 from .settings import (
     SettingsError,
     api_settings,
@@ -49,8 +50,6 @@ from .settings import (
     localkube_kubeconfig,
     results_dir,
 )
-
-REPO_ROOT = EXPERIMENTS_DIR.parent.parent
 
 
 def listing(defs: Mapping[str, Definition]) -> str:
@@ -133,11 +132,7 @@ def main(argv: list[str]) -> int:
         if argv[:1] == ["run"] and len(argv) <= 2:
             return run(argv[1] if len(argv) == 2 else "", environ)
         if argv[:1] == ["model-accuracy"] and len(argv) <= 2:
-            directory = (
-                Path(argv[1]).resolve()
-                if len(argv) == 2
-                else REPO_ROOT / "docs/results/model-accuracy"
-            )
+            directory = Path(argv[1]).resolve() if len(argv) == 2 else RESULTS / "model-accuracy"
             instrument = environ.get("INSTRUMENT") or "gatling"
             fits = {"gatling": ["gatling"], "openloop": ["openloop"]}
             fits["both"] = fits["gatling"] + fits["openloop"]
@@ -154,7 +149,7 @@ def main(argv: list[str]) -> int:
                 print("\n".join(recompare(Path(directory))))
             return 0
         if argv[:1] == ["pod-size-plan"] and len(argv) <= 2:
-            directory = Path(argv[1]) if len(argv) == 2 else REPO_ROOT / "docs/results/pod-size"
+            directory = Path(argv[1]) if len(argv) == 2 else RESULTS / "pod-size"
             settings = api_settings(environ)
             pod_size_plan(IsolatoApi(settings.url, settings.token), directory)
             return 0

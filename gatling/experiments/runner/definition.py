@@ -97,7 +97,7 @@ class Tenant:
 
 @dataclass(frozen=True)
 class Calibrate:
-    """Post a stored run (docs/results/<run>) as the calibration of a class."""
+    """Post a stored run (results/<run>) as the calibration of a class."""
 
     slo_class: str
     run: PurePosixPath
@@ -141,7 +141,7 @@ class Experiment:
     tenants: tuple[Tenant, ...]
     simulation: Simulation
     calibrate: bool
-    results: PurePosixPath  # the stored results' directory, relative to docs/results
+    results: PurePosixPath  # the stored results' directory, relative to results/
     hooks: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
     parameters: Mapping[str, Any] = field(default_factory=dict)
 
@@ -470,7 +470,7 @@ def _require_admission_off(f: _Fields, classes: tuple[SloClass, ...]) -> None:
 def _relative(f: _Fields, key: str, value: str) -> PurePosixPath:
     p = PurePosixPath(value)
     if not value or p.is_absolute() or ".." in p.parts:
-        f.fail(key, f"must be a relative path below docs/results without '..', not '{value}'")
+        f.fail(key, f"must be a relative path below results/ without '..', not '{value}'")
     return p
 
 

@@ -1,4 +1,4 @@
-"""Pod size from measurements (after the `pod-size` runs; docs/results/pod-size/).
+"""Pod size from measurements (after the `pod-size` runs; results/pod-size/).
 
 For each repetition directory DIR/<rep>/ holding one run per size (<size>/size-<size>.json),
 posts the runs to a fresh class sized-<rep> that declares 400m pods with candidates 100m, 200m

@@ -502,7 +502,7 @@ class Run:
     def step(self, step: Step) -> None:
         match step:
             case Calibrate(slo_class=c, run=rel):
-                source = self.repo_root / "docs" / "results" / rel
+                source = self.repo_root / "results" / rel
                 try:
                     run = json.loads(source.read_text())
                 except (OSError, ValueError) as e:

@@ -109,7 +109,7 @@ def results_dir(
 ) -> tuple[Path, bool]:
     """Where a run writes, and whether that replaces the stored results.
 
-    RESULTS_DIR: that directory. REPLACE=1: the stored docs/results/<results>/ (files of the
+    RESULTS_DIR: that directory. REPLACE=1: the stored results/<results>/ (files of the
     same name are overwritten). Otherwise a new build/experiments/<results>/<run_id>/, so a run
     never changes the tracked results unless asked to.
     """
@@ -123,7 +123,7 @@ def results_dir(
             raise SettingsError("set RESULTS_DIR or REPLACE=1, not both")
         return Path(environ["RESULTS_DIR"]), False
     if replace == "1":
-        return repo_root / "docs" / "results" / results, True
+        return repo_root / "results" / results, True
     path = repo_root / "build" / "experiments" / results / run_id
     if path.exists():
         raise SettingsError(f"{path} exists already; a new run needs a new directory")

@@ -83,7 +83,7 @@ def test_the_steps_of_verify_and_finding3_plan():
 
 
 def test_the_runs_that_steps_post_are_stored():
-    root = Path(__file__).resolve().parents[3] / "docs" / "results"
+    root = Path(__file__).resolve().parents[3] / "results"
     for d in DEFS.values():
         for hook in ("afterClasses", "afterTenants", "finish"):
             for s in d.resolve({}).steps(hook):

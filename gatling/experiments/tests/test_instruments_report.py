@@ -1,4 +1,4 @@
-"""instruments_report.py: the side-by-side table and its section in BENCHMARKS.md."""
+"""instruments_report.py: the side-by-side table and its section in docs/benchmarks-log.md."""
 
 import instruments_report as r
 
@@ -56,12 +56,6 @@ def test_a_low_load_difference_over_the_goal_says_whether_the_intervals_overlap(
     assert r.verdict("disagrees", o, g) == "disagrees (low-load Δ within the CIs)"
     g = {"count": 152, "p95": 19.9, "p95Low": 15.0, "p95High": 30.0}
     assert r.verdict("disagrees", o, g) == "disagrees (low-load Δ beyond the CIs)"
-
-
-def test_the_section_is_replaced_between_its_markers():
-    text = f"# B\n\n{r.BEGIN}\nold\n{r.END}\n\n## next\n"
-    assert r.replace_section(text, "new") == f"# B\n\n{r.BEGIN}\nnew\n{r.END}\n\n## next\n"
-    assert r.replace_section("# B\n", "new") == f"# B\n\n{r.BEGIN}\nnew\n{r.END}\n"
 
 
 def write(d, cls, comparison, gatling, openloop):

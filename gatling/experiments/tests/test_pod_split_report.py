@@ -48,7 +48,7 @@ def test_a_row_per_run_counts_the_steps_the_runners_rule_calls_uneven(tmp_path):
     assert per_request in text
     assert "(acc2.openloop.json)" in text and text.startswith("# splits\n")
     assert r.main([str(tmp_path), "--write", str(out)]) == 0
-    assert out.read_text().count(r.BEGIN) == 1  # rewritten in place
+    assert out.read_text().count("<!-- podsplit:begin -->") == 1  # rewritten in place
 
 
 def test_runs_without_a_capture_at_the_pods_are_refused(tmp_path, capsys):

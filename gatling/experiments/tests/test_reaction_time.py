@@ -56,13 +56,6 @@ def test_no_raise_reads_never():
     assert "never" in rt.table([r])
 
 
-def test_the_section_replaces_only_its_own():
-    doc = "# B\n\n## A\nx\n## Reaction time (old)\nold\n## C\ny\n"
-    out = rt.replace_section(doc, "## Reaction time (issue 12)\nnew\n")
-    assert out == "# B\n\n## A\nx\n## Reaction time (issue 12)\nnew\n## C\ny\n"
-    assert rt.replace_section("# B\n", "## Reaction time\nn\n") == "# B\n\n## Reaction time\nn\n"
-
-
 def test_repeats_give_each_variant_its_runs_median_and_worst_and_leave_void_runs_out():
     runs = [
         [{"variant": "direct", "serving_s": 2.8}, {"variant": "keda-tuned", "serving_s": 3.5}],

@@ -6,7 +6,7 @@ import pytest
 from runner.__main__ import main
 from runner.recompare import RecompareError, recompare
 
-STORED = Path(__file__).resolve().parents[3] / "docs/results/finding3/mix-1-3"
+STORED = Path(__file__).resolve().parents[3] / "results/finding3/mix-1-3"
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def test_a_run_writes_a_new_directory_by_default(tmp_path):
 
 def test_replace_writes_the_stored_results(tmp_path):
     path, replaces = results_dir({"REPLACE": "1"}, tmp_path, RESULTS, "r")
-    assert (path, replaces) == (tmp_path / "docs/results/verify/latest", True)
+    assert (path, replaces) == (tmp_path / "results/verify/latest", True)
 
 
 def test_results_dir_is_taken_as_given(tmp_path):

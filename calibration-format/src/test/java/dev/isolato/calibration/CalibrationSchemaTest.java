@@ -66,9 +66,8 @@ class CalibrationSchemaTest {
    * those runs are never posted and state no replica count.
    */
   static Stream<Path> storedRuns() throws IOException {
-    List<Path> notPosted =
-        List.of(Path.of("docs/results/verify"), Path.of("docs/results/finding3/plan-1-3"));
-    try (Stream<Path> files = Files.walk(REPO.resolve("docs/results"))) {
+    List<Path> notPosted = List.of(Path.of("results/verify"), Path.of("results/finding3/plan-1-3"));
+    try (Stream<Path> files = Files.walk(REPO.resolve("results"))) {
       return files
           .filter(f -> f.toString().endsWith(".json"))
           .filter(CalibrationSchemaTest::isRun)

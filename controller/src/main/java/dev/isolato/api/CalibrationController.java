@@ -21,12 +21,14 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -40,6 +42,7 @@ import org.springframework.web.bind.annotation.RestController;
  * SloClass status; the class reconciler plans again when a calibration lands.
  */
 @RestController
+@Tag(name = "calibrations", description = "Calibration runs in, cut-offs and a fitted model out")
 @SecurityRequirement(name = "bearer")
 public class CalibrationController {
   /** Optimistic-concurrency attempts when two calibrations of a class race. */
@@ -59,6 +62,7 @@ public class CalibrationController {
   }
 
   @Operation(
+      operationId = "createCalibration",
       summary =
           "Store a calibration run: cut-off (with evidence) and a model fitted over the class's runs "
               + "of the same context at every replica count; the class is planned again with them",
@@ -83,7 +87,7 @@ public class CalibrationController {
   @ApiResponse(
       responseCode = "409",
       description = "the class changed during three attempts to store the run; retry")
-  @PostMapping("/api/v1/calibrations")
+  @PostMapping(path = "/api/v1/calibrations", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<CalibrationResponse> ingest(@RequestBody CalibrationRun run) {
     List<FieldError> errors = new ArrayList<>(CalibrationValidator.validate(run));
     if (errors.isEmpty()) {
@@ -180,18 +184,24 @@ public class CalibrationController {
         .body(body);
   }
 
-  @Operation(summary = "What calibration stored for a class: cut-offs, model, fit, stored runs")
+  @Operation(
+      operationId = "getSloClassCalibration",
+      summary = "What calibration stored for a class: cut-offs, model, fit, stored runs")
   @ApiResponse(responseCode = "200", description = "the calibration state")
   @ApiResponse(responseCode = "404", description = "no such class")
-  @GetMapping("/api/v1/slo-classes/{name}/calibration")
+  @GetMapping(
+      path = "/api/v1/slo-classes/{name}/calibration",
+      produces = MediaType.APPLICATION_JSON_VALUE)
   public CalibrationView get(@PathVariable String name) {
     return CalibrationView.of(classes.find(name));
   }
 
-  @Operation(summary = "Same as GET /api/v1/slo-classes/{sloClass}/calibration")
+  @Operation(
+      operationId = "getCalibration",
+      summary = "Same as GET /api/v1/slo-classes/{sloClass}/calibration")
   @ApiResponse(responseCode = "200", description = "the calibration state")
   @ApiResponse(responseCode = "404", description = "no such class")
-  @GetMapping("/api/v1/calibrations")
+  @GetMapping(path = "/api/v1/calibrations", produces = MediaType.APPLICATION_JSON_VALUE)
   public CalibrationView byClass(
       @Parameter(description = "class name") @RequestParam(required = false) String sloClass) {
     if (sloClass == null || sloClass.isBlank()) {

@@ -17,7 +17,11 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.servers.Server;
+import io.swagger.v3.oas.models.tags.Tag;
 import java.math.BigDecimal;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springdoc.core.customizers.OpenApiCustomizer;
@@ -43,6 +47,9 @@ public class OpenApiConfig {
                 .version("v1")
                 .description(
                     "Onboard SaaS tenants into SLO classes. Errors are RFC 9457 problem+json."))
+        // Relative to where the document is served, not the host and port that served it: every
+        // instance serves the same document, so docs/reference/openapi.json can equal it.
+        .servers(List.of(new Server().url("/").description("the controller serving this document")))
         .components(
             new Components()
                 .addSecuritySchemes(
@@ -75,6 +82,19 @@ public class OpenApiConfig {
                   item.readOperationsMap().forEach((method, op) -> describe(op, problem));
                 }
               });
+    };
+  }
+
+  /**
+   * Tags in name order: springdoc lists them in the order it meets the handlers, which is not part
+   * of the API, and docs/reference/openapi.json must equal the document whatever that order.
+   */
+  @Bean
+  OpenApiCustomizer tagsByName() {
+    return api -> {
+      if (api.getTags() != null) {
+        api.getTags().sort(Comparator.comparing(Tag::getName));
+      }
     };
   }
 

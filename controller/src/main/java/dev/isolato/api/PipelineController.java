@@ -8,10 +8,12 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -25,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
  * that limits it, and optionally apply it and measure again. Provider admins only.
  */
 @RestController
+@Tag(name = "pipeline", description = "Deploy-pipeline analyses")
 @SecurityRequirement(name = "bearer")
 public class PipelineController {
   static final String PATH = "/api/v1/pipeline/analyses";
@@ -35,6 +38,7 @@ public class PipelineController {
   }
 
   @Operation(
+      operationId = "startPipelineAnalysis",
       summary = "Start an analysis of a workload shape (runs in the background; one at a time)",
       description =
           "Creates J Deployments of P pause pods in a namespace of its own (isolato-pipeline-<id>-<n>), "
@@ -54,7 +58,7 @@ public class PipelineController {
       responseCode = "409",
       description = "an analysis is running (property `running` names it)",
       content = @Content(mediaType = "application/problem+json"))
-  @PostMapping(PATH)
+  @PostMapping(path = PATH, produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<Analysis> start(@RequestBody AnalysisRequest body) {
     List<FieldError> errors = AnalysisRequest.errors(body);
     if (!errors.isEmpty()) {
@@ -90,21 +94,23 @@ public class PipelineController {
   }
 
   @Operation(
+      operationId = "listPipelineAnalyses",
       summary = "Past and running analyses, newest first (the last isolato.pipeline.history)")
   @ApiResponse(responseCode = "200", description = "the analyses")
-  @GetMapping(PATH)
+  @GetMapping(path = PATH, produces = MediaType.APPLICATION_JSON_VALUE)
   public List<Analysis> list() {
     return analyses.all();
   }
 
   @Operation(
+      operationId = "getPipelineAnalysis",
       summary = "One analysis: every iteration's stage breakdown, bottleneck and recommendation")
   @ApiResponse(responseCode = "200", description = "the analysis")
   @ApiResponse(
       responseCode = "404",
       description = "no such analysis (or dropped from the history)",
       content = @Content(mediaType = "application/problem+json"))
-  @GetMapping(PATH + "/{id}")
+  @GetMapping(path = PATH + "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
   public Analysis get(@PathVariable String id) {
     return analyses.find(id).orElseThrow(() -> ApiException.notFound("analysis", id));
   }

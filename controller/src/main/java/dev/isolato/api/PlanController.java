@@ -11,7 +11,9 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -20,6 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Capacity plans from the SLO engine: a class's current plan, and what-if simulations. */
 @RestController
+@Tag(name = "plans", description = "Capacity plans and what-if simulations")
 @SecurityRequirement(name = "bearer")
 public class PlanController {
   private final SloClasses classes;
@@ -31,13 +34,14 @@ public class PlanController {
   }
 
   @Operation(
+      operationId = "getSloClassPlan",
       summary =
           "The class's current plan for its shared pool, with the explanation, the linear baseline "
               + "and the model's predicted latency (computed now from the spec, the tenants and the stored fit)")
   @ApiResponse(responseCode = "200", description = "the plan")
   @ApiResponse(responseCode = "404", description = "no such class")
   @ApiResponse(responseCode = "422", description = "the class's own values cannot be planned")
-  @GetMapping("/api/v1/slo-classes/{name}/plan")
+  @GetMapping(path = "/api/v1/slo-classes/{name}/plan", produces = MediaType.APPLICATION_JSON_VALUE)
   public PlanView plan(@PathVariable String name) {
     SloClass cls = classes.find(name);
     Pool pool = classes.sharedPool(name);
@@ -50,6 +54,7 @@ public class PlanController {
   }
 
   @Operation(
+      operationId = "simulatePlan",
       summary =
           "What-if: replicas, admitted rates and predicted latency for a tenant set in a class, "
               + "beside the linear baseline",
@@ -65,7 +70,7 @@ public class PlanController {
       responseCode = "422",
       description = "unknown sloClass, or the class's own values cannot be planned",
       content = @Content(mediaType = "application/problem+json"))
-  @PostMapping("/api/v1/plans:simulate")
+  @PostMapping(path = "/api/v1/plans:simulate", produces = MediaType.APPLICATION_JSON_VALUE)
   public PlanView simulate(@RequestBody SimulateRequest body) {
     List<FieldError> errors = Simulations.requestErrors(body);
     if (!errors.isEmpty()) {

@@ -12,12 +12,14 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,6 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** SLO classes: SloClass custom resources (cluster-scoped). */
 @RestController
+@Tag(name = "slo-classes", description = "SLO classes: targets, pod resources, replica bounds")
 @RequestMapping("/api/v1/slo-classes")
 @SecurityRequirement(name = "bearer")
 public class SloClassController {
@@ -47,7 +50,7 @@ public class SloClassController {
     this.classes = classes;
   }
 
-  @Operation(summary = "Create an SLO class")
+  @Operation(operationId = "createSloClass", summary = "Create an SLO class")
   @ApiResponse(
       responseCode = "201",
       description = "created; Location and ETag name the class",
@@ -56,7 +59,7 @@ public class SloClassController {
               mediaType = "application/json",
               schema = @Schema(implementation = SloClassBody.class)))
   @ApiResponse(responseCode = "409", description = "a class of this name exists")
-  @PostMapping
+  @PostMapping(produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<SloClassBody> create(@RequestBody SloClassBody body) {
     validate(body.name(), body);
     classes.requireAllowedImage(body.spec());
@@ -82,10 +85,12 @@ public class SloClassController {
         .body(SloClassBody.of(created));
   }
 
-  @Operation(summary = "Get an SLO class with its measured capacity and current plan")
+  @Operation(
+      operationId = "getSloClass",
+      summary = "Get an SLO class with its measured capacity and current plan")
   @ApiResponse(responseCode = "200", description = "the class; ETag: its version")
   @ApiResponse(responseCode = "404", description = "no such class")
-  @GetMapping("/{name}")
+  @GetMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<SloClassBody> get(@PathVariable String name) {
     SloClass c = classes.find(name);
     return ResponseEntity.ok()
@@ -97,8 +102,10 @@ public class SloClassController {
   @ApiResponse(
       responseCode = "422",
       description = "continue is not a token of this list, or has expired")
-  @Operation(summary = "List SLO classes, a page at a time (limit, continue)")
-  @GetMapping
+  @Operation(
+      operationId = "listSloClasses",
+      summary = "List SLO classes, a page at a time (limit, continue)")
+  @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
   public SloClassBody.Page list(
       @RequestParam(defaultValue = "100") int limit,
       @RequestParam(name = "continue", required = false) String continueToken) {
@@ -107,11 +114,13 @@ public class SloClassController {
         page.getItems().stream().map(SloClassBody::of).toList(), Pages.next(page));
   }
 
-  @Operation(summary = "Replace an SLO class's spec (If-Match: its ETag)")
+  @Operation(
+      operationId = "updateSloClass",
+      summary = "Replace an SLO class's spec (If-Match: its ETag)")
   @ApiResponse(responseCode = "200", description = "updated; ETag: its new version")
   @ApiResponse(responseCode = "404", description = "no such class")
   @ApiResponse(responseCode = "412", description = "If-Match names an older version")
-  @PutMapping("/{name}")
+  @PutMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<SloClassBody> update(
       @PathVariable String name,
       @RequestBody SloClassBody body,
@@ -147,7 +156,9 @@ public class SloClassController {
     }
   }
 
-  @Operation(summary = "Delete an SLO class that has no tenants (its pools go with it)")
+  @Operation(
+      operationId = "deleteSloClass",
+      summary = "Delete an SLO class that has no tenants (its pools go with it)")
   @ApiResponse(responseCode = "202", description = "deletion started; its pools go with it")
   @ApiResponse(responseCode = "404", description = "no such class")
   @ApiResponse(responseCode = "409", description = "the class still has tenants")

@@ -19,12 +19,14 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,6 +41,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Onboarding: tenants are Tenant custom resources; the API server is the only store. */
 @RestController
+@Tag(name = "tenants", description = "Onboarding, changing and offboarding tenants")
 @RequestMapping("/api/v1/tenants")
 @SecurityRequirement(name = "bearer")
 public class TenantController {
@@ -67,6 +70,7 @@ public class TenantController {
   }
 
   @Operation(
+      operationId = "onboardTenant",
       summary = "Onboard a tenant into an SLO class",
       description =
           "Idempotent: repeating the same body for an existing tenant answers 200 with it; "
@@ -92,7 +96,7 @@ public class TenantController {
   @ApiResponse(
       responseCode = "422",
       description = "unknown sloClass, dedicated isolation not offered, or capacity exceeded")
-  @PostMapping
+  @PostMapping(produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<TenantResponse> create(@RequestBody TenantRequest req) {
     List<FieldError> errors = Validation.tenant(req);
     if (!errors.isEmpty()) {
@@ -157,10 +161,10 @@ public class TenantController {
         .body(TenantResponse.of(existing));
   }
 
-  @Operation(summary = "Get a tenant and its onboarding status")
+  @Operation(operationId = "getTenant", summary = "Get a tenant and its onboarding status")
   @ApiResponse(responseCode = "200", description = "the tenant; ETag: its version")
   @ApiResponse(responseCode = "404", description = "no such tenant")
-  @GetMapping("/{tenantId}")
+  @GetMapping(path = "/{tenantId}", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<TenantResponse> get(@PathVariable String tenantId) {
     Tenant t = find(tenantId);
     return ResponseEntity.ok()
@@ -172,8 +176,10 @@ public class TenantController {
   @ApiResponse(
       responseCode = "422",
       description = "continue is not a token of this list, or has expired")
-  @Operation(summary = "List tenants, a page at a time (limit, continue)")
-  @GetMapping
+  @Operation(
+      operationId = "listTenants",
+      summary = "List tenants, a page at a time (limit, continue)")
+  @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
   public TenantResponse.Page list(
       @RequestParam(defaultValue = "100") int limit,
       @RequestParam(name = "continue", required = false) String continueToken) {
@@ -182,12 +188,14 @@ public class TenantController {
         page.getItems().stream().map(TenantResponse::of).toList(), Pages.next(page));
   }
 
-  @Operation(summary = "Change a tenant's rate, burst or profile (If-Match: its ETag)")
+  @Operation(
+      operationId = "updateTenant",
+      summary = "Change a tenant's rate, burst or profile (If-Match: its ETag)")
   @ApiResponse(responseCode = "200", description = "updated; ETag: its new version")
   @ApiResponse(responseCode = "404", description = "no such tenant")
   @ApiResponse(responseCode = "412", description = "If-Match names an older version")
   @ApiResponse(responseCode = "422", description = "unknown sloClass, or capacity exceeded")
-  @PutMapping("/{tenantId}")
+  @PutMapping(path = "/{tenantId}", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<TenantResponse> update(
       @PathVariable String tenantId,
       @RequestBody TenantRequest req,
@@ -247,7 +255,9 @@ public class TenantController {
     }
   }
 
-  @Operation(summary = "Offboard a tenant: it leaves every table, a dedicated namespace is removed")
+  @Operation(
+      operationId = "offboardTenant",
+      summary = "Offboard a tenant: it leaves every table, a dedicated namespace is removed")
   @ApiResponse(responseCode = "202", description = "offboarding started")
   @ApiResponse(responseCode = "404", description = "no such tenant")
   @DeleteMapping("/{tenantId}")

@@ -48,7 +48,7 @@ public record Parameter(
      * SloClasses reconciled at once. Every shape the loop deploys is one class's pools at most
      * (Isolato's paths: one class; plain Deployments: none), and a class's pools are applied within
      * its reconcile (isolato.pool-apply-threads counts them), so one: measured, 16 reconcile
-     * threads instead of 4 left 50 dedicated tenants' onboarding unchanged (docs/BENCHMARKS.md,
+     * threads instead of 4 left 50 dedicated tenants' onboarding unchanged (docs/benchmarks-log.md,
      * 2026-11-23 21:58).
      */
     CLASSES,

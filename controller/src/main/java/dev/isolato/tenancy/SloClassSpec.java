@@ -39,7 +39,10 @@ public class SloClassSpec {
   @Min(SpecLimits.MIN_PIVOT_PERCENT)
   @Max(SpecLimits.MAX_PIVOT_PERCENT)
   @Default("70")
-  @JsonPropertyDescription("HPA pivot point p: target average CPU utilisation in percent.")
+  @JsonPropertyDescription(
+      "Pivot: where the autoscaler holds each pod, in percent of the per-pod cut-off (the pool"
+          + " scales out above cut-off × pivot per pod); the CPU HPA fallback, which reads no"
+          + " request rate, uses it as its target CPU utilisation.")
   public int pivotPercent = 70;
 
   @Min(SpecLimits.MIN_RPS)

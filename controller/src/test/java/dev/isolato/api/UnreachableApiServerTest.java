@@ -11,12 +11,15 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.RequestBuilder;
@@ -66,6 +69,15 @@ class UnreachableApiServerTest {
     }
   }
 
+  @Test
+  @DocClaim("docs/api.md: `Retry-After: 1` only when the API server did not answer")
+  void anApiServerThatAnswers5xxIs503WithoutRetryAfter() {
+    ResponseEntity<ProblemDetail> r =
+        new ProblemAdvice().kubernetes(new KubernetesClientException("etcd is down", 500, null));
+    assertThat(r.getStatusCode().value()).isEqualTo(503);
+    assertThat(r.getHeaders().containsKey("Retry-After")).isFalse();
+  }
+
   private static void assertAnswers503Within5s(int port) throws Exception {
     Config config =
         new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + port).build();
@@ -91,6 +103,7 @@ class UnreachableApiServerTest {
         assertThat(r.getStatus()).as(r.getContentAsString()).isEqualTo(503);
         assertThat(r.getContentType()).isEqualTo("application/problem+json");
         assertThat(r.getContentAsString()).contains("unreachable");
+        assertThat(r.getHeader("Retry-After")).isEqualTo("1");
         assertThat(ms).as("answered after %d ms", ms).isLessThan(5_000);
       }
       index.destroy();

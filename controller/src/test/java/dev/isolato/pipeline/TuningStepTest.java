@@ -321,7 +321,7 @@ class TuningStepTest {
 
   @Test
   void otherWorkOnTheHostIsNotCpuBound() {
-    // KWOK run 1 (BENCHMARKS.md): host 100 % from other work, control plane 31 %, node 2 %;
+    // KWOK run 1 (benchmark log): host 100 % from other work, control plane 31 %, node 2 %;
     // the bottleneck S3 is the controller manager's QPS, and raising it gained 57 %
     assertThat(decide(MEASURED, new Cpu(0.31, 0.02, true)).decision()).isEqualTo(Decision.APPLY);
   }

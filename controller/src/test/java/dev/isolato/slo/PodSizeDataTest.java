@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The size choice on runs measured on the dev machine (2026-11-22, one pod each, 150-unit CPU
  * requests, p95 <= 50 ms): bronze-alone (100m), model-accuracy/replicas-1 (200m), gold-alone (400m)
- * as stored then in docs/results (kept here: docs/results holds the latest runs), taken before the
+ * as stored then in docs/results (kept here: results/ holds the latest runs), taken before the
  * measurement hygiene on a shared host. There the 100m pod's p95 jumps to ~100 ms at 10 req/s
  * (about half its quota) while the 400m pod holds the target up to ~90% of its quota; per core:
  * 100m 70 req/s, 200m 240, 400m 225. (A clean run on 2026-11-23 held 100m to >= 11 req/s:
- * docs/BENCHMARKS.md, "Pod size from measurements".)
+ * docs/benchmarks-log.md, "Pod size from measurements".)
  */
 class PodSizeDataTest {
   private static final ClassTarget P95_50MS = new ClassTarget("sized", 95, 50);

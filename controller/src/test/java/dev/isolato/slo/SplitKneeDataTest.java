@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The open-loop referee's runs of 100m pods at 1, 2 and 3 replicas, six sets measured under the
  * measurement hygiene (2026-11-23 22:04, 2026-11-24 00:29, 01:01 and 09:20, 2026-11-25 17:16 and
- * 20:08 UTC, on three machines of the same kind; docs/results keeps only the latest; the last also
+ * 20:08 UTC, on three machines of the same kind; results/ now keeps only the latest; the last also
  * at 4 replicas), one new connection per request so that kube-proxy draws every request's pod at
  * random. Each pod then sees a randomly thinned stream whose bursts its CFS quota throttles: the
  * cut-offs grow less than linearly (35 / 52 / 63, 34 / 54 / 81, 42 / 66 / 87, 44 / 74 / 105, 42 /

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Traces Isolato's own deployment paths (a new class, dedicated tenants onboarded, a pool scaled)
- * for {@code controller/bench/tenants-bench.sh}, which drives them through Isolato's API and tells
- * this process when each begins and ends, one command per line on stdin:
+ * for {@code bench/sh/tenants-bench.sh} (isolato-bench tenants), which drives them through
+ * Isolato's API and tells this process when each begins and ends, one command per line on stdin:
  *
  * <pre>
  * start NAME               trace from now (what exists is the baseline); answers "ready NAME"

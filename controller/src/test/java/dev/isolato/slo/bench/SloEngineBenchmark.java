@@ -40,7 +40,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * The SLO engine's performance goals (issue 5), each beside a reference measured in the same run:
  * planning 10,000 tenants across 10 classes (goal ≤ 50 ms; reference: the linear baseline on the
  * same requests) and a fit on 50 steps (goal ≤ 20 ms; reference: the linear least-squares solve of
- * the same quadratic, i.e. the fit's own starting point). Run by controller/bench/slo-bench.sh.
+ * the same quadratic, i.e. the fit's own starting point). Run by `isolato-bench slo-engine`.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

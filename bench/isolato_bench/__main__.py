@@ -1,0 +1,392 @@
+"""isolato-bench: Isolato's benchmarks on localkube, one command with a subcommand each.
+
+A measuring subcommand runs its measurement through a small shell helper in bench/sh/ (all a
+helper does is start processes: localkube, kubectl, the controller, perf, the load generator,
+and write down what they measured), then does the rest here: raw results under
+results/<experiment>/, plots under docs/results/<experiment>/ (runner.places), and its section
+of docs/benchmarks-log.md between markers (runner.sections). The other subcommands render or plot
+stored results. Run it as bench/isolato-bench (the experiments' venv, with the experiment
+runner's helpers importable) or through `make bench-*` (controller/part.mk, helm/part.mk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS
+from runner.sections import load_average, machine, write_section
+
+from .faults import chaos, run_modes
+from .profile import jfr_hot
+
+SH = REPO_ROOT / "bench" / "sh"
+EXPERIMENTS = REPO_ROOT / "gatling" / "experiments"
+PIPELINE = RESULTS / "pipeline"
+
+
+def run_sh(script: str, *args: object, env: dict[str, str] | None = None) -> None:
+    """Runs bench/sh/SCRIPT; its failure is this command's (exit with its status)."""
+    rc = subprocess.call(
+        [str(SH / script), *map(str, args)], env=os.environ | {"PY": sys.executable} | (env or {})
+    )
+    if rc:
+        raise SystemExit(rc)
+
+
+def pinned(script: str, env: dict[str, str]) -> None:
+    """Runs bench/sh/SCRIPT with the pods' CPUs apart from the load generator's (pinned.py)."""
+    rc = subprocess.call(
+        [sys.executable, str(EXPERIMENTS / "pinned.py"), str(SH / script)],
+        env=os.environ | {"PY": sys.executable} | env,
+    )
+    if rc:
+        raise SystemExit(rc)
+
+
+def emit(section: str, key: str, page: Path = BENCHMARK_LOG) -> None:
+    print(section)
+    write_section(page, section, key)
+    print(f"[isolato-bench] section '{key}' written into {page}", file=sys.stderr)
+
+
+# --- measurements ------------------------------------------------------------------------------
+
+
+def onboarding(a: argparse.Namespace) -> None:
+    run_sh("onboarding.sh", env={"BENCHMARK_LOG": str(BENCHMARK_LOG)})
+
+
+def reaction_time(a: argparse.Namespace) -> None:
+    import reaction_time as rt  # gatling/experiments: the analysis shared with the runner's tests
+
+    env = {"OUT": str(a.out), "HOLD": str(a.hold)}
+    if a.variants:
+        env["VARIANTS"] = " ".join(a.variants)
+    pinned("reaction-time.sh", env)
+    raise SystemExit(rt.main([str(a.out), str(BENCHMARK_LOG)]))
+
+
+def reaction_time_repeats(a: argparse.Namespace) -> None:
+    import reaction_time as rt
+
+    raise SystemExit(rt.main_repeats([str(BENCHMARK_LOG), *map(str, a.dirs)]))
+
+
+def filler(a: argparse.Namespace) -> None:
+    import filler as fl  # gatling/experiments
+
+    pinned("filler.sh", {"OUT": str(a.out), "REPS": str(a.reps), "SECONDS_PER_RUN": str(a.seconds)})
+    raise SystemExit(fl.main([str(a.out), str(BENCHMARK_LOG)]))
+
+
+def chaos_run(a: argparse.Namespace, extra: list[str]) -> None:
+    run_sh("chaos.sh", *extra)
+
+
+def run_modes_run(a: argparse.Namespace, extra: list[str]) -> None:
+    run_modes.main(extra)
+
+
+def tune(a: argparse.Namespace, extra: list[str]) -> None:
+    run_sh("tune.sh", *extra)
+
+
+def cpu_profile(a: argparse.Namespace) -> None:
+    from . import cpu_profile as cp
+
+    with tempfile.TemporaryDirectory(prefix="isolato-cpu-profile-") as work:
+        run_sh("cpu-profile.sh", a.pods, a.repeats, work)
+        runtime = (Path(work) / "runtime").read_text().strip()
+        out = (a.out_dir or PIPELINE) / f"cpu-profile-1x{a.pods}.json"
+        section = cp.main(f"{machine()}, {runtime}", a.pods, Path(work), out)
+    if a.out_dir:  # a profile of a comparison (runtime-ab): its section is the comparison's
+        print(section)
+    else:
+        emit(section, "cpu-profile")
+
+
+def runtime_ab(a: argparse.Namespace) -> None:
+    from . import runtime_ab as ab
+
+    with tempfile.TemporaryDirectory(prefix="isolato-runtime-ab-") as work:
+        run_sh("runtime-ab.sh", a.pods, a.repeats, a.rounds, a.limited, env={"WORK_DIR": work})
+        rounds = [
+            (label, int(n), Path(d))
+            for label, n, d in (
+                line.split("\t") for line in (Path(work) / "profiles").read_text().splitlines()
+            )
+        ]
+        out = PIPELINE / f"runtime-ab-1x{a.pods}.json"
+        emit(ab.main(machine(), a.pods, a.repeats, a.limited, out, rounds), "runtime-ab")
+
+
+def burst(work: str) -> float:
+    """The controller manager's client burst the helper read from localkube's config (30, the
+    default, when localkube's config does not set it)."""
+    return float((Path(work) / "burst").read_text().strip() or "30")
+
+
+def token_bucket(a: argparse.Namespace) -> None:
+    import json
+
+    from . import steps_report
+
+    out = PIPELINE / f"token-bucket-{a.pods}.json"
+    load0 = load_average()
+    with tempfile.TemporaryDirectory(prefix="isolato-token-bucket-") as work:
+        run_sh("token-bucket.sh", a.pods, a.qps, a.repeats, out, env={"WORK_DIR": work})
+        b = burst(work)
+    command = (
+        f"`isolato-bench token-bucket {a.pods} {a.qps} {a.repeats}`: `make tune` from"
+        " localkube's defaults, at most one change."
+    )
+    analysis = json.loads(out.read_text())
+    section = steps_report.report(
+        analysis, machine(), load0, load_average(), float(a.qps), b, command
+    )
+    emit(section, "token-bucket")
+
+
+def kwok_tune(a: argparse.Namespace) -> None:
+    import json
+
+    from . import kwok_report, steps_report
+
+    out = a.out or PIPELINE / "kwok-16x100.json"
+    load0 = load_average()
+    with tempfile.TemporaryDirectory(prefix="isolato-kwok-tune-") as work:
+        args = (a.nodes, a.pods, a.max_changes, a.repeats, out)
+        run_sh("kwok-tune.sh", *args, env={"WORK_DIR": work})
+        b = burst(work)
+    load1, m = load_average(), machine()
+    analysis = json.loads(out.read_text())
+    command = (
+        f"`isolato-bench kwok-tune {a.nodes} {a.pods} {a.max_changes} {a.repeats}`: the loop"
+        f" from Kubernetes' defaults on {a.nodes} KWOK fake nodes (the previous section)."
+    )
+    section = (
+        kwok_report.report(analysis, m, load0, load1)
+        + "\n\n"
+        + steps_report.report(analysis, m, load0, load1, 20.0, b, command)
+    )
+    emit(section, "kwok-tune")
+
+
+def path_tune(a: argparse.Namespace) -> None:
+    import json
+
+    from . import path_tune_report, pipeline_plot
+
+    files = [
+        PIPELINE / f"path-tenants-{a.tenants}.json",
+        PIPELINE / "path-scale-9.json",
+        PIPELINE / "path-class-9.json",
+    ]
+    load0 = load_average()
+    run_sh("path-tune.sh", a.tenants, a.max_changes, a.repeats, *files)
+    analyses = [json.loads(f.read_text()) for f in files]
+    emit(path_tune_report.report(analyses, machine(), load0, load_average()), "path-tune")
+    pipeline_plot.main([str(f) for f in files])
+
+
+def pipeline(a: argparse.Namespace) -> None:
+    from . import pipeline_report
+
+    kwok = os.environ.get("KWOK_NODES", "")
+    load0 = load_average()
+    with tempfile.TemporaryDirectory(prefix="isolato-pipeline-") as work:
+        run_sh("pipeline-bench.sh", a.workloads, a.pods, a.repeats, *a.keys, env={"WORK_DIR": work})
+        section = pipeline_report.report(
+            Path(work), a.workloads, a.pods, a.repeats, a.keys, machine(), load0, load_average(),
+            kwok,
+        )  # fmt: skip
+    emit(section, f"pipeline-{a.workloads}x{a.pods}" + (f"-kwok{kwok}" if kwok else ""))
+
+
+def tenants(a: argparse.Namespace) -> None:
+    from . import tenants_report
+
+    load0 = load_average()
+    with tempfile.TemporaryDirectory(prefix="isolato-tenants-") as work:
+        run_sh("tenants-bench.sh", a.tenants, a.repeats, *a.keys, env={"WORK_DIR": work})
+        section = tenants_report.report(
+            Path(work), a.tenants, a.repeats, a.keys, machine(), load0, load_average()
+        )
+    emit(section, f"tenants-{a.tenants}")
+
+
+def slo_engine(a: argparse.Namespace) -> None:
+    from runner.sections import cpu_model
+
+    from . import slo_report
+
+    jmh = REPO_ROOT / "controller/target/slo-bench/jmh.json"
+    if not a.summary_only:
+        run_sh("slo-bench.sh", jmh.parent)
+    version = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
+    nproc = os.cpu_count() or 1
+    section, ok = slo_report.report(
+        jmh, os.uname().nodename, nproc, cpu_model(), version.splitlines()[0], load_average()
+    )
+    emit(section, "slo-engine")
+    print(f"[slo-bench] goals {'met' if ok else 'MISSED'}", file=sys.stderr)
+    raise SystemExit(0 if ok else 1)
+
+
+def image(a: argparse.Namespace) -> None:
+    from . import image_report
+
+    with tempfile.TemporaryDirectory(prefix="isolato-image-") as work:
+        run_sh("image.sh", env={"WORK_DIR": work, "RUNS": str(a.runs)})
+        section = image_report.report(Path(work), REPO_ROOT, a.runs, os.cpu_count() or 1)
+    emit(section, "controller-image")
+
+
+# --- stored results --------------------------------------------------------------------------
+
+
+def pipeline_plot(a: argparse.Namespace) -> None:
+    from . import pipeline_plot as pp
+
+    pp.main([*map(str, a.analyses), *(["--paper-fig8"] if a.paper_fig8 else [])])
+
+
+def pipeline_winners(a: argparse.Namespace) -> None:
+    import json
+
+    from .pipeline_winners import winners
+
+    for k, v in winners(json.loads(a.analysis.read_text())).items():
+        print(f"{k}={v}")
+
+
+def section(a: argparse.Namespace) -> None:
+    """The section on stdin into the page (for benchmarks written in shell elsewhere)."""
+    write_section(a.page, sys.stdin.read(), a.key)
+
+
+def jfr_hot_run(a: argparse.Namespace) -> None:
+    raise SystemExit(jfr_hot.main([a.file, "--top", str(a.top), "--prefix", a.prefix]))
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+Command = Callable[[argparse.Namespace], None]
+# subcommands whose unknown options go to the program they run (its own options)
+PASSTHROUGH = {"chaos": chaos_run, "run-modes": run_modes_run, "tune": tune}
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="isolato-bench",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
+
+    def add(name: str, run: Command | None, text: str, **kw) -> argparse.ArgumentParser:
+        s = sub.add_parser(name, help=text, description=text, **kw)
+        s.set_defaults(run=run)
+        return s
+
+    add("onboarding", onboarding, "onboarding latency and a 100-tenant burst (bench-controller)")
+    s = add("reaction-time", reaction_time, "reaction time to a load step, four autoscalers")
+    s.add_argument("--out", type=Path, default=RESULTS / "reaction-time")
+    s.add_argument("--variants", nargs="*", help="hpa keda-default keda-tuned direct (all)")
+    s.add_argument("--hold", type=int, default=75, help="seconds the step is held")
+    s = add("reaction-time-repeats", reaction_time_repeats, "the reaction-time runs side by side")
+    s.add_argument("dirs", type=Path, nargs="+", help="result directories of reaction-time runs")
+    s = add("filler", filler, "vertical headroom: class p95 and CPU with and without the filler")
+    s.add_argument("--out", type=Path, default=RESULTS / "filler")
+    s.add_argument("--reps", type=int, default=3)
+    s.add_argument("--seconds", type=int, default=20, help="seconds per run")
+    add(
+        "chaos",
+        None,
+        "control-plane faults survived by the Helm-installed controller (make chaos)",
+        parents=[chaos.parser(add_help=False)],
+    )
+    add(
+        "run-modes",
+        None,
+        "make run host vs MODE=cluster: time to ready and to a first served tenant",
+        parents=[run_modes.parser(add_help=False)],
+    )
+    add("tune", None, "the deploy-pipeline tuning loop (options: TuneMain's, docs/pipeline.md)")
+    s = add("cpu-profile", cpu_profile, "where the CPU goes while pause pods start (perf)")
+    s.add_argument("pods", type=int, nargs="?", default=100)
+    s.add_argument("repeats", type=int, nargs="?", default=3)
+    s.add_argument("out_dir", type=Path, nargs="?", help="write there, no section in the log")
+    s = add("runtime-ab", runtime_ab, "Debian's runc vs localkube's pinned build, alternating")
+    s.add_argument("pods", type=int, nargs="?", default=100)
+    s.add_argument("repeats", type=int, nargs="?", default=3)
+    s.add_argument("rounds", type=int, nargs="?", default=2)
+    s.add_argument("limited", type=int, nargs="?", default=5)
+    s = add("token-bucket", token_bucket, "the loop from the controller manager's QPS 20")
+    s.add_argument("pods", type=int, nargs="?", default=100)
+    s.add_argument("qps", type=int, nargs="?", default=20)
+    s.add_argument("repeats", type=int, nargs="?", default=3)
+    s = add("kwok-tune", kwok_tune, "the paper's Fig. 8 shape on KWOK fake nodes, tuned")
+    s.add_argument("nodes", type=int, nargs="?", default=16)
+    s.add_argument("pods", type=int, nargs="?", default=1600)
+    s.add_argument("max_changes", type=int, nargs="?", default=3)
+    s.add_argument("repeats", type=int, nargs="?", default=3)
+    s.add_argument("out", type=Path, nargs="?")
+    s = add("path-tune", path_tune, "the tuning loop on Isolato's own paths")
+    s.add_argument("tenants", type=int, nargs="?", default=50)
+    s.add_argument("max_changes", type=int, nargs="?", default=3)
+    s.add_argument("repeats", type=int, nargs="?", default=3)
+    s = add("pipeline", pipeline, "default vs tuned localkube for J × P pods (KWOK_NODES=N)")
+    s.add_argument("workloads", type=int)
+    s.add_argument("pods", type=int)
+    s.add_argument("repeats", type=int)
+    s.add_argument("keys", nargs="+", metavar="KEY=DEFAULT:TUNED")
+    s = add("tenants", tenants, "Isolato's own paths default vs tuned (PROFILE=DIR: JFR)")
+    s.add_argument("tenants", type=int)
+    s.add_argument("repeats", type=int)
+    s.add_argument("keys", nargs="+", metavar="KEY=DEFAULT:TUNED")
+    s = add("slo-engine", slo_engine, "the SLO engine's JMH benchmarks against their goals")
+    s.add_argument("--summary-only", action="store_true", help="re-summarise the last jmh.json")
+    s = add("image", image, "controller image size, start-to-ready, leader hand-over")
+    s.add_argument("--runs", type=int, default=3)
+    s = add("pipeline-plot", pipeline_plot, "stage-breakdown plots of tuning-loop analyses")
+    s.add_argument("analyses", type=Path, nargs="+")
+    s.add_argument("--paper-fig8", action="store_true", help="also beside the paper's Fig. 8")
+    s = add("pipeline-winners", pipeline_winners, "the settings an analysis kept, KEY=BEFORE:AFTER")
+    s.add_argument("analysis", type=Path)
+    s = add("section", section, "write the Markdown on stdin as section KEY of a page")
+    s.add_argument("key", help="the section's markers: <!-- KEY:begin --> … <!-- KEY:end -->")
+    s.add_argument("--page", type=Path, default=BENCHMARK_LOG)
+    add("jfr-hot", jfr_hot_run, jfr_hot.__doc__.splitlines()[0], parents=[jfr_hot.parser(False)])
+    return p
+
+
+def subcommands() -> list[str]:
+    return sorted(
+        name
+        for action in parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    args, extra = parser().parse_known_args(argv)
+    if args.command in PASSTHROUGH:
+        # the options were checked above (parents); the program reads them again
+        PASSTHROUGH[args.command](args, [a for a in (argv or sys.argv[1:])[1:]])
+    elif extra:
+        parser().error(f"unrecognized arguments: {' '.join(extra)}")
+    else:
+        args.run(args)
+
+
+if __name__ == "__main__":
+    main()

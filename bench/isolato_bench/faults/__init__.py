@@ -1,0 +1,1 @@
+"""Control-plane faults and the `make run` modes, measured on localkube."""

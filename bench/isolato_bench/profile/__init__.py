@@ -1,0 +1,1 @@
+"""Where a JVM's CPU went (JDK Flight Recorder)."""

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `isolato-bench onboarding` (make bench-controller): starts the controller on the host against
+# localkube and runs the measurements (isolato_bench/onboarding.py) with its API and token:
+#  A) one tenant into an existing class, 50 times: API accepted → Serving (p50/p95);
+#  B) the first tenant of a new class (namespace + pods created), 3 classes;
+#  C) 100 tenants posted with concurrency 10 (one poller watches the tenant list): total time
+#     to all Serving, API writes per tenant.
+# Reference measured in the same run: the API's own accept time (POST → 201), so the ratios
+# show what reconciliation and the table push add. Writes its section of $BENCHMARK_LOG.
+set -euo pipefail
+LOG_TAG=bench
+# shellcheck source=../../controller/test/lib.sh
+source "$(dirname "$0")/../../controller/test/lib.sh"
+trap stop_controller EXIT
+require_cluster
+start_controller
+export API METRICS TOKEN KUBECONFIG
+"${PY:?run through bench/isolato-bench}" -m isolato_bench.onboarding "${BENCHMARK_LOG:?}"
