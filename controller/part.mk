@@ -7,8 +7,8 @@ E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-
 controller-build: ## build controller/target/isolato-controller.jar
 	@$(MVN) -pl controller -am -DskipTests package
 
-test-controller: localkube-build schemathesis ## controller unit tests + integration tests on a real kube-apiserver/etcd, API fuzzing
-	@$(MVN) -pl controller -am verify -Disolato.schemathesis=$(SCHEMATHESIS)
+test-controller: localkube-build schemathesis ## controller and tuner unit tests + integration tests on a real kube-apiserver/etcd, API fuzzing
+	@$(MVN) -pl controller,tuner -am verify -Disolato.schemathesis=$(SCHEMATHESIS)
 
 # The API fuzzer (controller/src/test/java/dev/isolato/it/FuzzIT.java), pinned, in a venv of its own.
 SCHEMATHESIS := $(CURDIR)/build/schemathesis/bin/st
@@ -54,7 +54,7 @@ chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API 
 bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/BENCHMARKS.md
 	@source gatling/experiments/venv.sh && cd controller/bench/faults && "$$PY" run_modes.py --helm $(HELM)
 
-tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; "--path tenants|scale" for Isolato's own paths; KWOK_NODES=16 for fake nodes)
+tune: tuner-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; "--path tenants|scale" for Isolato's own paths; KWOK_NODES=16 for fake nodes)
 	@controller/bench/tune.sh $(TUNE_ARGS)
 
 bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods start (perf samples by process, beside the cgroups) → docs/BENCHMARKS.md
@@ -63,18 +63,18 @@ bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods st
 bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods with perf, 5 pods shaped like Isolato's) → docs/BENCHMARKS.md
 	@controller/bench/runtime-ab.sh $(ARGS)
 
-bench-token-bucket: controller-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/BENCHMARKS.md
+bench-token-bucket: tuner-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/BENCHMARKS.md
 	@controller/bench/token-bucket.sh $(ARGS)
 
-bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/BENCHMARKS.md
+bench-path-tune: tuner-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/BENCHMARKS.md
 	@controller/bench/path-tune.sh
 
 UNIT_TEST_TARGETS += test-bench-reports
 test-bench-reports: ## unit tests of controller/bench's report renderers (no cluster)
 	@source gatling/experiments/venv.sh && cd controller/bench && "$$PY" -m pytest -q test_path_tune_report.py test_cpu_profile.py test_runtime_ab.py test_steps_report.py
 
-test-tune-e2e: controller-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
+test-tune-e2e: tuner-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
 	@controller/test/tune-e2e.sh
 
-test-kwok-e2e: controller-build ## reduced KWOK shape: 2 fake nodes × 20 pods measured, nothing on the real node, all removed
+test-kwok-e2e: tuner-build ## reduced KWOK shape: 2 fake nodes × 20 pods measured, nothing on the real node, all removed
 	@controller/test/kwok-e2e.sh
