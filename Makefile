@@ -17,6 +17,7 @@ include localkube/part.mk
 -include saas-bench/part.mk
 -include calibration-format/part.mk
 -include controller/part.mk
+-include tuner/part.mk
 -include gatling/part.mk
 -include helm/part.mk
 -include images-test/part.mk

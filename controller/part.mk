@@ -10,8 +10,8 @@ BENCH := bench/isolato-bench
 controller-build: ## build controller/target/isolato-controller.jar
 	@$(MVN) -pl controller -am -DskipTests package
 
-test-controller: localkube-build schemathesis ## controller unit tests + integration tests on a real kube-apiserver/etcd, API fuzzing
-	@$(MVN) -pl controller -am verify -Disolato.schemathesis=$(SCHEMATHESIS)
+test-controller: localkube-build schemathesis ## controller and tuner unit tests + integration tests on a real kube-apiserver/etcd, API fuzzing
+	@$(MVN) -pl controller,tuner -am verify -Disolato.schemathesis=$(SCHEMATHESIS)
 
 # The API fuzzer (controller/src/test/java/dev/isolato/it/FuzzIT.java), pinned, in a venv of its own.
 SCHEMATHESIS := $(CURDIR)/build/schemathesis/bin/st
@@ -63,7 +63,7 @@ chaos: controller-build saas-bench-build helm-tool ## faults (leader kills, API 
 bench-run-modes: controller-build saas-bench-build helm-tool ## make run host vs MODE=cluster: time to ready / first served tenant → docs/benchmarks-log.md
 	@$(BENCH) run-modes --helm $(HELM)
 
-tune: controller-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; "--path tenants|scale" for Isolato's own paths; KWOK_NODES=16 for fake nodes)
+tune: tuner-build localkube-build ## deploy-pipeline tuning loop on localkube, 1 × 100 pods (TUNE_ARGS="--workloads 10 --pods 10"; "--path tenants|scale" for Isolato's own paths; KWOK_NODES=16 for fake nodes)
 	@$(BENCH) tune $(TUNE_ARGS)
 
 bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods start (perf samples by process, beside the cgroups) → docs/benchmarks-log.md
@@ -72,18 +72,18 @@ bench-cpu-profile: localkube-build ## where the CPU goes while 100 pause pods st
 bench-runtime-ab: localkube-build ## Debian's runc vs localkube's pinned build, alternating in one run (100 pause pods with perf, 5 pods shaped like Isolato's) → docs/benchmarks-log.md
 	@$(BENCH) runtime-ab $(ARGS)
 
-bench-token-bucket: controller-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/benchmarks-log.md
+bench-token-bucket: tuner-build localkube-build ## the loop on 1 × 100 pods from the controller manager's QPS 20: its steps, its clients' rate-limiter waits, the predicted and measured gain → docs/benchmarks-log.md
 	@$(BENCH) token-bucket $(ARGS)
 
-bench-path-tune: controller-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/benchmarks-log.md
+bench-path-tune: tuner-build localkube-build ## the tuning loop on Isolato's paths: 50 dedicated tenants at once, a pool scaled 1 → 10 → docs/benchmarks-log.md
 	@$(BENCH) path-tune $(ARGS)
 
 UNIT_TEST_TARGETS += test-bench-reports
 test-bench-reports: ## unit tests of the bench tool's report renderers and its command line (no cluster)
 	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_path_tune_report.py tests/test_cpu_profile.py tests/test_runtime_ab.py tests/test_steps_report.py tests/test_reports.py tests/test_cli.py
 
-test-tune-e2e: controller-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
+test-tune-e2e: tuner-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
 	@controller/test/tune-e2e.sh
 
-test-kwok-e2e: controller-build ## reduced KWOK shape: 2 fake nodes × 20 pods measured, nothing on the real node, all removed
+test-kwok-e2e: tuner-build ## reduced KWOK shape: 2 fake nodes × 20 pods measured, nothing on the real node, all removed
 	@controller/test/kwok-e2e.sh

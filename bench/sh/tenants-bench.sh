@@ -56,9 +56,9 @@ KUBECONFIG=$("$LOCALKUBE" kubeconfig)
 export KUBECONFIG
 ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-bench-image)}
 "$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
-# A copy of the jar for the tracer: a rebuild while the bench runs must not pull classes from under it.
+# A copy of the tuner's jar for the tracer: a rebuild while the bench runs must not pull classes from under it.
 TRACE_JAR=$WORK/trace.jar
-cp "$JAR" "$TRACE_JAR"
+cp "$ROOT/tuner/target/isolato-tuner.jar" "$TRACE_JAR"
 TRACES=${WORK_DIR:?the directory the timings and traces are kept in}/traces
 # the pools' CPU per pod: small, so that 50 dedicated pools fit on two cores; the tracer's model
 # counts it (docs/pipeline.md "Model")
@@ -69,7 +69,7 @@ start_tracer() { # OUT.json [--set KEY=VALUE]...: the tracer in the background, 
   local out=$1; shift
   rm -f "$WORK/trace.in" "$WORK/trace.out"
   mkfifo "$WORK/trace.in" "$WORK/trace.out"
-  java -Dloader.main=dev.isolato.pipeline.run.PathTraceMain -cp "$TRACE_JAR" \
+  java -Dloader.main=dev.isolato.tuner.PathTraceMain -cp "$TRACE_JAR" \
     org.springframework.boot.loader.launch.PropertiesLauncher --localkube "$LOCALKUBE" --out "$out" "$@" \
     < "$WORK/trace.in" > "$WORK/trace.out" 2>>"$WORK/tracer.log" &
   TR_PID=$!

@@ -19,7 +19,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
 JAR="$ROOT/controller/target/isolato-controller.jar"
-[ -f "$JAR" ] || { echo "[tune] $JAR is missing: run 'make controller-build'" >&2; exit 1; }
+TUNER_JAR="$ROOT/tuner/target/isolato-tuner.jar"
+for j in "$JAR" "$TUNER_JAR"; do
+  [ -f "$j" ] || { echo "[tune] $j is missing: run 'make tuner-build'" >&2; exit 1; }
+done
 "$LK" status >/dev/null 2>&1 || "$LK" up
 where=()
 if [ -n "${KWOK_NODES:-}" ]; then
@@ -28,10 +31,11 @@ if [ -n "${KWOK_NODES:-}" ]; then
 fi
 KUBECONFIG=$("$LK" kubeconfig)
 export KUBECONFIG
-# A copy of the jar: a rebuild while the loop runs must not pull classes from under it.
-copy=$(mktemp --suffix=.jar)
-trap 'rm -f "$copy"' EXIT
+# Copies of the jars: a rebuild while the loop runs must not pull classes from under it.
+copy=$(mktemp --suffix=.jar) tuner=$(mktemp --suffix=.jar)
+trap 'rm -f "$copy" "$tuner"' EXIT
 cp "$JAR" "$copy"
+cp "$TUNER_JAR" "$tuner"
 out_default="$ROOT/build/tune/$(date -u +%Y%m%dT%H%M%SZ).json"
 has_out=false has_path=false
 for a in "$@"; do
@@ -45,7 +49,7 @@ if $has_path; then
   # the pools' image must be on the node
   LOG_TAG=tune
   source "$ROOT/controller/test/lib.sh"
-  trap 'rm -f "$copy"; rm -rf "$WORK"' EXIT
+  trap 'rm -f "$copy" "$tuner"; rm -rf "$WORK"' EXIT
   require_cluster
   ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
   "$LK" load-image --build "$ctx" --tag "$IMAGE"
@@ -53,5 +57,5 @@ if $has_path; then
   extra+=(--controller-jar "$copy" --api "$API" --token-file "$WORK/token" --image "$IMAGE"
     --controller-log "$ROOT/build/tune/$(date -u +%Y%m%dT%H%M%SZ).controller.log")
 fi
-java -Dloader.main=dev.isolato.pipeline.run.TuneMain -cp "$copy" \
+java -Dloader.main=dev.isolato.tuner.TuneMain -cp "$tuner" \
   org.springframework.boot.loader.launch.PropertiesLauncher --localkube "$LK" "${where[@]}" "${extra[@]}" "$@"

@@ -86,7 +86,7 @@ public record Analysis(
   }
 
   /** The same analysis, recorded as started from {@code settings} (parameter id → value). */
-  Analysis startingFrom(Map<String, Double> settings) {
+  public Analysis startingFrom(Map<String, Double> settings) {
     return new Analysis(
         id,
         workload,
@@ -220,7 +220,7 @@ public record Analysis(
       return shares(stage.name(), measuredShare, predictedShare);
     }
 
-    static BottleneckView of(Bottleneck b) {
+    public static BottleneckView of(Bottleneck b) {
       return new BottleneckView(
           b.stage(),
           b.stage().title(),
@@ -288,13 +288,13 @@ public record Analysis(
           Locale.ROOT,
           "%s %s → %s for %s (predicted gain %.0f %%)",
           parameter,
-          LocalkubeSettings.format(from),
-          LocalkubeSettings.format(to),
+          ClusterSettings.format(from),
+          ClusterSettings.format(to),
           stage,
           100 * predictedGain);
     }
 
-    static Change of(Recommendation r) {
+    public static Change of(Recommendation r) {
       var p = r.parameter();
       return new Change(
           p.id(),

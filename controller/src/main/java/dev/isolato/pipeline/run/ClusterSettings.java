@@ -4,9 +4,9 @@ import dev.isolato.pipeline.Parameter;
 import java.util.Map;
 
 /**
- * Where the loop's recommendations go. On localkube the control plane's settings are changed
- * ({@link LocalkubeSettings}); on a shared cluster Isolato applies only what it owns and reports
- * the rest ({@link #shared()}).
+ * Where the loop's recommendations go. On localkube the control plane's settings are changed (the
+ * tuner's {@code LocalkubeSettings}, tuner/); on a shared cluster Isolato applies only what it owns
+ * and reports the rest ({@link #shared()}).
  */
 public interface ClusterSettings {
 
@@ -20,6 +20,11 @@ public interface ClusterSettings {
 
   /** Undoes what {@link #apply} changed (for reduced runs that must leave the cluster as found). */
   void restore();
+
+  /** A setting's value as the cluster's configuration takes it: integers without a fraction. */
+  static String format(double value) {
+    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+  }
 
   /** A shared cluster: the control plane is the admin's; Isolato's settings apply on restart. */
   static ClusterSettings shared() {
@@ -40,7 +45,7 @@ public interface ClusterSettings {
         return "set "
             + p.apply().how()
             + "="
-            + LocalkubeSettings.format(value)
+            + format(value)
             + " in the controller's configuration (Helm values) and restart it";
       }
 

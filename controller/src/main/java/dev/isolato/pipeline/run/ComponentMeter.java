@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * API client's own TLS identity (the admin's, on localkube) is presented. On a shared cluster
  * Isolato neither reaches nor may read them, so only the kubelets are tried there.
  */
-final class ComponentMeter {
+public final class ComponentMeter {
 
   static final String CONTROLLER_MANAGER_METRICS = "https://127.0.0.1:10257/metrics";
   static final String SCHEDULER_METRICS = "https://127.0.0.1:10259/metrics";
@@ -37,14 +37,17 @@ final class ComponentMeter {
   }
 
   /**
+   * A meter of the components' step timings.
+   *
    * @param kubelets the nodes' meter ({@link KubeletMeter#unavailable} on fake nodes)
    * @param controlPlane the cluster is localkube: its control plane's metrics are read too
    */
-  static ComponentMeter of(KubernetesClient client, KubeletMeter kubelets, boolean controlPlane) {
+  public static ComponentMeter of(
+      KubernetesClient client, KubeletMeter kubelets, boolean controlPlane) {
     return new ComponentMeter(client, kubelets, controlPlane);
   }
 
-  KubeletMeter kubelets() {
+  public KubeletMeter kubelets() {
     return kubelets;
   }
 

@@ -40,7 +40,7 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
    * The kubelet's image-pull settings, which no benchmark exercises (its images are on the node),
    * and {@code more}.
    */
-  static java.util.Set<String> imagePullsAnd(String... more) {
+  public static java.util.Set<String> imagePullsAnd(String... more) {
     return java.util.stream.Stream.concat(
             java.util.stream.Stream.of(
                 "kubelet.registryPullQPS",
@@ -123,7 +123,7 @@ public final class DeploymentBenchmark implements PipelineBenchmark {
   }
 
   /** {@link #hardware()} of any benchmark on this cluster. */
-  static Hardware hardware(
+  public static Hardware hardware(
       KubernetesClient client, PipelineProperties props, Optional<NodeLabel> nodes) {
     NodeList all =
         nodes.isPresent()

@@ -16,7 +16,7 @@ import java.util.Map;
  * the admin's credentials reach it), before and after. Fake nodes (KWOK) have no kubelet: a
  * benchmark on them uses {@link #unavailable}.
  */
-final class KubeletMeter {
+public final class KubeletMeter {
 
   private final KubernetesClient client;
 
@@ -24,11 +24,11 @@ final class KubeletMeter {
     this.client = client;
   }
 
-  static KubeletMeter of(KubernetesClient client) {
+  public static KubeletMeter of(KubernetesClient client) {
     return new KubeletMeter(client);
   }
 
-  static KubeletMeter unavailable() {
+  public static KubeletMeter unavailable() {
     return new KubeletMeter(null);
   }
 
@@ -92,7 +92,7 @@ final class KubeletMeter {
    * so pods others start meanwhile do not hold it up. Returns at once when the kubelets cannot be
    * read.
    */
-  void awaitSettled(long baseline, Duration timeout) throws InterruptedException {
+  public void awaitSettled(long baseline, Duration timeout) throws InterruptedException {
     if (baseline < 0) {
       return;
     }

@@ -43,12 +43,14 @@ public class PipelineAnalyses {
 
   public PipelineAnalyses(KubernetesClient client, PipelineProperties props) {
     boolean localkube = !props.localkube().isBlank();
-    ClusterSettings settings =
-        localkube ? new LocalkubeSettings(Path.of(props.localkube())) : ClusterSettings.shared();
     CpuMeter cpu = localkube ? CpuMeter.localkube(localkubeHome()) : CpuMeter.unavailable();
+    // The product changes no control plane, localkube's neither: it recommends, and the tuner
+    // (tuner/, `make tune`) is what applies localkube's settings
     this.loop =
         new TuningLoop(
-            new DeploymentBenchmark(client, props, cpu), settings, Rules.kubernetes134());
+            new DeploymentBenchmark(client, props, cpu),
+            ClusterSettings.shared(),
+            Rules.kubernetes134());
     this.history = props.history();
   }
 

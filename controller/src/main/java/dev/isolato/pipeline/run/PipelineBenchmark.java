@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * What the tuning loop measures: a workload shape deployed on the cluster until every new pod is
  * Ready, traced stage by stage. Pause-pod Deployments ({@link DeploymentBenchmark}) or Isolato's
- * own paths ({@link IsolatoPathBenchmark}).
+ * own paths (the tuner's {@code IsolatoPathBenchmark}, tuner/).
  */
 public interface PipelineBenchmark {
 
@@ -94,7 +94,7 @@ public interface PipelineBenchmark {
     }
 
     /** {@link #createSpanSeconds} of these pods' timelines; null when no pod was seen created. */
-    static Double createSpan(List<Timeline> timelines) {
+    public static Double createSpan(List<Timeline> timelines) {
       return Timeline.criticalPath(timelines, Milestone.POD_CREATED).get(Stage.S3);
     }
 

@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * (docs/pipeline.md "The tuning loop").
  *
  * @param localkube path of the {@code localkube} script when the cluster is localkube: then the
- *     loop may change the control plane's settings ({@code localkube config set}, {@code up});
- *     empty = a shared cluster, where only Isolato's own settings are applied
+ *     analyses also read its control plane's CPU and metrics; its settings are recommended, never
+ *     changed by the controller ({@code make tune}, tuner/, applies them); empty = a shared cluster
  * @param image the benchmark pods' image (present on the node; never pulled)
  * @param runTimeout how long one benchmark run may take until every pod is Ready
  * @param history analyses kept for {@code GET} (oldest dropped first)

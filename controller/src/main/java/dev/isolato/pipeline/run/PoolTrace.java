@@ -21,10 +21,10 @@ import java.util.function.Supplier;
  * existed before is the baseline. S1 counts from {@code start}, i.e. the API call that began the
  * path.
  */
-final class PoolTrace implements AutoCloseable {
+public final class PoolTrace implements AutoCloseable {
 
   /** What a path did: its pools' timelines and the critical path's stages to the last Ready. */
-  record Result(
+  public record Result(
       List<Timeline> timelines,
       long readyPods,
       Map<Stage, Double> stages,
@@ -47,7 +47,8 @@ final class PoolTrace implements AutoCloseable {
     tracer.submitted();
   }
 
-  static PoolTrace start(KubernetesClient client, CpuMeter meter, ComponentMeter components) {
+  public static PoolTrace start(
+      KubernetesClient client, CpuMeter meter, ComponentMeter components) {
     return new PoolTrace(
         DeploymentTracer.inAnyNamespace(
                 client,
@@ -60,7 +61,7 @@ final class PoolTrace implements AutoCloseable {
   }
 
   /** What the kubelets held when the trace started ({@link KubeletMeter#workingPods}). */
-  long workingPodsBefore() {
+  public long workingPodsBefore() {
     return ComponentMeter.workingPods(componentMark);
   }
 
@@ -68,7 +69,7 @@ final class PoolTrace implements AutoCloseable {
    * Waits until {@code pods} new pods are Ready or {@code timeout} passed (the caller saw them
    * Ready; the watch may be a few ms behind), then reads what was traced.
    */
-  Result await(long pods, Duration timeout) throws InterruptedException {
+  public Result await(long pods, Duration timeout) throws InterruptedException {
     List<Timeline> timelines =
         awaitReady(() -> new ArrayList<>(tracer.timelines().values()), pods, timeout);
     CpuMeter.Usage cpu = meter.since(mark);

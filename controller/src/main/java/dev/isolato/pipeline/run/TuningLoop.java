@@ -105,7 +105,7 @@ public final class TuningLoop {
           reverted =
               pending.parameter().id()
                   + " back to "
-                  + LocalkubeSettings.format(pending.currentValue());
+                  + ClusterSettings.format(pending.currentValue());
           tried.put(pending.parameter().id(), Double.MAX_VALUE);
         }
         Optional<CpuFloor> floor = floor(run, idle);
@@ -198,8 +198,11 @@ public final class TuningLoop {
     return new TuningLoop(bench, settings, rules, repeats);
   }
 
-  /** Refuses fewer than one run per iteration; the rule of the constructor and of TuneMain. */
-  static int requireRepeats(int repeats) {
+  /**
+   * Refuses fewer than one run per iteration; the rule of the constructor and of the tuner's {@code
+   * --repeats}.
+   */
+  public static int requireRepeats(int repeats) {
     if (repeats < 1) {
       throw new IllegalArgumentException("--repeats must be at least 1, was " + repeats);
     }
@@ -342,7 +345,7 @@ public final class TuningLoop {
   /**
    * " S1 0.04/0.02 S3 3.60/0.50 …": measured/predicted seconds per stage (predicted may be null).
    */
-  static String stages(Map<Stage, Double> measured, Map<Stage, Double> predicted) {
+  public static String stages(Map<Stage, Double> measured, Map<Stage, Double> predicted) {
     StringBuilder s = new StringBuilder();
     measured.forEach(
         (stage, sec) ->

@@ -1,9 +1,16 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.WorkloadShape;
+import dev.isolato.pipeline.run.ComponentMeter;
+import dev.isolato.pipeline.run.CpuMeter;
+import dev.isolato.pipeline.run.DeploymentBenchmark;
+import dev.isolato.pipeline.run.KubeletMeter;
+import dev.isolato.pipeline.run.PipelineBenchmark;
+import dev.isolato.pipeline.run.PipelineProperties;
+import dev.isolato.pipeline.run.PoolTrace;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.Workload;

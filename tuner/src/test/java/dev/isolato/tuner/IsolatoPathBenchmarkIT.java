@@ -1,10 +1,11 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.isolato.it.RealApiServer;
+import dev.isolato.pipeline.run.CpuMeter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

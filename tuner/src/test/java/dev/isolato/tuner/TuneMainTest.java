@@ -1,4 +1,4 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

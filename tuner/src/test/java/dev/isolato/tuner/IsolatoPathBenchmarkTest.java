@@ -1,4 +1,4 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import dev.isolato.api.SloClassBody;
 import dev.isolato.api.TenantRequest;
 import dev.isolato.api.Validation;
 import dev.isolato.pipeline.WorkloadShape;
+import dev.isolato.pipeline.run.CpuMeter;
+import dev.isolato.pipeline.run.PipelineBenchmark;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

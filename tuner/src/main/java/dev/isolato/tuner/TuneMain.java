@@ -1,4 +1,4 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -7,6 +7,14 @@ import dev.isolato.pipeline.Parameter;
 import dev.isolato.pipeline.ParameterCatalog;
 import dev.isolato.pipeline.Rules;
 import dev.isolato.pipeline.WorkloadShape;
+import dev.isolato.pipeline.run.Analysis;
+import dev.isolato.pipeline.run.ClusterSettings;
+import dev.isolato.pipeline.run.CpuMeter;
+import dev.isolato.pipeline.run.DeploymentBenchmark;
+import dev.isolato.pipeline.run.PipelineAnalyses;
+import dev.isolato.pipeline.run.PipelineBenchmark;
+import dev.isolato.pipeline.run.PipelineProperties;
+import dev.isolato.pipeline.run.TuningLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.net.URI;

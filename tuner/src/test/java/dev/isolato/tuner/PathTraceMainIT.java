@@ -1,10 +1,11 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isolato.it.RealApiServer;
 import dev.isolato.pipeline.Hardware;
 import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.run.CpuMeter;
 import dev.isolato.tenancy.PoolObjects;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;

@@ -1,6 +1,8 @@
-package dev.isolato.profiler;
+package dev.isolato.config;
 
-import dev.isolato.config.IsolatoProperties;
+import dev.isolato.profiler.ProfilerProperties;
+import dev.isolato.profiler.PrometheusTenantRates;
+import dev.isolato.profiler.TenantProfilerLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -13,7 +15,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The tenant profiler, when a Prometheus URL is configured; the leader starts it
- * (OperatorLifecycle).
+ * (OperatorLifecycle). Wired here, beside the settings it reads, so that profiler/ needs nothing of
+ * config/ (config/ uses the profiler; the other way round made a package cycle, issue 35).
  */
 @Configuration
 @EnableConfigurationProperties(ProfilerProperties.class)

@@ -1,4 +1,4 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import java.io.IOException;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -13,6 +13,15 @@ import dev.isolato.pipeline.StageComparison;
 import dev.isolato.pipeline.Timeline;
 import dev.isolato.pipeline.TuningStep;
 import dev.isolato.pipeline.WorkloadShape;
+import dev.isolato.pipeline.run.Analysis;
+import dev.isolato.pipeline.run.ComponentMeter;
+import dev.isolato.pipeline.run.CpuMeter;
+import dev.isolato.pipeline.run.DeploymentBenchmark;
+import dev.isolato.pipeline.run.KubeletMeter;
+import dev.isolato.pipeline.run.PipelineAnalyses;
+import dev.isolato.pipeline.run.PipelineProperties;
+import dev.isolato.pipeline.run.PoolTrace;
+import dev.isolato.pipeline.run.TuningLoop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.BufferedReader;

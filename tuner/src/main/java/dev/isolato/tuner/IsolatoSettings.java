@@ -1,6 +1,7 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import dev.isolato.pipeline.Parameter;
+import dev.isolato.pipeline.run.ClusterSettings;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,9 +46,9 @@ final class IsolatoSettings implements ClusterSettings {
       return localkube.apply(p, value);
     }
     String key = p.apply().how();
-    properties.put(key, LocalkubeSettings.format(value));
+    properties.put(key, ClusterSettings.format(value));
     restart();
-    return "restarted Isolato's controller with -D" + key + "=" + LocalkubeSettings.format(value);
+    return "restarted Isolato's controller with -D" + key + "=" + ClusterSettings.format(value);
   }
 
   /** localkube's keys back; the controller is the loop's own and stops with it. */

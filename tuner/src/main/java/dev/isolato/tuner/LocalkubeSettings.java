@@ -1,8 +1,9 @@
-package dev.isolato.pipeline.run;
+package dev.isolato.tuner;
 
 import dev.isolato.pipeline.Parameter;
 import dev.isolato.pipeline.ParameterCatalog;
 import dev.isolato.pipeline.Stage;
+import dev.isolato.pipeline.run.ClusterSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -84,8 +85,8 @@ public final class LocalkubeSettings implements ClusterSettings {
                 "localkube has no key " + key + " (localkube/config/defaults.conf)");
           }
           before.putIfAbsent(key, was.user() ? Optional.of(was.value()) : Optional.empty());
-          run(List.of("config", "set", key, format(value)));
-          sets.add("localkube config set " + key + " " + format(value));
+          run(List.of("config", "set", key, ClusterSettings.format(value)));
+          sets.add("localkube config set " + key + " " + ClusterSettings.format(value));
           restarted.add(p.component());
         });
     run(List.of("up"));
@@ -108,10 +109,6 @@ public final class LocalkubeSettings implements ClusterSettings {
                     .orElse(List.of("config", "unset", key))));
     before.clear();
     run(List.of("up"));
-  }
-
-  static String format(double value) {
-    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
   }
 
   record Setting(String value, boolean user) {}
