@@ -81,8 +81,8 @@ public final class ApiRoutes {
         // the class is named in the body, so the grant cannot be limited to resourceNames
         new Route(POST, "/api/v1/calibrations", c -> classes.apply("update").subresource("status")),
         new Route(POST, "/api/v1/plans:simulate", c -> Permission.of("create", "simulations")),
-        // benchmarks load the whole cluster and may reconfigure its control plane: no RBAC grant
-        // can delegate that, so provider-admin tokens only (a null permission)
+        // benchmarks load the whole cluster: no RBAC grant can delegate that, so provider-admin
+        // tokens only (a null permission)
         new Route(GET, "/api/v1/pipeline/analyses", c -> null),
         new Route(POST, "/api/v1/pipeline/analyses", c -> null),
         new Route(GET, "/api/v1/pipeline/analyses/{id}", c -> null));
