@@ -151,7 +151,7 @@ public class OperatorLifecycle implements SmartLifecycle {
                 .withReconciliationMaxInterval(RESYNC_INTERVAL));
     // each pool resource the class reconciler writes: its objects, table push and status
     op.register(
-        new PoolReconciler(pusher, metrics, props.namespace()),
+        new PoolReconciler(pusher, metrics, props.namespace(), props.imagePolicy()),
         c ->
             c.withName("slopool")
                 .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)

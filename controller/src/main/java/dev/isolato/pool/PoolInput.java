@@ -1,7 +1,9 @@
 package dev.isolato.pool;
 
 import dev.isolato.slo.CapacityPlan;
+import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.PoolKeys;
+import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.PoolTokens;
 import dev.isolato.tenancy.SloClass;
@@ -53,6 +55,35 @@ final class PoolInput {
     return secret
         .flatMap(PoolKeys::read)
         .orElseThrow(() -> new IllegalStateException("no pool master key " + PoolKeys.SECRET));
+  }
+
+  /**
+   * Why a pool resource must not be brought about, if it must not: its name is not the namespace
+   * its class (or dedicated tenant) gets, or its class's spec names an image the policy refuses.
+   * The class reconciler writes only pools that pass; these checks stop a pool resource written by
+   * anyone else from making Isolato create other namespaces or run other images.
+   */
+  static Optional<String> refusal(SloPool pool, ImagePolicy images) {
+    String spec = pool.getSpec().sloClass;
+    String tenant = pool.getSpec().dedicatedTenant;
+    Optional<String> badName =
+        tenant == null
+            ? PoolNames.classNameProblem(spec).map(m -> "class name " + m)
+            : PoolNames.tenantIdProblem(tenant).map(m -> "tenant id " + m);
+    if (badName.isPresent()) {
+      return badName;
+    }
+    String expected =
+        tenant == null ? PoolNames.sharedNamespace(spec) : PoolNames.dedicatedNamespace(tenant);
+    if (!expected.equals(pool.getMetadata().getName())) {
+      return Optional.of(
+          "pool "
+              + pool.getMetadata().getName()
+              + " is not named as its pool's namespace ("
+              + expected
+              + ")");
+    }
+    return images.problem(pool.getSpec().classSpec);
   }
 
   /** The owning class as far as the pool's objects need it: its name, uid and spec. */

@@ -1,5 +1,6 @@
 package dev.isolato.pool;
 
+import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.NotOwned;
 import dev.isolato.tenancy.PoolKeys;
 import dev.isolato.tenancy.PoolTokens;
@@ -112,14 +113,19 @@ public class PoolReconciler implements Reconciler<SloPool> {
   private final TablePusher pusher;
   private final TenancyMetrics metrics;
   private final String keyNamespace;
+  private final ImagePolicy images;
 
   /**
    * @param keyNamespace the namespace of the pool master key Secret (the controller's)
+   * @param images the images a pool may run (checked again here: a pool resource is writable by
+   *     whoever the cluster grants it to, not only by the class reconciler)
    */
-  public PoolReconciler(TablePusher pusher, TenancyMetrics metrics, String keyNamespace) {
+  public PoolReconciler(
+      TablePusher pusher, TenancyMetrics metrics, String keyNamespace, ImagePolicy images) {
     this.pusher = pusher;
     this.metrics = metrics;
     this.keyNamespace = keyNamespace;
+    this.images = images;
   }
 
   @Override
@@ -156,6 +162,15 @@ public class PoolReconciler implements Reconciler<SloPool> {
     if (!classLive(pool, context)) {
       // its class is gone: the garbage collector removes the pool and its objects
       return UpdateControl.noUpdate();
+    }
+    Optional<String> refused = PoolInput.refusal(pool, images);
+    if (refused.isPresent()) {
+      log.warn("pool {}: refused, {}", pool.getMetadata().getName(), refused.get());
+      PoolProgress.Step held =
+          PoolProgress.held(pool, new PoolProgress.Failure(true, refused.get()), now);
+      return PoolProgress.same(pool.getStatus(), held.status())
+          ? UpdateControl.noUpdate()
+          : UpdateControl.patchStatus(statusPatch(pool, held.status()));
     }
     var objects = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
     PoolProgress.Step step =

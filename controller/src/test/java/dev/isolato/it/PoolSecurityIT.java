@@ -8,6 +8,7 @@ import dev.isolato.DocClaim;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassSpec;
+import dev.isolato.tenancy.SloPool;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantSpec;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -209,6 +210,44 @@ class PoolSecurityIT extends ItBase {
         .satisfies(o -> assertThat(o.getUid()).isEqualTo(uidA));
     assertThat(ready("a-b").getStatus()).isEqualTo("True");
     assertThat(ready("a").getStatus()).isEqualTo("True");
+  }
+
+  @Test
+  @Order(105)
+  void aForgedPoolResourceIsRefusedNotBroughtAbout() {
+    SloClass ab = kube.resources(SloClass.class).withName("a-b").get();
+    SloPool live = kube.resources(SloPool.class).withName("isolato-c-a-b").get();
+    // owned by a real class, but written by someone else: another image, a namespace of its own
+    SloPool forged = new SloPool();
+    forged.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("isolato-t-forged")
+            .addToLabels("app.kubernetes.io/managed-by", "isolato")
+            .addNewOwnerReference()
+            .withApiVersion(ab.getApiVersion())
+            .withKind(ab.getKind())
+            .withName("a-b")
+            .withUid(ab.getMetadata().getUid())
+            .endOwnerReference()
+            .build());
+    forged.setSpec(live.getSpec());
+    forged.getSpec().dedicatedTenant = "forged";
+    forged.getSpec().classSpec.image = "registry.example.com/not-allowed:1";
+    kube.resource(forged).create();
+    // the pool reconciler refuses it; the class reconciler, which planned no such pool, deletes it
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> {
+              SloPool p = kube.resources(SloPool.class).withName("isolato-t-forged").get();
+              return p == null
+                  || (p.getStatus() != null
+                      && p.getStatus().conditions.stream()
+                          .anyMatch(c -> c.getMessage().contains("not-allowed")));
+            });
+    // (no namespace controller here: a namespace it had created would still be listed)
+    assertThat(kube.namespaces().withName("isolato-t-forged").get()).isNull();
+    kube.resources(SloPool.class).withName("isolato-t-forged").delete();
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.tenancy.Fixtures;
+import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.NetworkPeers;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.PoolResources;
@@ -11,6 +12,7 @@ import dev.isolato.tenancy.PoolTokens;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloPool;
 import dev.isolato.tenancy.SloPoolStatus;
+import dev.isolato.tenancy.Workload;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,6 +30,21 @@ class PoolInputTest {
         "{\"tenants\":{},\"version\":\"v1\"}",
         new PoolResources.Scaling(false, null),
         new NetworkPeers(Map.of(), Map.of(), List.of(), "isolato-system", List.of()));
+  }
+
+  @Test
+  void aPoolNamedOtherwiseThanItsNamespaceOrRunningAnotherImageIsRefused() {
+    var policy = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE));
+    assertThat(PoolInput.refusal(pool(), policy)).isEmpty();
+    SloPool renamed = pool();
+    renamed.getMetadata().setName("kube-system");
+    assertThat(PoolInput.refusal(renamed, policy))
+        .hasValueSatisfying(m -> assertThat(m).contains("isolato-c-gold"));
+    SloPool dedicated = pool();
+    dedicated.getSpec().dedicatedTenant = "acme";
+    assertThat(PoolInput.refusal(dedicated, policy)).as("named as the shared pool").isPresent();
+    assertThat(PoolInput.refusal(pool(), new ImagePolicy(List.of("registry.example.com/other"))))
+        .isPresent();
   }
 
   @Test
