@@ -38,6 +38,7 @@ PAGES = [
     "docs/troubleshooting.md",
     "docs/gatling.md",
     "docs/saas-bench.md",
+    "docs/gate.md",
     "docs/slo-engine.md",
     "docs/pipeline.md",
     "docs/architecture.md",

@@ -1,4 +1,4 @@
-// Command line of isolato-gate (GATE-CONTRACT.md; `isolato-gate --help`). Pure: errors come
+// Command line of isolato-gate (docs/gate.md; `isolato-gate --help`). Pure: errors come
 // back as text, and main exits 2 with them.
 #pragma once
 #include <chrono>

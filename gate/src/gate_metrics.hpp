@@ -1,4 +1,4 @@
-// The gate's metrics: the contract every reader uses (GATE-CONTRACT.md), prefix isolato_gate_.
+// The gate's metrics: the contract every reader uses (docs/gate.md#metrics), prefix isolato_gate_.
 // Per-tenant series live in the tenant's TenantMetrics (they go when the tenant leaves the
 // table); requests naming no known tenant count as tenant "_unknown".
 #pragma once

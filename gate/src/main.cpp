@@ -1,4 +1,4 @@
-// isolato-gate: the tenant gate sidecar. See docs/gate.md and GATE-CONTRACT.md.
+// isolato-gate: the tenant gate sidecar. See docs/gate.md.
 #include <iostream>
 #include <string>
 
