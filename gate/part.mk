@@ -33,3 +33,11 @@ gate-image: gate-build ## stage the FROM-scratch image context of isolato-gate; 
 gate-image-load: ## build the gate image into localkube (as $(GATE_IMAGE)); holds the cluster lock
 	@ctx=$$($(MAKE) -s --no-print-directory gate-image | tail -1) && \
 	  flock /tmp/isolato-cluster.lock $(LOCALKUBE) load-image --build "$$ctx" --tag $(GATE_IMAGE)
+
+.PHONY: test-gate-bench-report bench-gate-overhead
+UNIT_TEST_TARGETS += test-gate-bench-report
+test-gate-bench-report: ## unit tests of the gate-overhead report (no measuring)
+	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_gate_overhead.py
+
+bench-gate-overhead: saas-bench-build openloop-build ## isolato-gate vs direct vs HAProxy 2.6 → docs/benchmarks-log.md
+	@bench/isolato-bench gate-overhead

@@ -17,6 +17,8 @@ PKGS=(
   openjdk-17-jdk-headless
   # benchmarks and metrics
   wrk nginx-light hyperfine prometheus linux-perf
+  # the gate overhead benchmark (isolato-bench gate-overhead): HAProxy 2.6 as the reference proxy
+  haproxy
   # tooling used by the scripts
   curl jq python3 python3-venv openssl ca-certificates
   # linters of `make test` (shellcheck: every shell script)

@@ -248,6 +248,31 @@ def image(a: argparse.Namespace) -> None:
     emit(section, "controller-image")
 
 
+def gate_overhead(a: argparse.Namespace) -> None:
+    import json
+
+    from . import gate_overhead as go
+
+    out = a.out
+    meta = out / "meta.json"
+    if not a.report_only:
+        load0 = load_average()
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "cpu.tsv").unlink(missing_ok=True)
+        run_sh("gate-overhead.sh", "cutoff", out)
+        cut = go.cutoff(json.loads((out / "ramp.json").read_text()))
+        if not cut:
+            raise SystemExit("[gate-overhead] the direct app served no step of the ramp")
+        rates = [max(1, round(cut * s / 100)) for s in go.SHARES]
+        for repeat in range(1, a.repeats + 1):
+            run_sh("gate-overhead.sh", "run", out, ",".join(map(str, rates)), repeat)
+        run = {"cut": cut, "rates": rates, "repeats": a.repeats, "machine": machine()}
+        meta.write_text(json.dumps(run | {"load": [load0, load_average()]}))
+    m = json.loads(meta.read_text())
+    section = go.report(out, m["cut"], m["rates"], m["repeats"], m["machine"], *m["load"])
+    emit(section, "gate-overhead")
+
+
 # --- stored results --------------------------------------------------------------------------
 
 
@@ -356,6 +381,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--summary-only", action="store_true", help="re-summarise the last jmh.json")
     s = add("image", image, "controller image size, start-to-ready, leader hand-over")
     s.add_argument("--runs", type=int, default=3)
+    s = add("gate-overhead", gate_overhead, "isolato-gate vs direct vs HAProxy 2.6, open loop")
+    s.add_argument("--repeats", type=int, default=2)
+    s.add_argument("--out", type=Path, default=RESULTS / "gate-overhead")
+    s.add_argument("--report-only", action="store_true", help="re-render the stored run")
     s = add("pipeline-plot", pipeline_plot, "stage-breakdown plots of tuning-loop analyses")
     s.add_argument("analyses", type=Path, nargs="+")
     s.add_argument("--paper-fig8", action="store_true", help="also beside the paper's Fig. 8")
