@@ -1,7 +1,7 @@
 // libFuzzer target: the gate's request path up to the upstream — Beast's header parser with
-// the gate's limits, tenant-key extraction in all three key modes, the body read in relay-sized
-// pieces through buffer_body, the hop-by-hop strip and the header as re-serialised for the
-// upstream. Invariant: the upstream's copy of the request names the same tenant the gate
+// the gate's limits, tenant-key extraction in all three key modes, the hop-by-hop strip, the
+// body read in relay-sized pieces through buffer_body (trailers dropped) and the header as
+// serialised for the upstream. Invariant: the upstream's copy of the request names the same tenant the gate
 // admitted (a request cannot be admitted as one tenant and reach the app as another).
 #include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/empty_body.hpp>
@@ -38,6 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (int k = 0; k < 3; ++k) admitted[k] = describe(extract_tenant(keys[k], key_source(keys[k], header.get())));
 
   http::request_parser<http::buffer_body> relay(std::move(header));
+  strip_hop_by_hop(relay.get());
+  relay.get().version(11);
+  const http::fields header_as_admitted = relay.get();
   std::string_view rest = input.substr(std::min(used, input.size()));
   char chunk[64];
   std::string body;
@@ -46,14 +49,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     relay.get().body().size = sizeof chunk;
     const std::size_t n = relay.put(boost::asio::buffer(rest.data(), rest.size()), ec);
     if (ec == http::error::need_buffer) ec = {};
-    if (ec && ec != http::error::need_more) return 0;  // malformed body: 400 and close
+    if (ec && ec != http::error::need_more) return 0;                           // malformed body: 400 and close
+    if (relay.chunked()) drop_trailer_fields(relay.get(), header_as_admitted);  // as the session does
     body.append(chunk, sizeof chunk - relay.get().body().size);
     rest.remove_prefix(std::min(n, rest.size()));
     if (n == 0 && relay.get().body().size == sizeof chunk) break;
   }
   auto& req = relay.get();
-  strip_hop_by_hop(req);
-  req.version(11);
   std::ostringstream upstream;  // the header as the gate writes it to the upstream
   http::request_serializer<http::buffer_body> sr(req);
   upstream << sr.get().base();

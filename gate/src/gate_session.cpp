@@ -222,6 +222,10 @@ void GateSession::forward() {
   strip_hop_by_hop(req);
   req.version(11);  // keep-alive to the upstream whatever the client speaks
   bodyless_ = request_->is_done();
+  if (request_->chunked())
+    admitted_.emplace(req);
+  else
+    admitted_.reset();
   upstream_ = shared_.pool.take();
   reused_ = upstream_ != nullptr;
   if (!upstream_) return connect();
@@ -281,6 +285,7 @@ void GateSession::relay_request() {
                        return self->write_local(problem(413, "request body too large"));
                      }
                      if (ec) return self->close();
+                     if (self->admitted_) drop_trailer_fields(self->request_->get(), *self->admitted_);
                      auto& b = self->request_->get().body();
                      b.size = self->up_chunk_.size() - b.size;
                      b.data = self->up_chunk_.data();

@@ -80,8 +80,9 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   bool reused_ = false;   // upstream_ came from the pool
   bool retried_ = false;  // a stale pooled connection was replaced once
   bool response_started_ = false;
-  bool bodyless_ = false;           // the request had no body
-  bool upstream_reusable_ = false;  // the upstream's response leaves its connection open
+  bool bodyless_ = false;                               // the request had no body
+  std::optional<boost::beast::http::fields> admitted_;  // a chunked request's header as admitted
+  bool upstream_reusable_ = false;                      // the upstream's response leaves its connection open
 };
 
 }  // namespace isolato::gate

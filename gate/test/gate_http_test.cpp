@@ -131,6 +131,13 @@ TEST_F(GateHttpTest, StreamsA32MiBBodyBothWays) {
       "POST /chunked HTTP/1.1\r\nHost: t\r\nX-Tenant: free\r\nTransfer-Encoding: chunked\r\n\r\n"
       "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
   EXPECT_EQ(client.receive().body(), "hello world");
+  // A trailer cannot add a second tenant key behind the admitted one (found by fuzz_gate_request).
+  client.send(
+      "POST /chunked HTTP/1.1\r\nHost: t\r\nX-Tenant: free\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "5\r\nhello\r\n0\r\nX-Tenant: other\r\n\r\n");
+  auto trailed = client.receive();
+  EXPECT_EQ(trailed.body(), "hello");
+  EXPECT_EQ(trailed["X-Seen-Tenant-Fields"], "1");
 }
 
 TEST_F(GateHttpTest, RateLimitedTenantGets429WhileAnotherPasses) {

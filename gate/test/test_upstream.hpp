@@ -11,6 +11,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <iterator>
 #include <list>
 #include <mutex>
 #include <thread>
@@ -71,6 +72,8 @@ class TestUpstream {
       http::response<http::string_body> res{http::status::ok, 11};
       res.set(http::field::content_type, "application/octet-stream");
       res.set("X-Seen-Tenant", req["X-Tenant"]);
+      const auto keys = req.equal_range("X-Tenant");
+      res.set("X-Seen-Tenant-Fields", std::to_string(std::distance(keys.first, keys.second)));
       res.set("X-Seen-Target", req.target());
       res.body() = req.body();
       res.prepare_payload();
