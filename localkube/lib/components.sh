@@ -151,7 +151,10 @@ containerRuntimeEndpoint: unix://$LK_CONTAINERD_SOCK
 cgroupDriver: cgroupfs
 failCgroupV1: false
 failSwapOn: false
-localStorageCapacityIsolation: false
+# Ephemeral-storage requests/limits and emptyDir sizeLimit are enforced (the eviction manager
+# measures each pod's writable layers, logs and emptyDirs): a pod over its limit is evicted,
+# its neighbours keep the disk (issue 37).
+localStorageCapacityIsolation: true
 serializeImagePulls: false
 # No registry can refill a collected image: never garbage-collect images.
 imageGCHighThresholdPercent: 100
