@@ -35,7 +35,7 @@ lk_up() {
     return 0
   fi
   if [ "$n_running" -gt 0 ] || ls "$LK_PIDS"/*.pid >/dev/null 2>&1 || ip link show cni0 >/dev/null 2>&1 \
-    || [ -n "$(lk_present_nodes)" ]; then
+    || ip netns list | grep -q '^localkube-node-'; then
     lk_step "found a half-started cluster (from a killed run?); cleaning up first"
     lk_down quiet
   fi
@@ -122,6 +122,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: localkube-probe, labels: {app.kubernetes.io/managed-by: localkube}}
 spec:
+  nodeName: $(lk_conf node.name)
   terminationGracePeriodSeconds: 0
   automountServiceAccountToken: false
   containers:

@@ -105,6 +105,8 @@ lk_args() { # component -> its command line, one argument per line
     prometheus) lk_prometheus_args ;;
     prometheus-discovery) lk_prometheus_discovery_args ;;
     containerd-*) lk_in_node "${c#containerd-}" lk_args containerd ;;
+    network-policies) lk_netpol_args "$node" ;;
+    network-policies-*) lk_netpol_args "$(lk_node_name "${c#network-policies-}")" ;;
     kubelet-*)
       local i=${c#kubelet-}
       printf '%s\n' "$LK_BIN_DIR/kubelet" "--config=$(lk_node_home "$i")/kubelet/config.yaml" \
@@ -221,6 +223,7 @@ lk_prepare() {
     prometheus) lk_prometheus_prepare ;;
     prometheus-discovery) lk_prometheus_discovery_prepare ;;
     containerd-*) lk_in_node "${c#containerd-}" lk_prepare containerd >/dev/null ;;
+    network-policies|network-policies-*) lk_netpol_prepare ;;
     kubelet-*)
       mkdir -p "$(lk_node_home "${c#kubelet-}")/kubelet/root"
       lk_in_node "${c#kubelet-}" lk_render_kubelet_config > "$(lk_node_home "${c#kubelet-}")/kubelet/config.yaml" ;;
@@ -269,6 +272,8 @@ lk_health() {
         && lk_logged_since_start "$c" "Start streaming server" ;;
     kubelet-*) lk_node_exec "${c#kubelet-}" curl -sf --max-time 2 http://127.0.0.1:10248/healthz ;;
     kube-proxy-*) lk_node_exec "${c#kube-proxy-}" curl -sf --max-time 2 http://127.0.0.1:10256/healthz ;;
+    network-policies) lk_netpol_health ;;
+    network-policies-*) lk_node_exec "${c#network-policies-}" curl -sf --max-time 2 -o /dev/null http://127.0.0.1:9080/metrics ;;
   esac
 }
 

@@ -29,7 +29,7 @@ lk_proxy_cluster_cidr() { if [ "$(lk_node_count)" -gt 1 ]; then lk_cluster_cidr;
 
 # The extra-node components: <component>-<i>.
 lk_node_components() { echo "containerd-$1 kubelet-$1 kube-proxy-$1"; }
-lk_node_index() { [[ "$1" =~ ^(containerd|kubelet|kube-proxy)-([0-9]+)$ ]] && echo "${BASH_REMATCH[2]}"; }
+lk_node_index() { [[ "$1" =~ ^(containerd|kubelet|kube-proxy|network-policies)-([0-9]+)$ ]] && echo "${BASH_REMATCH[2]}"; }
 lk_netns_of() { local i; i=$(lk_node_index "$1") && lk_node_netns "$i"; }
 
 # Indexes of the extra nodes that have state (started by an `up`, not yet brought down).
@@ -71,7 +71,9 @@ lk_node_network_up() { # i
     ip addr show dev eth0 | grep -q ' $(lk_node_ip "$i")/' || ip addr add $(lk_node_ip "$i")/30 dev eth0
     ip route replace default via 10.250.$i.1
     sysctl -qw net.ipv4.ip_forward=1"
-  ip route replace "$(lk_node_pod_cidr "$i")" via "$(lk_node_ip "$i")" dev "$host"
+  # from the node IP, as host traffic to node 1's pods comes from it (or cni0's address): the
+  # pools' NetworkPolicies admit the controller by those addresses
+  ip route replace "$(lk_node_pod_cidr "$i")" via "$(lk_node_ip "$i")" dev "$host" src "$(lk_conf node.ip)"
   for d in /sys/fs/cgroup/*/; do
     [ -f "$d/cgroup.procs" ] || continue
     mkdir -p "$d$cg"
@@ -117,7 +119,7 @@ lk_node_down() { # i [leave]
     lk_kubectl drain "$name" --ignore-daemonsets --delete-emptydir-data --force --timeout=120s >/dev/null 2>&1 \
       || lk_step "warning: draining $name did not finish; its pods are removed with it"
   fi
-  for c in "kube-proxy-$i" "kubelet-$i"; do lk_stop_process "$c"; done
+  for c in "network-policies-$i" "kube-proxy-$i" "kubelet-$i"; do lk_stop_process "$c"; done
   netns=$(lk_in_node "$i" lk_sandbox_netns_of "containerd-$i")
   lk_in_node "$i" lk_remove_containers_of "containerd-$i"
   lk_stop_process "containerd-$i"
@@ -129,10 +131,10 @@ lk_node_down() { # i [leave]
   # mounts of its pods (volumes) under its state directory
   while read -r c; do umount -l "$c" 2>/dev/null || true; done < <(awk -v h="$(lk_node_home "$i")" 'index($5, h "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r)
   rm -rf "$(lk_node_home "$i")/cni/ipam"
-  if [ "$leave" = leave ]; then
-    lk_kubectl delete node "$name" --ignore-not-found >/dev/null
-    rm -rf "$(lk_node_home "$i")"
-  fi
+  # Its Node object goes too (its pods are gone): a stale Ready one would draw pods at the next
+  # `up` before the node is back. `leave` also forgets its state (images, certificates stay).
+  lk_kubectl delete node "$name" --ignore-not-found --wait=false >/dev/null 2>&1 || true
+  if [ "$leave" = leave ]; then rm -rf "$(lk_node_home "$i")"; fi
 }
 
 # Its kubepods tree, deepest first, in every hierarchy (emptied by the kubelet's and runc's exit).
@@ -150,6 +152,8 @@ lk_node_cgroups_remove() { # i
 lk_nodes_apply() {
   local n i c; n=$(lk_node_count)
   if [ "$n" -gt 1 ]; then lk_pod_masquerade add; fi
+  # node 1's bridge masquerades only while it is alone (its new pods read this)
+  lk_render_cni > "$LK_HOME/cni/net.d/10-localkube.conflist"
   for i in $(lk_present_nodes); do
     [ "$i" -gt "$n" ] && lk_node_down "$i" leave
   done
@@ -166,5 +170,5 @@ lk_nodes_apply() {
     lk_wait_for "node $(lk_node_name "$i") Ready" 120 lk_node_ready_i "$i" || lk_die "node $(lk_node_name "$i") did not become Ready; see $LK_LOGS/kubelet-$i.log"
   done
   if [ "$n" -eq 1 ]; then lk_pod_masquerade delete; fi
-  return 0
+  lk_nodes_netpol_apply
 }
