@@ -33,10 +33,11 @@ require_cluster() {
 }
 
 # The controller jar's environment on the host: its ports, the token file, and the host-side
-# clients (see scripts/run.sh for the pools' NetworkPolicy peers).
+# clients (see scripts/run.sh for the pools' NetworkPolicy peers; HOST_CIDRS adds other nodes'
+# bridge addresses, whence their kubelets probe).
 export_controller_env() {
   export ISOLATO_PORT=$PORT ISOLATO_MANAGEMENT_PORT=$MGMT_PORT ISOLATO_API_TOKEN_FILE=$WORK/token \
-    ISOLATO_CONTROLLER_CIDRS=10.250.0.1/32,10.244.0.1/32 ISOLATO_INGRESS_CIDRS=10.250.0.1/32,10.244.0.1/32
+    ISOLATO_CONTROLLER_CIDRS=${HOST_CIDRS:-10.250.0.1/32,10.244.0.1/32} ISOLATO_INGRESS_CIDRS=${HOST_CIDRS:-10.250.0.1/32,10.244.0.1/32}
 }
 
 start_controller() {

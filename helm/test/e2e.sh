@@ -85,6 +85,9 @@ kubectl auth can-i --list -n $NS --as=system:serviceaccount:$NS:isolato-controll
 diff -u <(grep -v '^#' "$ROOT/helm/test/expected-rbac.txt" | verbs_sorted) "$WORK/rbac" >&2 \
   || die "the controller's permissions differ from helm/test/expected-rbac.txt (- expected, + granted)"
 
+ports=$(kubectl -n $NS get networkpolicy isolato-controller -o jsonpath='{.spec.ingress[*].ports[*].port}') \
+  || die "the chart's NetworkPolicy is missing"
+[ "$ports" = 8080 ] || die "the controller's NetworkPolicy admits ports '$ports', not the API port alone (metricsFrom is empty)"
 log "helm test: onboards a tenant through the Service and sends it a request"
 # The test pod is deleted when it succeeds and kept (with its log) when it fails.
 "$HELM" test isolato -n $NS --timeout 3m >"$WORK/helm-test" 2>&1 \
@@ -188,7 +191,7 @@ log "steady load on the pool across the lease loss, 3 leader failures and the up
 
 log "helm uninstall: the chart's objects go; CRDs, classes, tenants, pools and the token Secret stay"
 "$HELM" uninstall isolato -n $NS --wait >/dev/null || die "helm uninstall failed"
-for o in deployment/isolato-controller service/isolato serviceaccount/isolato-controller pdb/isolato-controller; do
+for o in deployment/isolato-controller service/isolato serviceaccount/isolato-controller pdb/isolato-controller networkpolicy/isolato-controller; do
   ! kubectl -n $NS get "$o" >/dev/null 2>&1 || die "$o left after uninstall"
 done
 ! kubectl get clusterrole isolato-controller >/dev/null 2>&1 || die "ClusterRole left after uninstall"

@@ -17,7 +17,7 @@ lk_cpuacct_root() { awk '$3 == "cgroup" && $4 ~ /(^|,)cpuacct(,|$)/ { print $2; 
 lk_cgroup_of() {
   case "$1" in
     etcd|kube-apiserver|kube-controller-manager|kube-scheduler) echo control-plane ;;
-    containerd|kubelet|kube-proxy|kwok) echo node ;;
+    containerd|kubelet|kube-proxy|kwok|containerd-*|kubelet-*|kube-proxy-*) echo node ;;
   esac
 }
 

@@ -29,11 +29,13 @@ lk_up() {
   running=$(lk_running_components); [ -n "$running" ] && n_running=$(wc -l <<< "$running")
   if [ "$n_running" -eq "${#LK_COMPONENTS[@]}" ]; then
     lk_apply_changes
+    lk_nodes_apply
     lk_apply_optional
     lk_apply_keda
     return 0
   fi
-  if [ "$n_running" -gt 0 ] || ls "$LK_PIDS"/*.pid >/dev/null 2>&1 || ip link show cni0 >/dev/null 2>&1; then
+  if [ "$n_running" -gt 0 ] || ls "$LK_PIDS"/*.pid >/dev/null 2>&1 || ip link show cni0 >/dev/null 2>&1 \
+    || ip netns list | grep -q '^localkube-node-'; then
     lk_step "found a half-started cluster (from a killed run?); cleaning up first"
     lk_down quiet
   fi
@@ -52,6 +54,7 @@ lk_up() {
   lk_wait_for "node Ready" 120 lk_node_ready || lk_die "the node did not become Ready; see $LK_LOGS/kubelet.log"
   lk_step "waiting for a probe pod to run"
   lk_probe_pod
+  lk_nodes_apply
   lk_apply_optional
   lk_apply_keda
   lk_step "cluster is up. export KUBECONFIG=$LK_KUBECONFIGS/admin.kubeconfig"
@@ -119,6 +122,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: localkube-probe, labels: {app.kubernetes.io/managed-by: localkube}}
 spec:
+  nodeName: $(lk_conf node.name)
   terminationGracePeriodSeconds: 0
   automountServiceAccountToken: false
   containers:
@@ -162,8 +166,10 @@ lk_down() {
   [ -n "$quiet" ] || lk_step "stopping the cluster"
   if [ -f "$LK_PIDS/kwok.pid" ]; then lk_kwok_down || lk_step "warning: kwok's fake nodes were not all removed"; fi
   local netns
-  local c
-  for c in "${LK_OPTIONAL_COMPONENTS[@]}" metrics-server kube-proxy kubelet; do lk_stop_process "$c"; done
+  local c i
+  for c in "${LK_OPTIONAL_COMPONENTS[@]}"; do lk_stop_process "$c"; done
+  for i in $(lk_present_nodes); do lk_node_down "$i"; done
+  for c in metrics-server kube-proxy kubelet; do lk_stop_process "$c"; done
   netns=$(lk_sandbox_netns)
   [ -n "$quiet" ] || lk_step "removing pod containers"
   lk_remove_containers
@@ -171,22 +177,25 @@ lk_down() {
   lk_stop_shims
   [ -n "$quiet" ] || lk_step "unmounting and removing network state"
   lk_unmount_all "$netns"
+  lk_pod_masquerade delete
   lk_network_down
   lk_cgroup_remove
   [ -n "$quiet" ] || lk_step "cluster is down (state kept in $LK_HOME; 'localkube down --purge' removes it)"
 }
 
 # Network namespaces of our pod sandboxes, read before containerd stops.
-lk_sandbox_netns() {
-  lk_is_running containerd || return 0
+lk_sandbox_netns() { lk_sandbox_netns_of containerd; }
+lk_sandbox_netns_of() { # the containerd component whose socket LK_CONTAINERD_SOCK is
+  lk_is_running "$1" || return 0
   local id
   for id in $(lk_ctr containers ls -q 2>/dev/null); do
     lk_ctr containers info "$id" 2>/dev/null | jq -r '.Spec.linux.namespaces[]? | select(.type=="network") | .path // empty'
   done | { grep '^/' || true; } | sort -u
 }
 
-lk_remove_containers() {
-  lk_is_running containerd || return 0
+lk_remove_containers() { lk_remove_containers_of containerd; }
+lk_remove_containers_of() {
+  lk_is_running "$1" || return 0
   local id
   for id in $(lk_ctr tasks ls -q 2>/dev/null); do lk_ctr tasks kill -s SIGKILL "$id" >/dev/null 2>&1 || true; done
   for id in $(lk_ctr containers ls -q 2>/dev/null); do
@@ -233,7 +242,7 @@ lk_network_down() {
 lk_status() {
   local c pid any=0
   printf '%-24s %-8s %s\n' COMPONENT PID STATE
-  for c in "${LK_COMPONENTS[@]}" "${LK_OPTIONAL_COMPONENTS[@]}"; do
+  for c in "${LK_COMPONENTS[@]}" "${LK_OPTIONAL_COMPONENTS[@]}" $(for i in $(lk_present_nodes); do lk_node_components "$i"; done); do
     if pid=$(lk_pid_of "$c"); then
       any=1
       if lk_health "$c" >/dev/null 2>&1; then state=healthy; else state=unhealthy; fi

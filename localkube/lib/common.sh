@@ -49,6 +49,9 @@ lk_start_process() {
       [ "$fd" -gt 2 ] && exec {fd}>&-
     done
     lk_cgroup_join "$name" "$BASHPID"
+    # an extra node's agents run in its network namespace (lib/nodes.sh), nothing else differs
+    ns=$(lk_netns_of "$name") || true
+    if [ -n "$ns" ]; then exec setsid nsenter "--net=/run/netns/$ns" -- "$@"; fi
     exec setsid "$@"
   ) >>"$LK_LOGS/$name.log" 2>&1 < /dev/null &
   local pid=$! i

@@ -61,7 +61,7 @@ lk_args() { # component -> its command line, one argument per line
         "--proxy-client-cert-file=$LK_PKI/front-proxy-client.crt" "--proxy-client-key-file=$LK_PKI/front-proxy-client.key"
       lk_conf_flags apiserver ;;
     containerd)
-      printf '%s\n' /usr/bin/containerd "--config=$LK_HOME/containerd/config.toml" ;;
+      printf '%s\n' /usr/bin/containerd "--config=${LK_NODE_HOME:-$LK_HOME}/containerd/config.toml" ;;
     kube-controller-manager)
       printf '%s\n' "$LK_BIN_DIR/kube-controller-manager" \
         "--kubeconfig=$LK_KUBECONFIGS/controller-manager.kubeconfig" \
@@ -89,7 +89,7 @@ lk_args() { # component -> its command line, one argument per line
         "--node-ip=$ip" "--root-dir=$LK_HOME/kubelet/root" --v=0 ;;
     kube-proxy)
       printf '%s\n' "$LK_BIN_DIR/kube-proxy" "--kubeconfig=$LK_KUBECONFIGS/kube-proxy.kubeconfig" \
-        --proxy-mode=iptables "--cluster-cidr=$(lk_conf node.pod-cidr)" "--hostname-override=$node" \
+        --proxy-mode=iptables "--cluster-cidr=$(lk_proxy_cluster_cidr)" "--hostname-override=$node" \
         "--bind-address=$ip" --metrics-bind-address=127.0.0.1:10249 --healthz-bind-address=127.0.0.1:10256 \
         "--nodeport-addresses=$ip/32" --conntrack-max-per-core=0
       lk_conf_flags proxy ;;
@@ -104,14 +104,29 @@ lk_args() { # component -> its command line, one argument per line
       lk_conf_flags metrics-server ;;
     prometheus) lk_prometheus_args ;;
     prometheus-discovery) lk_prometheus_discovery_args ;;
+    containerd-*) lk_in_node "${c#containerd-}" lk_args containerd ;;
+    network-policies) lk_netpol_args "$node" ;;
+    network-policies-*) lk_netpol_args "$(lk_node_name "${c#network-policies-}")" ;;
+    kubelet-*)
+      local i=${c#kubelet-}
+      printf '%s\n' "$LK_BIN_DIR/kubelet" "--config=$(lk_node_home "$i")/kubelet/config.yaml" \
+        "--kubeconfig=$LK_KUBECONFIGS/kubelet-$i.kubeconfig" "--hostname-override=$(lk_node_name "$i")" \
+        "--node-ip=$(lk_node_ip "$i")" "--root-dir=$(lk_node_home "$i")/kubelet/root" --v=0 ;;
+    kube-proxy-*)
+      local i=${c#kube-proxy-}
+      printf '%s\n' "$LK_BIN_DIR/kube-proxy" "--kubeconfig=$LK_KUBECONFIGS/kube-proxy.kubeconfig" \
+        --proxy-mode=iptables "--cluster-cidr=$(lk_cluster_cidr)" "--hostname-override=$(lk_node_name "$i")" \
+        "--bind-address=$(lk_node_ip "$i")" --metrics-bind-address=127.0.0.1:10249 --healthz-bind-address=127.0.0.1:10256 \
+        "--nodeport-addresses=$(lk_node_ip "$i")/32" --conntrack-max-per-core=0
+      lk_conf_flags proxy ;;
   esac
 }
 
 lk_render_containerd_config() {
   cat <<EOF
 version = 2
-root = "$LK_HOME/containerd/root"
-state = "$LK_HOME/containerd/state"
+root = "${LK_NODE_HOME:-$LK_HOME}/containerd/root"
+state = "${LK_NODE_HOME:-$LK_HOME}/containerd/state"
 [grpc]
   address = "$LK_CONTAINERD_SOCK"
 [plugins."io.containerd.grpc.v1.cri"]
@@ -128,7 +143,7 @@ state = "$LK_HOME/containerd/state"
         BinaryName = "$(lk_runc_binary)"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
-    conf_dir = "$LK_HOME/cni/net.d"
+    conf_dir = "${LK_NODE_HOME:-$LK_HOME}/cni/net.d"
 EOF
 }
 
@@ -137,7 +152,7 @@ lk_render_kubelet_config() {
   cat <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
-address: $(lk_conf node.ip)
+address: ${LK_NODE_IP:-$(lk_conf node.ip)}
 healthzBindAddress: 127.0.0.1
 readOnlyPort: 0
 authentication:
@@ -145,13 +160,16 @@ authentication:
   webhook: {enabled: true}
   x509: {clientCAFile: $LK_PKI/ca.crt}
 authorization: {mode: Webhook}
-tlsCertFile: $LK_PKI/kubelet-server.crt
-tlsPrivateKeyFile: $LK_PKI/kubelet-server.key
+tlsCertFile: $LK_PKI/kubelet-server${LK_NODE_CERT:-}.crt
+tlsPrivateKeyFile: $LK_PKI/kubelet-server${LK_NODE_CERT:-}.key
 containerRuntimeEndpoint: unix://$LK_CONTAINERD_SOCK
 cgroupDriver: cgroupfs
 failCgroupV1: false
 failSwapOn: false
-localStorageCapacityIsolation: false
+# Ephemeral-storage requests/limits and emptyDir sizeLimit are enforced (the eviction manager
+# measures each pod's writable layers, logs and emptyDirs): a pod over its limit is evicted,
+# its neighbours keep the disk (issue 37).
+localStorageCapacityIsolation: true
 serializeImagePulls: false
 # No registry can refill a collected image: never garbage-collect images.
 imageGCHighThresholdPercent: 100
@@ -160,6 +178,11 @@ evictionHard: {memory.available: "100Mi", nodefs.available: "1%", imagefs.availa
 clusterDomain: cluster.local
 resolvConf: /etc/resolv.conf
 EOF
+  # An extra node keeps its pods' cgroups and logs apart from node 1's (whose kubelet would
+  # otherwise remove log directories of pods it does not know).
+  if [ -n "${LK_NODE_EXTRA:-}" ]; then
+    printf 'cgroupRoot: /%s\npodLogsDir: %s\n' "$(lk_node_cgroup "$LK_NODE_EXTRA")" "$LK_NODE_HOME/pod-logs"
+  fi
   for k in "${LK_CONF_KEYS[@]}"; do
     if [[ "$k" == kubelet.* ]]; then printf '%s: %s\n' "${k#kubelet.}" "$(lk_yaml_scalar "${LK_CONF[$k]}")"; fi
   done
@@ -175,10 +198,10 @@ lk_render_cni() {
   "name": "$LK_CNI_NET",
   "plugins": [
     {
-      "type": "bridge", "bridge": "cni0", "isGateway": true, "ipMasq": true, "hairpinMode": true,
+      "type": "bridge", "bridge": "cni0", "isGateway": true, "ipMasq": $([ "$(lk_node_count)" -gt 1 ] && echo false || echo true), "hairpinMode": true,
       "ipam": {
-        "type": "host-local", "dataDir": "$LK_HOME/cni/ipam",
-        "ranges": [[{"subnet": "$(lk_conf node.pod-cidr)"}]],
+        "type": "host-local", "dataDir": "${LK_NODE_HOME:-$LK_HOME}/cni/ipam",
+        "ranges": [[{"subnet": "${LK_NODE_POD_CIDR:-$(lk_conf node.pod-cidr)}"}]],
         "routes": [{"dst": "0.0.0.0/0"}]
       }
     },
@@ -192,11 +215,18 @@ EOF
 lk_prepare() {
   local c=$1
   case "$c" in
-    containerd) mkdir -p "$LK_HOME/containerd" "$LK_RUN"; lk_render_containerd_config > "$LK_HOME/containerd/config.toml" ;;
+    containerd)
+      mkdir -p "${LK_NODE_HOME:-$LK_HOME}/containerd" "$(dirname "$LK_CONTAINERD_SOCK")"
+      lk_render_containerd_config > "${LK_NODE_HOME:-$LK_HOME}/containerd/config.toml" ;;
     kubelet) mkdir -p "$LK_HOME/kubelet/root"; lk_render_kubelet_config > "$LK_HOME/kubelet/config.yaml" ;;
     etcd) lk_prepare_etcd_dir ;;
     prometheus) lk_prometheus_prepare ;;
     prometheus-discovery) lk_prometheus_discovery_prepare ;;
+    containerd-*) lk_in_node "${c#containerd-}" lk_prepare containerd >/dev/null ;;
+    network-policies|network-policies-*) lk_netpol_prepare ;;
+    kubelet-*)
+      mkdir -p "$(lk_node_home "${c#kubelet-}")/kubelet/root"
+      lk_in_node "${c#kubelet-}" lk_render_kubelet_config > "$(lk_node_home "${c#kubelet-}")/kubelet/config.yaml" ;;
   esac
   lk_args "$c"
 }
@@ -207,6 +237,8 @@ lk_fingerprint() {
   case "$1" in
     containerd) lk_render_containerd_config ;;
     kubelet) lk_render_kubelet_config ;;
+    containerd-*) lk_in_node "${1#containerd-}" lk_render_containerd_config ;;
+    kubelet-*) lk_in_node "${1#kubelet-}" lk_render_kubelet_config ;;
     etcd) echo "storage=$(lk_conf etcd.storage)" ;;
     prometheus) lk_prometheus_config; cat "$LK_PROMETHEUS_RULES" ;;
   esac
@@ -235,6 +267,13 @@ lk_health() {
     metrics-server) curl -sfk --max-time 2 "https://$ip:4443/livez" ;;
     prometheus) curl -sf --max-time 2 "$(lk_prometheus_url)/-/ready" ;;
     prometheus-discovery) lk_prometheus_discovery_health ;;
+    containerd-*)
+      lk_in_node "${c#containerd-}" ctr --address "$(lk_node_home "${c#containerd-}")/run/containerd.sock" version >/dev/null \
+        && lk_logged_since_start "$c" "Start streaming server" ;;
+    kubelet-*) lk_node_exec "${c#kubelet-}" curl -sf --max-time 2 http://127.0.0.1:10248/healthz ;;
+    kube-proxy-*) lk_node_exec "${c#kube-proxy-}" curl -sf --max-time 2 http://127.0.0.1:10256/healthz ;;
+    network-policies) lk_netpol_health ;;
+    network-policies-*) lk_node_exec "${c#network-policies-}" curl -sf --max-time 2 -o /dev/null http://127.0.0.1:9080/metrics ;;
   esac
 }
 

@@ -47,6 +47,7 @@ lk_conf_check() {
     node.name) [[ "$v" =~ ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ ]] || { lk_conf_bad "$k" "$v" "a DNS-1123 label"; return 1; } ;;
     containerd.runc)
       [[ "$v" == built || ( "$v" == /* && -x "$v" ) ]] || { lk_conf_bad "$k" "$v" "built or the absolute path of a runc executable"; return 1; } ;;
+    node.count) [[ "$v" =~ ^[1-8]$ ]] || { lk_conf_bad "$k" "$v" "a node count from 1 to 8"; return 1; } ;;
     node.*-cidr) [[ "$v" =~ ^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+/[0-9]+$ ]] || { lk_conf_bad "$k" "$v" "an IPv4 CIDR"; return 1; } ;;
     *)
       [ -n "$v" ] || { lk_conf_bad "$k" "$v" "a non-empty value"; return 1; }

@@ -23,10 +23,20 @@ lk_load_image_build() {
   rm -f "$archive"
 }
 
+# Into every node's containerd: each node has its own image store, as real nodes do.
 lk_load_image_archive() {
+  local i
   [ -f "$1" ] || lk_die "no such image archive: $1"
-  lk_health containerd >/dev/null 2>&1 || lk_die "containerd is not running; run 'localkube up' first"
-  lk_ctr images import --digests=true "$1" >/dev/null || lk_die "importing $1 into containerd failed"
+  if [ -n "${LK_NODE_EXTRA:-}" ]; then lk_import_archive "$1" "containerd-$LK_NODE_EXTRA"; return; fi
+  lk_import_archive "$1" containerd
+  for i in $(lk_present_nodes); do
+    if lk_is_running "containerd-$i"; then lk_in_node "$i" lk_import_archive "$1" "containerd-$i"; fi
+  done
+}
+
+lk_import_archive() { # archive component
+  lk_health "$2" >/dev/null 2>&1 || lk_die "$2 is not running; run 'localkube up' first"
+  lk_ctr images import --digests=true "$1" >/dev/null || lk_die "importing $1 into $2 failed"
 }
 
 # The pause image's build context (a static binary, FROM scratch) in DIR.

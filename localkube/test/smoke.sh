@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end smoke test of localkube on the real machine: up, a Guaranteed-QoS Deployment of a
 # locally built image runs with the right CFS quota, a ClusterIP Service answers from the host,
-# the metrics API reports the pod, and `down` leaves nothing behind.
+# the metrics API reports the pod, a second real node (`up --nodes=2`) joins, carries a spread
+# Deployment, leaves and rejoins,
+# and `down` leaves nothing behind.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"
@@ -104,6 +106,39 @@ check "its RuntimeDefault seccomp filter is on" seccomp_filtered "$new"
 "$LK" config unset containerd.runc >/dev/null
 "$LK" up >/dev/null
 
+step "up --nodes=2: a second real node joins; a spread Deployment uses both"
+"$LK" up --nodes=2 >/dev/null
+check "node localkube-2 is Ready" kubectl wait --for=condition=Ready node/localkube-2 --timeout=60s
+kubectl -n "$NS" apply -f - >/dev/null <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: spread}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: spread}}
+  template:
+    metadata: {labels: {app: spread}}
+    spec:
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: spread}}}
+      containers:
+      - name: demo
+        image: localhost/localkube/demo:1
+        imagePullPolicy: Never
+        resources: {limits: {cpu: 20m, memory: 16Mi, ephemeral-storage: 16Mi}}
+EOF
+check "the spread Deployment becomes available" kubectl -n "$NS" rollout status deployment/spread --timeout=90s
+check "its pods run on 2 nodes" bash -c "[ \"\$('$LK_BIN_DIR/kubectl' -n '$NS' get pod -l app=spread -o jsonpath='{.items[*].spec.nodeName}' | tr ' ' '\n' | sort -u | wc -l)\" = 2 ]"
+ip2=$(kubectl -n "$NS" get pod -l app=spread -o jsonpath='{.items[?(@.spec.nodeName=="localkube-2")].status.podIP}')
+check "the host reaches the pod on node 2 ($ip2)" curl -sf --max-time 5 -o /dev/null "http://$ip2:8080/"
+check "node 2's pod has the kubelet's PID limit" bash -c "cat /sys/fs/cgroup/pids/localkube-node-2/kubepods/pod*/pids.max | grep -qx 1024"
+"$LK" up --nodes=1 >/dev/null
+check "up --nodes=1: node localkube-2 left" bash -c "! '$LK_BIN_DIR/kubectl' get node localkube-2 >/dev/null 2>&1"
+check "its namespace, veth and cgroups are gone" bash -c "! ip netns list | grep -q localkube-node- && ! ip link show lk-veth2 >/dev/null 2>&1 && ! ls -d /sys/fs/cgroup/*/localkube-node-* >/dev/null 2>&1"
+check "its pods were rescheduled on node 1" kubectl -n "$NS" rollout status deployment/spread --timeout=90s
+"$LK" up --nodes=2 >/dev/null
+check "node localkube-2 joins again" kubectl wait --for=condition=Ready node/localkube-2 --timeout=60s
+
 kubectl delete namespace "$NS" --wait=false >/dev/null
 pids=$(cat "$LOCALKUBE_HOME"/pids/*.pid 2>/dev/null | tr '\n' ' ')
 step "localkube down (started PIDs: $pids)"
@@ -113,6 +148,7 @@ alive() { local p; for p in $pids; do [ -r "/proc/$p/stat" ] && ! awk '{ exit ($
 check "no started process is left" bash -c "! { $(declare -f alive); pids='$pids'; alive; }"
 check "no mount under $LOCALKUBE_HOME is left" bash -c "! awk '{print \$5}' /proc/self/mountinfo | grep -qE '^$LOCALKUBE_HOME(/|$)'"
 check "cni0 is gone" bash -c "! ip link show cni0 >/dev/null 2>&1"
+check "no extra node's namespace, veth or cgroup is left" bash -c "! ip netns list | grep -q localkube-node- && ! ip link show lk-veth2 >/dev/null 2>&1 && ! ls -d /sys/fs/cgroup/*/localkube-node-* >/dev/null 2>&1"
 # Only ours: other CNI users' chains may exist (test/host-safety.sh checks those survive).
 none_of_ours_in_iptables() { ! iptables-save | grep -E '^:(KUBE-SVC|KUBE-SERVICES)|name: \\"localkube\\"' >/dev/null; }
 check "no iptables rule or chain of localkube's is left" none_of_ours_in_iptables
@@ -120,6 +156,7 @@ check "no iptables rule or chain of localkube's is left" none_of_ours_in_iptable
 no_shims() { ! pgrep -f "containerd-shim.* -address $LOCALKUBE_HOME/" >/dev/null; }
 check "no containerd shim of ours is left" no_shims
 check "down on a stopped cluster is fine" "$LK" down
+"$LK" config unset node.count >/dev/null
 
 if [ "$fails" -gt 0 ]; then step "$fails check(s) failed"; exit 1; fi
 step "all checks passed"

@@ -3,6 +3,7 @@ package dev.isolato.api;
 import static dev.isolato.tenancy.SpecLimits.*;
 
 import dev.isolato.calibration.FieldError;
+import dev.isolato.tenancy.PodPlacement;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClassSpec;
 import java.util.ArrayList;
@@ -86,6 +87,10 @@ public final class Validation {
     if (s.headroom != null) {
       quantity(e, "spec.headroom.cpu", s.headroom.cpu);
     }
+    if (s.storage != null && s.storage.scratch != null) {
+      quantity(e, "spec.storage.scratch", s.storage.scratch);
+    }
+    e.addAll(PodPlacement.problems(s.placement));
     intRange(e, "spec.minReplicas", s.minReplicas, 1, MAX_REPLICAS);
     if (s.maxReplicas < s.minReplicas || s.maxReplicas > MAX_REPLICAS) {
       e.add(

@@ -347,7 +347,9 @@ public final class PoolObjects {
     SloClassSpec s = in.sloClass().getSpec();
     Map<String, String> podLabels = new LinkedHashMap<>(labels(in.pool()));
     podLabels.putAll(selector(in.pool()));
+    podLabels.putAll(PodPlacement.podLabels(in.pool()));
     String image = Workload.imageOf(s);
+    PodLimits disk = disk(in);
     return new DeploymentBuilder()
         .withMetadata(meta(in, Workload.NAME, true))
         .withNewSpec()
@@ -371,6 +373,10 @@ public final class PoolObjects {
         .withEnableServiceLinks(false)
         .withAutomountServiceAccountToken(false)
         .withSecurityContext(podSecurity())
+        .withTopologySpreadConstraints(PodPlacement.spread(selector(in.pool())))
+        .withNodeSelector(PodPlacement.nodeSelector(s.placement))
+        .withTolerations(PodPlacement.tolerations(s.placement))
+        .withAffinity(PodPlacement.affinity(in.pool()))
         .addNewContainer()
         .withName(Workload.NAME)
         .withImage(image)
@@ -382,8 +388,8 @@ public final class PoolObjects {
         .withContainerPort(Workload.PORT)
         .endPort()
         .withNewResources()
-        .withRequests(podShape(in))
-        .withLimits(podLimits(in))
+        .withRequests(withStorage(podShape(in), disk.ephemeralBytes()))
+        .withLimits(withStorage(podLimits(in), disk.ephemeralBytes()))
         .endResources()
         .withNewReadinessProbe()
         .withNewHttpGet()
@@ -430,12 +436,31 @@ public final class PoolObjects {
         .addNewVolume()
         .withName("data")
         .withNewEmptyDir()
+        .withSizeLimit(new Quantity(PodLimits.quantity(disk.scratchBytes())))
         .endEmptyDir()
         .endVolume()
         .endSpec()
         .endTemplate()
         .endSpec()
         .build();
+  }
+
+  /** The pod's disk: the class's declared scratch, or derived from its tenants' io. */
+  static PodLimits disk(Input in) {
+    SloClassSpec s = in.sloClass().getSpec();
+    if (s.storage != null && s.storage.scratch != null) {
+      return PodLimits.withScratch(
+          Quantity.getAmountInBytes(new Quantity(s.storage.scratch)).longValue());
+    }
+    long cpu = CalibrationStatusMapper.cpuMillis(podLimits(in).get("cpu").toString());
+    return PodLimits.derived(cpu, PodLimits.maxIo(in.pool().tenants()));
+  }
+
+  /** Resources plus ephemeral-storage (requests == limits, like CPU and memory). */
+  static Map<String, Quantity> withStorage(Map<String, Quantity> resources, long bytes) {
+    Map<String, Quantity> r = new LinkedHashMap<>(resources);
+    r.put("ephemeral-storage", new Quantity(PodLimits.quantity(bytes)));
+    return r;
   }
 
   /**
@@ -507,13 +532,17 @@ public final class PoolObjects {
             "cpu",
             millis(VerticalHeadroom.FILLER_REQUEST_MILLIS),
             "memory",
-            new Quantity(Workload.FILLER_MEMORY));
+            new Quantity(Workload.FILLER_MEMORY),
+            "ephemeral-storage",
+            new Quantity(PodLimits.quantity(PodLimits.LOG_ALLOWANCE)));
     Map<String, Quantity> limits =
         Map.of(
             "cpu",
             millis(headroom.fillerLimitMillis()),
             "memory",
-            new Quantity(Workload.FILLER_MEMORY));
+            new Quantity(Workload.FILLER_MEMORY),
+            "ephemeral-storage",
+            new Quantity(PodLimits.quantity(PodLimits.LOG_ALLOWANCE)));
     return new DeploymentBuilder()
         .withMetadata(fillerMeta(meta(in, Workload.FILLER_NAME, true)))
         .withNewSpec()

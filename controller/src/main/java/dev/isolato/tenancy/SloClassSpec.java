@@ -80,6 +80,14 @@ public class SloClassSpec {
           + "request, and whether a lowest-priority filler soaks the idle CPU meanwhile. Absent: requests == limits.")
   public Headroom headroom;
 
+  @JsonPropertyDescription(
+      "Node pool of the class's pods (nodeSelector, tolerations); every pool is also spread over"
+          + " nodes and IO-heavy pools kept off each other's nodes.")
+  public PlacementSpec placement;
+
+  @JsonPropertyDescription("Local disk of each pod; absent: derived from the tenants' io profiles.")
+  public StorageSpec storage;
+
   /** How passive tenants are counted when planning. */
   public enum PassiveTenants {
     commitment,
