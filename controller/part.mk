@@ -1,8 +1,8 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
+.PHONY: test-burst-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
-E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e
+E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-burst-e2e
 
 # The benchmarks are subcommands of one tool, bench/isolato-bench (`bench/isolato-bench --help`).
 BENCH := bench/isolato-bench
@@ -35,6 +35,9 @@ test-keda-e2e: controller-build openloop-build ## KEDA on localkube: a load step
 
 test-filler-e2e: controller-build openloop-build saas-bench-build ## vertical headroom on localkube: the filler soaks idle CPU and is starved when the class needs it
 	@controller/test/filler-e2e.sh
+
+test-burst-e2e: controller-build ## 1,000 tenants + 200 repeated POSTs at concurrency 50 on localkube: exact, every one Serving
+	@$(BENCH) burst-check
 
 bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/benchmarks-log.md
 	@$(BENCH) onboarding
