@@ -12,6 +12,7 @@ runner's helpers importable) or through `make bench-*` (controller/part.mk, helm
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -80,6 +81,17 @@ def start_ab(a: argparse.Namespace) -> None:
     )
 
 
+def scale(a: argparse.Namespace) -> None:
+    run_sh(
+        "scale.sh",
+        env={
+            "TENANTS": str(a.tenants),
+            "CLASSES": str(a.classes),
+            "BENCHMARK_LOG": os.environ.get("BENCHMARK_LOG", str(BENCHMARK_LOG)),
+        },
+    )
+
+
 def burst_check(a: argparse.Namespace) -> None:
     run_sh("burst-check.sh")
 
@@ -88,9 +100,19 @@ def onboarding_stages_run(a: argparse.Namespace) -> None:
     argv = [*(a.runs), *(["--svg", str(a.svg)] if a.svg else [])]
     text = onboarding_stages.main(argv)
     if a.log:
+        # dated by the runs' own marks (the first and the last onboarding), not by this summary
+        posts = [
+            m["post"]
+            for r in a.runs
+            for m in json.loads(Path(r.partition("=")[2], "sequential.json").read_text())
+        ]
+        first, last = (datetime.fromtimestamp(t, UTC) for t in (min(posts), max(posts)))
         emit(
-            f"### Onboarding: where the time goes — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC — "
-            f"{machine()}\n" + "\n".join(text),
+            f"### Onboarding: where the time goes — {first:%Y-%m-%d %H:%M} to {last:%H:%M} UTC — "
+            f"{machine()}\n\nThe sequential onboardings of `isolato-bench onboarding` run with "
+            "PROFILE=DIR, split into the controller's steps (`isolato-bench onboarding-stages`, "
+            "[onboarding-profile.md](onboarding-profile.md)); the runs named below in order, on "
+            "one test cluster.\n" + "\n".join(text),
             "onboarding-stages",
         )
 
@@ -342,6 +364,9 @@ def parser() -> argparse.ArgumentParser:
         "JFR and step logs)",
     )
     add("burst-check", burst_check, "1,000 tenants at concurrency 50, exact and all Serving")
+    s = add("scale", scale, "controller RSS, heap and table size at N tenants in M classes")
+    s.add_argument("--tenants", type=int, default=1000)
+    s.add_argument("--classes", type=int, default=20)
     s = add("start-ab", start_ab, "controller start: plain vs AppCDS variants, alternated")
     s.add_argument("--repeats", type=int, default=3)
     s = add(

@@ -10,6 +10,9 @@ VARIANTS = {
     "cds": "AppCDS archive of a training start to Spring's refresh (what the image builds)",
     "cds-c1": "the same, C1 compiler only (-XX:TieredStopAtLevel=1)",
     "cds-lazy": "the same, Spring beans created on first use (lazy initialization)",
+    "aot": "Spring AOT bean definitions (jar built with -Paot)",
+    "cds-aot": "Spring AOT and an AppCDS archive trained with it",
+    "cds-aot-c1": "the same, C1 compiler only",
 }
 
 
