@@ -1,8 +1,8 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
+.PHONY: test-burst-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
-E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-placement-e2e
+E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-placement-e2e test-burst-e2e
 
 # The benchmarks are subcommands of one tool, bench/isolato-bench (`bench/isolato-bench --help`).
 BENCH := bench/isolato-bench
@@ -38,6 +38,9 @@ test-filler-e2e: controller-build openloop-build saas-bench-build ## vertical he
 
 test-placement-e2e: controller-build openloop-build saas-bench-build ## 2 real nodes (one joins, then leaves): a pool spreads over both, a tenant filling its scratch gets only its own pod evicted, another class's p95 holds
 	@controller/test/placement-e2e.sh
+
+test-burst-e2e: controller-build ## 1,000 tenants + 200 repeated POSTs at concurrency 50 on localkube: exact, every one Serving
+	@$(BENCH) burst-check
 
 bench-controller: controller-build ## onboarding latency / burst benchmark on localkube → docs/benchmarks-log.md
 	@$(BENCH) onboarding

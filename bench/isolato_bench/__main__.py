@@ -12,16 +12,20 @@ runner's helpers importable) or through `make bench-*` (controller/part.mk, helm
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS
 from runner.sections import load_average, machine, write_section
 
+from . import onboarding_stages
+from . import start_ab as start_ab_report
 from .faults import chaos, run_modes
 from .profile import jfr_hot
 
@@ -58,8 +62,65 @@ def emit(section: str, key: str, page: Path = BENCHMARK_LOG) -> None:
 # --- measurements ------------------------------------------------------------------------------
 
 
+def start_ab(a: argparse.Namespace) -> None:
+    out = subprocess.run(
+        [str(SH / "start-ab.sh")],
+        env=os.environ | {"PY": sys.executable, "REPEATS": str(a.repeats)},
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+    ).stdout
+    print(out, end="")
+    emit(
+        f"### Controller start: class-data sharing A/B — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+        f" — {machine()}, load average at the end {load_average()}\n\n"
+        "The jar extracted as the image holds it, started on the host against localkube, the "
+        f"variants alternated, {a.repeats} starts each (bench/sh/start-ab.sh).\n\n"
+        + "\n".join(start_ab_report.main(out.splitlines())),
+        "controller-start",
+    )
+
+
+def scale(a: argparse.Namespace) -> None:
+    run_sh(
+        "scale.sh",
+        env={
+            "TENANTS": str(a.tenants),
+            "CLASSES": str(a.classes),
+            "BENCHMARK_LOG": os.environ.get("BENCHMARK_LOG", str(BENCHMARK_LOG)),
+        },
+    )
+
+
+def burst_check(a: argparse.Namespace) -> None:
+    run_sh("burst-check.sh")
+
+
+def onboarding_stages_run(a: argparse.Namespace) -> None:
+    argv = [*(a.runs), *(["--svg", str(a.svg)] if a.svg else [])]
+    text = onboarding_stages.main(argv)
+    if a.log:
+        # dated by the runs' own marks (the first and the last onboarding), not by this summary
+        posts = [
+            m["post"]
+            for r in a.runs
+            for m in json.loads(Path(r.partition("=")[2], "sequential.json").read_text())
+        ]
+        first, last = (datetime.fromtimestamp(t, UTC) for t in (min(posts), max(posts)))
+        emit(
+            f"### Onboarding: where the time goes — {first:%Y-%m-%d %H:%M} to {last:%H:%M} UTC — "
+            f"{machine()}\n\nThe sequential onboardings of `isolato-bench onboarding` run with "
+            "PROFILE=DIR, split into the controller's steps (`isolato-bench onboarding-stages`, "
+            "[onboarding-profile.md](onboarding-profile.md)); the runs named below in order, on "
+            "one test cluster.\n" + "\n".join(text),
+            "onboarding-stages",
+        )
+
+
 def onboarding(a: argparse.Namespace) -> None:
-    run_sh("onboarding.sh", env={"BENCHMARK_LOG": str(BENCHMARK_LOG)})
+    # BENCHMARK_LOG set: a trial run written elsewhere than the docs
+    log = os.environ.get("BENCHMARK_LOG", str(BENCHMARK_LOG))
+    run_sh("onboarding.sh", env={"BENCHMARK_LOG": log})
 
 
 def reaction_time(a: argparse.Namespace) -> None:
@@ -321,7 +382,25 @@ def parser() -> argparse.ArgumentParser:
         s.set_defaults(run=run)
         return s
 
-    add("onboarding", onboarding, "onboarding latency and a 100-tenant burst (bench-controller)")
+    add(
+        "onboarding",
+        onboarding,
+        "onboarding latency, a 100- and a 1,000-tenant burst (bench-controller; PROFILE=DIR: "
+        "JFR and step logs)",
+    )
+    add("burst-check", burst_check, "1,000 tenants at concurrency 50, exact and all Serving")
+    s = add("scale", scale, "controller RSS, heap and table size at N tenants in M classes")
+    s.add_argument("--tenants", type=int, default=1000)
+    s.add_argument("--classes", type=int, default=20)
+    s = add("start-ab", start_ab, "controller start: plain vs AppCDS variants, alternated")
+    s.add_argument("--repeats", type=int, default=3)
+    s = add(
+        "onboarding-stages",
+        onboarding_stages_run,
+        onboarding_stages.__doc__.splitlines()[0],
+        parents=[onboarding_stages.parser(False)],
+    )
+    s.add_argument("--log", action="store_true", help="write the tables into the benchmark log")
     s = add("reaction-time", reaction_time, "reaction time to a load step, four autoscalers")
     s.add_argument("--out", type=Path, default=RESULTS / "reaction-time")
     s.add_argument("--variants", nargs="*", help="hpa keda-default keda-tuned direct (all)")

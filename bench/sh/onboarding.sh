@@ -13,6 +13,15 @@ LOG_TAG=bench
 source "$(dirname "$0")/../../controller/test/lib.sh"
 trap stop_controller EXIT
 require_cluster
+# with PROFILE=DIR: JFR recordings of the sequential onboardings and the big burst go to DIR, and
+# the reconcilers log each step (DEBUG) for `isolato-bench onboarding-stages`
+if [ -n "${PROFILE:-}" ]; then
+  mkdir -p "$PROFILE"
+  export LOGGING_LEVEL_DEV_ISOLATO_POOL=DEBUG LOGGING_LEVEL_DEV_ISOLATO_TENANCY=DEBUG
+fi
 start_controller
-export API METRICS TOKEN KUBECONFIG
+export API METRICS TOKEN KUBECONFIG CTL_PID PROFILE
 "${PY:?run through bench/isolato-bench}" -m isolato_bench.onboarding "${BENCHMARK_LOG:?}"
+if [ -n "${PROFILE:-}" ]; then
+  cp "$WORK/controller.log" "$PROFILE/controller.log"
+fi

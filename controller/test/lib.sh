@@ -4,7 +4,7 @@
 # shellcheck disable=SC2034 # METRICS and the like are read by the scripts that source this file
 ROOT=${ISOLATO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 LOCALKUBE=$ROOT/localkube/localkube
-JAR=$ROOT/controller/target/isolato-controller.jar
+JAR=${ISOLATO_JAR:-$ROOT/controller/target/isolato-controller.jar}
 IMAGE=localhost/isolato/saas-bench:dev
 WORK=$(mktemp -d /tmp/isolato-ctl.XXXXXX)
 PORT=${ISOLATO_TEST_PORT:-18080}
@@ -41,7 +41,8 @@ export_controller_env() {
 }
 
 start_controller() {
-  (export_controller_env; exec java -jar "$JAR") >>"$WORK/controller.log" 2>&1 &
+  # shellcheck disable=SC2086 # ISOLATO_JAVA_OPTS: JVM options, split on spaces
+  (export_controller_env; exec java ${ISOLATO_JAVA_OPTS:-} -jar "$JAR") >>"$WORK/controller.log" 2>&1 &
   CTL_PID=$!
   local deadline=$((SECONDS + 90))
   until curl -fs "$API/readyz" >/dev/null 2>&1; do

@@ -17,10 +17,12 @@ import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
 /**
- * Capacity admission of onboardings and rate changes, one class at a time: the decision and the
- * write happen under the class's lock, and what this JVM wrote is counted at once (read your
- * writes), not only when the watch of {@link TenantIndex} delivers it. The limit is {@link
- * AdmissionLimit} of the same {@link ClassPlans#request} the reconciler plans with.
+ * Capacity admission of onboardings and rate changes, one class at a time: the decision is made
+ * under the class's lock and reserves the tenant's rate before the lock is released, so the write
+ * (an API round trip) runs outside it and concurrent onboardings of one class overlap; what this
+ * JVM wrote, or is writing, is counted at once (read your writes), not only when the watch of
+ * {@link TenantIndex} delivers it. The limit is {@link AdmissionLimit} of the same {@link
+ * ClassPlans#request} the reconciler plans with.
  *
  * <p>One JVM only: two controller replicas serving the API can each admit into the same remaining
  * capacity within one watch delay (docs/api.md, "Admission").
@@ -38,8 +40,19 @@ public class Admissions {
   /** Tenants this JVM wrote lately, by id. */
   private final Map<String, Written> written = new ConcurrentHashMap<>();
 
+  /**
+   * Writes under way, one entry per admitted call (a repeated POST of one id is a second entry, so
+   * the one that fails drops its own reservation, never the other's).
+   */
+  private final Map<Object, Written> reserved = new ConcurrentHashMap<>();
+
   private record Written(
-      String sloClass, boolean dedicated, double committedRps, String resourceVersion, long at) {}
+      String tenantId,
+      String sloClass,
+      boolean dedicated,
+      double committedRps,
+      String resourceVersion,
+      long at) {}
 
   public Admissions(TenantIndex index) {
     this.index = index;
@@ -51,19 +64,28 @@ public class Admissions {
    */
   public Tenant admit(SloClass cls, String tenantId, TenantSpec spec, Supplier<Tenant> write) {
     String name = cls.getMetadata().getName();
+    boolean dedicated = spec.isolation == TenantSpec.Isolation.dedicated;
+    Object ticket = new Object();
     ReentrantLock lock = locks.computeIfAbsent(name, n -> new ReentrantLock());
     lock.lock();
     try {
-      boolean dedicated = spec.isolation == TenantSpec.Isolation.dedicated;
       List<TenantDemand> others = dedicated ? List.of() : sharedTenants(name, tenantId);
       AdmissionLimit limit = AdmissionLimit.of(ClassPlans.request(cls, others));
       if (!limit.admits(spec.committedRps)) {
         throw exceeded(cls, limit, spec.committedRps);
       }
+      reserved.put(
+          ticket,
+          new Written(tenantId, name, dedicated, spec.committedRps, null, System.nanoTime()));
+    } finally {
+      lock.unlock();
+    }
+    try {
       Tenant t = write.get();
       written.put(
           tenantId,
           new Written(
+              tenantId,
               name,
               dedicated,
               spec.committedRps,
@@ -71,8 +93,19 @@ public class Admissions {
               System.nanoTime()));
       return t;
     } finally {
-      lock.unlock();
+      // after the written entry is in place: the rate is counted throughout
+      reserved.remove(ticket);
     }
+  }
+
+  /** See {@link TenantIndex#sloClass}. */
+  public java.util.Optional<SloClass> watchedClass(String name) {
+    return index.sloClass(name);
+  }
+
+  /** See {@link TenantIndex#mayHave}. */
+  public boolean mayExist(String tenantId) {
+    return index.mayHave(tenantId);
   }
 
   /** A tenant this JVM deleted no longer holds capacity. */
@@ -102,12 +135,13 @@ public class Admissions {
             e ->
                 now - e.getValue().at() > OVERLAY_NANOS
                     || e.getValue().resourceVersion().equals(versions.get(e.getKey())));
-    written.forEach(
-        (id, w) -> {
-          if (w.sloClass().equals(sloClass) && !w.dedicated()) {
-            rates.merge(id, w.committedRps(), Math::max);
-          }
-        });
+    for (Written w :
+        java.util.stream.Stream.concat(written.values().stream(), reserved.values().stream())
+            .toList()) {
+      if (w.sloClass().equals(sloClass) && !w.dedicated()) {
+        rates.merge(w.tenantId(), w.committedRps(), Math::max);
+      }
+    }
     rates.remove(tenantId);
     List<TenantDemand> demands = new ArrayList<>(rates.size());
     rates.forEach((id, rps) -> demands.add(new TenantDemand(id, rps)));

@@ -78,7 +78,12 @@ public class SloClasses {
    * deleted.
    */
   public SloClass referenced(String name, String field) {
-    SloClass c = get(name);
+    return referenced(name, field, null);
+  }
+
+  /** The same, from {@code copy} (a watched copy of the class) when there is one. */
+  public SloClass referenced(String name, String field, SloClass copy) {
+    SloClass c = copy != null ? copy : get(name);
     if (c == null) {
       throw new ApiException(
           HttpStatus.UNPROCESSABLE_ENTITY,

@@ -2,26 +2,29 @@ package dev.isolato.api;
 
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.KubernetesConfig;
+import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 
 /**
- * The API's watch-fed copy of the Tenants, for the admission check of a POST: listing every tenant
- * from the API server on each request made a burst of onboardings O(n²) in bytes read. The API
- * server stays the only store; the copy lags it by a watch event (milliseconds), which is the same
- * race two concurrent requests already had with a fresh list. Started on first use, after the
- * bootstrap installed the CRDs.
+ * The API's watch-fed copies of the Tenants and the classes, for the admission check of a POST:
+ * listing every tenant from the API server on each request made a burst of onboardings O(n²) in
+ * bytes read. The API server stays the only store; the copy lags it by a watch event
+ * (milliseconds), which is the same race two concurrent requests already had with a fresh list.
+ * Started on first use, after the bootstrap installed the CRDs.
  */
 @Component
 public class TenantIndex implements DisposableBean {
   private final KubernetesClient client;
   private final String namespace;
   private volatile SharedIndexInformer<Tenant> informer;
+  private volatile SharedIndexInformer<SloClass> classes;
 
   public TenantIndex(
       @Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props) {
@@ -34,12 +37,34 @@ public class TenantIndex implements DisposableBean {
     return informer().getStore().list();
   }
 
+  /**
+   * Whether tenant {@code id} may exist: false only when the watch runs and has not seen it (a
+   * tenant created within the watch's lag is a miss: the API server's 409 on create still decides).
+   * Does not start the watch.
+   */
+  public boolean mayHave(String id) {
+    SharedIndexInformer<Tenant> i = informer;
+    return i == null || i.getStore().getByKey(namespace + "/" + id) != null;
+  }
+
+  /**
+   * The class as the watch last saw it; empty when the watch has not (a class created within its
+   * lag: the caller reads the API server). A copy may lag an update by one watch event, the same
+   * race two concurrent requests have with a fresh read. Does not start the watch (the tenants'
+   * does, on first use: after the API server answered).
+   */
+  public Optional<SloClass> sloClass(String name) {
+    SharedIndexInformer<SloClass> i = classes;
+    return i == null ? Optional.empty() : Optional.ofNullable(i.getStore().getByKey(name));
+  }
+
   private SharedIndexInformer<Tenant> informer() {
     SharedIndexInformer<Tenant> i = informer;
     if (i == null) {
       synchronized (this) {
         if (informer == null) {
           informer = client.resources(Tenant.class).inNamespace(namespace).inform();
+          classes = client.resources(SloClass.class).inform();
         }
         i = informer;
       }
@@ -51,6 +76,9 @@ public class TenantIndex implements DisposableBean {
   public synchronized void destroy() {
     if (informer != null) {
       informer.close();
+    }
+    if (classes != null) {
+      classes.close();
     }
   }
 }

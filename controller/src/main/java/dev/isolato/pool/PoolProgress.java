@@ -47,6 +47,14 @@ final class PoolProgress {
   /** The pool Deployment's replicas (the plan's while it has none) and ready pods. */
   record Pods(int replicas, int ready) {}
 
+  /** Whether the pool's previous status says its objects were applied (Ready). */
+  static boolean applied(SloPoolStatus status) {
+    return status != null
+        && status.conditions != null
+        && status.conditions.stream()
+            .anyMatch(c -> READY.equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
   /** Whether the table must go to the pods now. */
   static boolean needsPush(SloPool pool, Pods pods, boolean rotating) {
     SloPoolStatus prev = pool.getStatus();

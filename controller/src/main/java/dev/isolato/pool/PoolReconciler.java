@@ -22,7 +22,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.rate.RateLimited;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Instant;
@@ -30,7 +29,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,10 +98,10 @@ import org.slf4j.LoggerFactory;
           dependsOn = {"filler-priorityclass", "deployment"},
           reconcilePrecondition = PoolDependents.FillerWanted.class)
     })
-// At most one pass per pool every 250 ms: a burst of tenants (one spec in flight per pool, see
-// SloClassReconciler) then reaches the pool in a few larger steps, each costing a table write
-// and a status write, instead of one step per tenant.
-@RateLimited(maxReconciliations = 1, within = 250, unit = TimeUnit.MILLISECONDS)
+// No rate limit: JOSDK runs one pass per pool at a time and folds the events that arrive meanwhile
+// into one next pass, and the class reconciler keeps one spec in flight per pool (see
+// SloClassReconciler), so a burst of tenants already reaches the pool in few larger steps; a
+// fixed 250 ms limit only delayed the tenant that came alone (docs/onboarding-profile.md).
 public class PoolReconciler implements Reconciler<SloPool> {
   private static final Logger log = LoggerFactory.getLogger(PoolReconciler.class);
 
@@ -109,6 +110,15 @@ public class PoolReconciler implements Reconciler<SloPool> {
 
   /** The event source of the classes (a pool acts only while the class that owns it exists). */
   static final String CLASSES = "classes";
+
+  /** Runs the early pushes (blocking HTTP: not the common pool, one thread on 2 cores). */
+  private static final ExecutorService PUSHES =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "isolato-table-push");
+            t.setDaemon(true);
+            return t;
+          });
 
   private final TablePusher pusher;
   private final TenancyMetrics metrics;
@@ -172,7 +182,15 @@ public class PoolReconciler implements Reconciler<SloPool> {
           ? UpdateControl.noUpdate()
           : UpdateControl.patchStatus(statusPatch(pool, held.status()));
     }
+    Table table = table(pool, context);
+    // a pool already applied with ready pods gets its new table pushed while the workflow writes
+    // the objects (the ConfigMap, the durable copy): the push no longer waits for that write
+    CompletableFuture<TablePusher.Result> early =
+        PoolProgress.applied(pool.getStatus()) && table.due() ? table.pushAsync() : null;
     var objects = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    log.debug("pool {}: objects reconciled", pool.getMetadata().getName());
+    // joined before the pass ends, whatever the objects did: two pushes of one pool never overlap
+    TablePusher.Result pushedEarly = early == null ? null : early.join();
     PoolProgress.Step step =
         objectsFailure(objects)
             .map(
@@ -180,7 +198,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
                   log.warn("pool {}: {}", pool.getMetadata().getName(), f.message());
                   return PoolProgress.held(pool, f, now);
                 })
-            .orElseGet(() -> table(pool, context, now));
+            .orElseGet(() -> table.step(pushedEarly, now));
     UpdateControl<SloPool> control =
         PoolProgress.same(pool.getStatus(), step.status())
             ? UpdateControl.noUpdate()
@@ -230,7 +248,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
    * Step 2, table: pushed to the ready pods when the table changed, when pods became ready since
    * the last push, or while they have yet to accept a rotated key's token.
    */
-  private PoolProgress.Step table(SloPool pool, Context<SloPool> context, Instant now) {
+  private Table table(SloPool pool, Context<SloPool> context) {
     String ns = pool.getMetadata().getName();
     // the pool's own Deployment (the filler's lives in the same namespace)
     Deployment deployment =
@@ -245,25 +263,60 @@ public class PoolReconciler implements Reconciler<SloPool> {
             .orElse(null);
     PoolTokens.Keys keys = PoolInput.keys(context.getSecondaryResource(Secret.class, KEYS));
     boolean rotating = PoolInput.rotating(pool, keys);
-    PoolProgress.Pods pods = pods(deployment, pool.getSpec().replicas);
-    if (!PoolProgress.needsPush(pool, pods, rotating)) {
-      return PoolProgress.unchanged(pool, pods, keys, now);
+    return new Table(pool, pods(deployment, pool.getSpec().replicas), keys, rotating);
+  }
+
+  /** The pool's table against its pods: whether a push is due, the push, and the next status. */
+  private final class Table {
+    private final SloPool pool;
+    private final PoolProgress.Pods pods;
+    private final PoolTokens.Keys keys;
+    private final boolean rotating;
+
+    Table(SloPool pool, PoolProgress.Pods pods, PoolTokens.Keys keys, boolean rotating) {
+      this.pool = pool;
+      this.pods = pods;
+      this.keys = keys;
+      this.rotating = rotating;
     }
-    if (pods.ready() == 0) {
-      return PoolProgress.noReadyPod(pool, pods, now);
+
+    boolean due() {
+      return PoolProgress.needsPush(pool, pods, rotating) && pods.ready() > 0;
     }
-    TablePusher.Result pushed =
-        pusher.push(ns, pool.getSpec().table, PoolTokens.tokens(keys, ns, !rotating));
-    if (rotating && pushed.firstTokenEverywhere()) {
-      log.info(
-          "pool {} accepts the token of key {}; dropping the previous token",
-          ns,
-          keys.fingerprint());
+
+    CompletableFuture<TablePusher.Result> pushAsync() {
+      return CompletableFuture.supplyAsync(this::push, PUSHES);
     }
-    if (!pushed.errors().isEmpty()) {
-      metrics.tablePushFailures(pool.getSpec().sloClass, pushed.errors().size());
+
+    private TablePusher.Result push() {
+      String ns = pool.getMetadata().getName();
+      TablePusher.Result pushed =
+          pusher.push(ns, pool.getSpec().table, PoolTokens.tokens(keys, ns, !rotating));
+      log.debug("pool {}: table pushed to {}/{} pods", ns, pushed.accepted(), pushed.readyPods());
+      return pushed;
     }
-    return PoolProgress.pushed(pool, pods, keys, rotating, pushed, now);
+
+    /** The next status, from the push made early ({@code early}, or null) or made now. */
+    PoolProgress.Step step(TablePusher.Result early, Instant now) {
+      if (!PoolProgress.needsPush(pool, pods, rotating)) {
+        return PoolProgress.unchanged(pool, pods, keys, now);
+      }
+      if (pods.ready() == 0) {
+        return PoolProgress.noReadyPod(pool, pods, now);
+      }
+      TablePusher.Result pushed = early != null ? early : push();
+      String ns = pool.getMetadata().getName();
+      if (rotating && pushed.firstTokenEverywhere()) {
+        log.info(
+            "pool {} accepts the token of key {}; dropping the previous token",
+            ns,
+            keys.fingerprint());
+      }
+      if (!pushed.errors().isEmpty()) {
+        metrics.tablePushFailures(pool.getSpec().sloClass, pushed.errors().size());
+      }
+      return PoolProgress.pushed(pool, pods, keys, rotating, pushed, now);
+    }
   }
 
   private static PoolProgress.Pods pods(Deployment d, int planned) {

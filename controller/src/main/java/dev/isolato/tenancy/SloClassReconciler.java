@@ -64,6 +64,9 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final NetworkPeers peers;
   private final ScalingChoice scaling;
 
+  /** The tenants' informer index by class name. */
+  private static final String BY_CLASS = "sloClass";
+
   /** The tenants' informer: the reconciler's own status writes go into its cache. */
   private InformerEventSource<Tenant, SloClass> tenantSource;
 
@@ -124,6 +127,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
                 .withSecondaryToPrimaryMapper(t -> Set.of(new ResourceID(t.getSpec().sloClass)))
                 .build(),
             context);
+    tenants.addIndexers(Map.of(BY_CLASS, t -> List.of(t.getSpec().sloClass)));
     var keys = PoolKeys.eventSource("pool-keys", tenantNamespace, context, null);
     // the class's pool resources: their status tells the tenants' statuses
     var pools =
@@ -173,6 +177,21 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   }
 
   /**
+   * The class's tenants, each in its newest version this reconciler knows (its own status writes
+   * included). Read through the informer's index rather than {@code context.getSecondaryResources},
+   * which collects them into a set: hashing every tenant whole on each pass was the largest CPU
+   * cost of a burst (JFR, docs/onboarding-profile.md).
+   */
+  private List<Tenant> tenantsOf(String cls, Context<SloClass> context) {
+    if (tenantSource == null) {
+      return List.copyOf(context.getSecondaryResources(Tenant.class));
+    }
+    return tenantSource.byIndex(BY_CLASS, cls).stream()
+        .map(t -> tenantSource.get(ResourceID.fromResource(t)).orElse(t))
+        .toList();
+  }
+
+  /**
    * What one pass over a class produced: its status patch (null: unchanged) and when to look again.
    */
   private record Pass(SloClass statusPatch, Optional<Duration> recheck) {}
@@ -184,7 +203,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private Pass pass(SloClass cls, Context<SloClass> context, List<String> deletionWaitsFor) {
     String name = cls.getMetadata().getName();
     Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-    List<Tenant> tenants = List.copyOf(context.getSecondaryResources(Tenant.class));
+    List<Tenant> tenants = tenantsOf(name, context);
+    log.debug("class {}: pass over {} tenants", name, tenants.size());
     List<Pool> classPools = Pools.of(name, tenants);
     List<PoolRun> runs;
     Optional<String> classProblem = PoolNames.classNameProblem(name).map(m -> "class name " + m);
@@ -341,13 +361,17 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       // one spec in flight at a time: a burst of tenants collapses into the next write, made
       // when the pool reconciler has reported on this one (its status event brings the class back)
       if (live == null || state.isPresent()) {
-        log.debug(
-            "pool {}: writing, {}", pool.namespace(), PoolResources.difference(live, desired));
+        if (log.isTraceEnabled()) {
+          // the difference renders both tables: only when asked for
+          log.trace(
+              "pool {}: writing, {}", pool.namespace(), PoolResources.difference(live, desired));
+        }
         try {
           write(desired, live);
         } catch (NotOwned e) {
           return PoolRun.held(pool, PoolResources.NAMESPACE_CONFLICT, e.getMessage());
         }
+        log.debug("pool {}: spec written, {} tenants", pool.namespace(), pool.tenants().size());
         return PoolRun.inFlight(pool, request, plan);
       }
     }
@@ -410,6 +434,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private Map<String, TenantPhase> writeTenantStatuses(List<PoolRun> runs) {
     Map<String, TenantPhase> phases = new HashMap<>();
     Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    List<Runnable> writes = new ArrayList<>();
+    List<Runnable> served = new ArrayList<>();
     for (PoolRun run : runs) {
       if ((!run.applied() && PoolOutcome.APPLY_FAILED.equals(run.heldReason()))
           || (run.applied() && run.state() == null)) {
@@ -428,27 +454,34 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
                     run.plan().admittedRps().getOrDefault(id, t.getSpec().committedRps),
                     now)
                 : TenantStatuses.pending(t, run.heldReason(), run.heldMessage(), now);
-        log.debug(
-            "tenant {}: {} -> {}",
-            id,
-            t.getStatus() == null ? null : t.getStatus().phase,
-            status.phase);
         if (!TenantStatuses.same(t.getStatus(), status)) {
-          writeStatus(t, status);
+          writes.add(
+              () -> {
+                writeStatus(t, status);
+                log.debug(
+                    "tenant {}: {} -> {} written",
+                    id,
+                    t.getStatus() == null ? null : t.getStatus().phase,
+                    status.phase);
+              });
         }
         TenantPhase phase = TenantPhase.parse(status.phase);
         phases.put(id, phase);
         if (phase == TenantPhase.Serving && TenantPhase.of(t) != TenantPhase.Serving) {
-          TenancyReconcile.acceptedAt(t)
-              .ifPresent(
-                  a ->
-                      metrics.onboarded(
-                          run.pool().sloClass(),
-                          run.pool().isolation(),
-                          Duration.between(a, Instant.now())));
+          served.add(
+              () ->
+                  TenancyReconcile.acceptedAt(t)
+                      .ifPresent(
+                          a ->
+                              metrics.onboarded(
+                                  run.pool().sloClass(),
+                                  run.pool().isolation(),
+                                  Duration.between(a, Instant.now()))));
         }
       }
     }
+    ParallelWrites.run(writes);
+    served.forEach(Runnable::run);
     return phases;
   }
 
@@ -457,6 +490,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
    * drop the dedicated pool (its resource and namespace) and the finalizer.
    */
   private void releaseDeleted(SloClass cls, List<Tenant> tenants) {
+    List<Runnable> finalizers = new ArrayList<>();
     for (Tenant t : tenants) {
       if (t.getMetadata().getDeletionTimestamp() == null || !t.hasFinalizer(Tenant.FINALIZER)) {
         continue;
@@ -464,8 +498,9 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       if (Pools.isDedicated(t) && PoolNames.tenantIdProblem(t.getMetadata().getName()).isEmpty()) {
         deletePool(cls, PoolNames.dedicatedNamespace(t.getMetadata().getName()));
       }
-      removeFinalizer(t);
+      finalizers.add(() -> removeFinalizer(t));
     }
+    ParallelWrites.run(finalizers);
   }
 
   /**
@@ -623,7 +658,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
    */
   @Override
   public DeleteControl cleanup(SloClass cls, Context<SloClass> context) {
-    List<Tenant> tenants = List.copyOf(context.getSecondaryResources(Tenant.class));
+    List<Tenant> tenants = tenantsOf(cls.getMetadata().getName(), context);
     List<String> remaining =
         DeletionWait.liveTenants(
             tenants.stream()

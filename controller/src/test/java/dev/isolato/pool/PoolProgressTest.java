@@ -39,6 +39,25 @@ class PoolProgressTest {
   }
 
   @Test
+  void onlyAPoolWhoseObjectsWereAppliedPushesBesideTheWorkflow() {
+    assertThat(PoolProgress.applied(null)).as("never reconciled").isFalse();
+    var ready =
+        PoolProgress.pushed(
+                pool(null),
+                new PoolProgress.Pods(2, 2),
+                keys,
+                false,
+                new TablePusher.Result(2, 2, 2, List.of()),
+                now)
+            .status();
+    assertThat(PoolProgress.applied(ready)).isTrue();
+    var failed =
+        PoolProgress.held(pool(ready), new PoolProgress.Failure(false, "quota: HTTP 500"), now)
+            .status();
+    assertThat(PoolProgress.applied(failed)).as("the last apply failed").isFalse();
+  }
+
+  @Test
   void aPushIsNeededForANewTableANewReadyPodOrARotation() {
     var two = new PoolProgress.Pods(2, 2);
     assertThat(PoolProgress.needsPush(pool(null), two, false)).as("never pushed").isTrue();
