@@ -11,8 +11,8 @@ public final class ClassPlans {
   private ClassPlans() {}
 
   /**
-   * The class's target, replica bounds and per-pod cut-off (measured, else declared) with the
-   * stored fit and the candidate pod sizes attached, for {@code tenants}.
+   * The class's target, replica bounds and per-pod cut-off (live limit, else measured, else
+   * declared) with the stored fit and the candidate pod sizes attached, for {@code tenants}.
    */
   public static PlanRequest request(SloClass cls, List<TenantDemand> tenants) {
     SloClassSpec s = cls.getSpec();
@@ -24,7 +24,11 @@ public final class ClassPlans {
             s.maxReplicas,
             CalibrationStatusMapper.perPodCutoff(cls),
             tenants)
-        .withModel(CalibrationStatusMapper.modelFit(cls.getStatus()))
+        // a model fitted where the pods delivered more is no guide while live evidence says less
+        .withModel(
+            CalibrationStatusMapper.liveLimit(cls).isPresent()
+                ? null
+                : CalibrationStatusMapper.modelFit(cls.getStatus()))
         .withSizing(CalibrationStatusMapper.sizing(cls));
   }
 

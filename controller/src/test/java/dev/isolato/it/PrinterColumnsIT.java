@@ -82,7 +82,9 @@ class PrinterColumnsIT extends ItBase {
                 "TENANTS",
                 "2",
                 "READY",
-                "True"));
+                "True",
+                "SLOHELD",
+                "Unknown"));
     assertThat(rows.get("tenant.isolato.dev/cols-2"))
         .as("kubectl get tenant row of cols-2")
         .containsAllEntriesOf(
