@@ -11,23 +11,26 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The class conditions about capacity (docs/calibration.md): {@code SloHeld}, what the verification
- * loop measured on live traffic (Unknown until it measured), and {@code CapacityShort}, whether the
- * maximum replicas carry the commitments at the cut-off in force. Existing tenants keep their
- * admitted rates when capacity is short (a live measurement may be a passing neighbour; cutting
- * tenants who abide by their commitments would break theirs for certain): new commitments are
- * refused (422) and the operator is told the shortfall.
+ * The class conditions about capacity (docs/calibration.md): {@code Calibrated}, whether the
+ * cut-off was measured or only declared; {@code SloHeld}, what the verification loop measured on
+ * live traffic (Unknown until it measured), and {@code CapacityShort}, whether the maximum replicas
+ * carry the commitments at the cut-off in force. Existing tenants keep their admitted rates when
+ * capacity is short (a live measurement may be a passing neighbour; cutting tenants who abide by
+ * their commitments would break theirs for certain): new commitments are refused (422) and the
+ * operator is told the shortfall.
  */
 public final class CapacityConditions {
   public static final String SLO_HELD = "SloHeld";
   public static final String CAPACITY_SHORT = "CapacityShort";
+  public static final String CALIBRATED = "Calibrated";
 
   private CapacityConditions() {}
 
   /** The capacity conditions for the class's status (empty: nothing to say yet). */
   public static List<Condition> of(
       SloClass cls, SloClassStatus.Plan plan, List<Condition> previous, Instant now) {
-    List<Condition> out = new ArrayList<>(2);
+    List<Condition> out = new ArrayList<>(3);
+    out.add(calibrated(cls, previous, now));
     SloClassStatus.Capacity cap = cls.getStatus() == null ? null : cls.getStatus().capacity;
     out.add(
         cap != null && cap.sloHeld != null
@@ -50,6 +53,37 @@ public final class CapacityConditions {
               shortfall, previous, CalibrationStatusMapper.liveLimit(cls).isPresent(), now));
     }
     return out;
+  }
+
+  /**
+   * Whether the cut-off the class is planned on was measured: a declared figure is a guess until a
+   * calibration measured it where the class runs ({@code Uncalibrated}).
+   */
+  private static Condition calibrated(SloClass cls, List<Condition> previous, Instant now) {
+    double cutoff = CalibrationStatusMapper.calibratedPerPodCutoff(cls);
+    return CalibrationStatusMapper.perPodCutoffMeasured(cls)
+        ? Conditions.of(
+            previous,
+            CALIBRATED,
+            true,
+            "Measured",
+            String.format(
+                ROOT,
+                "planned on the measured %.1f req/s per pod (calibrated %s)",
+                cutoff,
+                cls.getStatus().calibratedAt),
+            now)
+        : Conditions.of(
+            previous,
+            CALIBRATED,
+            false,
+            "Uncalibrated",
+            String.format(
+                ROOT,
+                "planned on the declared %.1f req/s per pod, never measured where the class"
+                    + " runs; calibrate it (POST /api/v1/calibrations)",
+                cutoff),
+            now);
   }
 
   /** The Unknown condition's transition time: kept while it stays Unknown. */

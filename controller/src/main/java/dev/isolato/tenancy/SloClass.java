@@ -59,6 +59,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
     type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
+    name = "Calibrated",
+    jsonPath = ".status.conditions[?(@.type==\"Calibrated\")].status",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "False: planned on the declared cut-off (Uncalibrated)")
+@AdditionalPrinterColumn(
     name = "SloHeld",
     jsonPath = ".status.conditions[?(@.type==\"SloHeld\")].status",
     type = AdditionalPrinterColumn.Type.STRING,

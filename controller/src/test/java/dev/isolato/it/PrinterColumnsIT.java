@@ -84,7 +84,9 @@ class PrinterColumnsIT extends ItBase {
                 "READY",
                 "True",
                 "SLOHELD",
-                "Unknown"));
+                "Unknown",
+                "CALIBRATED",
+                "False"));
     assertThat(rows.get("tenant.isolato.dev/cols-2"))
         .as("kubectl get tenant row of cols-2")
         .containsAllEntriesOf(

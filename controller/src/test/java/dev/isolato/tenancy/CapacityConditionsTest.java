@@ -64,14 +64,17 @@ class CapacityConditionsTest {
     List<Condition> conditions = CapacityConditions.of(c, plan, List.of(), NOW);
     assertThat(conditions)
         .extracting(Condition::getType)
-        .containsExactly("SloHeld", "CapacityShort");
-    Condition held = conditions.get(0);
+        .containsExactly("Calibrated", "SloHeld", "CapacityShort");
+    assertThat(conditions.get(0).getReason()).isEqualTo("Uncalibrated");
+    assertThat(conditions.get(0).getMessage())
+        .startsWith("planned on the declared 100.0 req/s per pod, never measured");
+    Condition held = conditions.get(1);
     assertThat(held.getStatus()).isEqualTo("False");
     assertThat(held.getReason()).isEqualTo("OverTarget");
     assertThat(held.getMessage())
         .startsWith("p95 480.0 ms vs target 50.0 ms at 50.0 req/s per pod on 2 pods");
     assertThat(held.getLastTransitionTime()).isEqualTo("2026-11-27T11:59:40Z");
-    Condition shortCond = conditions.get(1);
+    Condition shortCond = conditions.get(2);
     assertThat(shortCond.getStatus()).isEqualTo("True");
     assertThat(shortCond.getReason()).isEqualTo("LiveCapacityShort");
     assertThat(shortCond.getMessage())
@@ -88,10 +91,17 @@ class CapacityConditionsTest {
     plan.perPodCutoffRps = 100;
     assertThat(CapacityConditions.of(c, plan, List.of(), NOW))
         .extracting(Condition::getType, Condition::getStatus, Condition::getReason)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("SloHeld", "Unknown", "NotVerified"));
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("Calibrated", "False", "Uncalibrated"),
+            org.assertj.core.groups.Tuple.tuple("SloHeld", "Unknown", "NotVerified"));
     plan.committedRps = 450;
     assertThat(CapacityConditions.of(c, plan, List.of(), NOW))
         .extracting(Condition::getReason)
-        .containsExactly("NotVerified", "MaximumTooSmall");
+        .containsExactly("Uncalibrated", "NotVerified", "MaximumTooSmall");
+    c.setStatus(new SloClassStatus());
+    c.getStatus().perPodCutoffRps = 80.0;
+    c.getStatus().calibratedAt = "2026-11-27T10:00:00Z";
+    assertThat(CapacityConditions.of(c, plan, List.of(), NOW).get(0).getMessage())
+        .isEqualTo("planned on the measured 80.0 req/s per pod (calibrated 2026-11-27T10:00:00Z)");
   }
 }
