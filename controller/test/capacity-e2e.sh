@@ -39,7 +39,9 @@ held() { cls | jq -r '.status.conditions[]? | select(.type == "SloHeld") | .stat
 [ "$(plan_replicas)" = 1 ] || die "plan is not 1 replica before the load: $(cls | jq -c .status.plan)"
 
 ip=$(service_ip $CLASS)
-"$OPENLOOP" -url "http://$ip:8080" -class $CLASS -tenants $TENANT -rates "$RATE" -warmup 0s \
+# A new connection per request, so that the Service spreads the load over the pods the plan
+# adds (kept-alive connections stay pinned to the first pod, which then never recovers).
+"$OPENLOOP" -url "http://$ip:8080" -class $CLASS -tenants $TENANT -rates "$RATE" -warmup 0s -connections per-request \
   -requests $((RATE * SECONDS_LOAD)) -timeout 5s -out "$WORK/load.json" 2>"$WORK/load.log" &
 LOAD_PID=$!
 start=$SECONDS

@@ -17,10 +17,15 @@ public final class PoolVerifier {
   private final VerificationPolicy policy;
   private final LiveCapacityEstimator estimator;
 
-  /** Last n active windows: over target, and over target below the plan's rate. */
+  /**
+   * Last n active windows: over target (the pool's latency), and over target with a pod failing
+   * below the plan's rate.
+   */
   private final Deque<boolean[]> recent = new ArrayDeque<>();
 
+  /** Per-pod points of the last active windows, for the live estimate. */
   private final Deque<LiveWindow> history = new ArrayDeque<>();
+
   private boolean held = true;
   private Instant since;
   private int calmRun;
@@ -62,12 +67,16 @@ public final class PoolVerifier {
 
   private void take(LiveWindow w, ClassModel model, List<Verdict.Change> changes) {
     last = w;
-    history.addLast(w);
+    List<LiveWindow> points = w.perPod();
+    points.forEach(history::addLast);
     while (history.size() > policy.historyWindows()) {
       history.removeFirst();
     }
     boolean over = w.latencyMs() > model.targetMs();
-    boolean belowPlan = w.perPodRps() < model.planRate(effective(model));
+    // drift: a pod failed the target at a rate below what the plan holds it at
+    double planRate = model.planRate(effective(model));
+    boolean belowPlan =
+        points.stream().anyMatch(p -> p.latencyMs() > model.targetMs() && p.perPodRps() < planRate);
     recent.addLast(new boolean[] {over, over && belowPlan});
     while (recent.size() > policy.ofWindows()) {
       recent.removeFirst();

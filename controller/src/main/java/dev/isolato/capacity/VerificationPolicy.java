@@ -14,7 +14,7 @@ package dev.isolato.capacity;
  * @param probeMargin see {@code probeWindows}
  * @param saturationMargin share of the rate a saturated pod delivered that is taken as its live
  *     cut-off when no window held the SLO (a queue at 70 % load waits ≈ 2.3 service times)
- * @param historyWindows active windows kept for the live estimate (the rest is forgotten)
+ * @param historyWindows per-pod points kept for the live estimate (the rest is forgotten)
  * @param minRefitPoints fewest active windows the latency model is refitted on
  * @param minCoverage the windows must span at least this share of the rate where the SLO failed
  *     before the model is refitted on them (a cluster of points says nothing about the curve)

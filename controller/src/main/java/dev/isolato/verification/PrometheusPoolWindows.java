@@ -7,24 +7,30 @@ import dev.isolato.profiler.PrometheusTenantRates;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Pool windows from Prometheus, straight from the pods' series rather than the 1-minute recording
- * rules: a reaction within 60 s needs windows of a few scrapes. Three instant queries per pass
- * (rate, pods up, one latency quantile per percentile in use), summed per pool namespace.
+ * rules: a reaction within 60 s needs windows of a few scrapes. Per pass: the rate and pods up per
+ * pool, each pod's rate, and per percentile in use the pool's and each pod's latency quantile.
  */
 public final class PrometheusPoolWindows implements PoolWindows {
+  private static final String POOL = "class, namespace";
+  private static final String POD = "class, namespace, pod";
   private final PrometheusTenantRates prometheus;
 
   public PrometheusPoolWindows(PrometheusTenantRates prometheus) {
     this.prometheus = prometheus;
   }
 
-  static String rateQuery(Duration window) {
-    return "sum by (class, namespace) (rate("
+  static String rateQuery(Duration window, String by) {
+    return "sum by ("
+        + by
+        + ") (rate("
         + ServiceMetrics.REQUESTS_TOTAL
         + selector()
         + "["
@@ -36,10 +42,12 @@ public final class PrometheusPoolWindows implements PoolWindows {
     return "count by (class, namespace) (up{job=\"" + ServiceMetrics.POOL_JOB + "\"} == 1)";
   }
 
-  static String latencyQuery(Duration window, double percentile) {
+  static String latencyQuery(Duration window, double percentile, String by) {
     return "histogram_quantile("
         + BigDecimal.valueOf(percentile / 100).stripTrailingZeros().toPlainString()
-        + ", sum by (class, namespace, le) (rate("
+        + ", sum by ("
+        + by
+        + ", le) (rate("
         + ServiceMetrics.REQUEST_DURATION_BUCKET
         + selector()
         + "["
@@ -54,11 +62,14 @@ public final class PrometheusPoolWindows implements PoolWindows {
   @Override
   public Map<Pool, Map<Double, LiveWindow>> read(
       Duration window, Set<Double> percentiles, Instant now) {
-    Map<Pool, Double> rates = byPool(rateQuery(window));
+    Map<Pool, Double> rates = byPool(rateQuery(window, POOL));
+    Map<Pool, Map<String, Double>> podRates = byPod(rateQuery(window, POD));
     Map<Pool, Double> pods = byPool(podsQuery());
     Map<Double, Map<Pool, Double>> latencies = new HashMap<>();
+    Map<Double, Map<Pool, Map<String, Double>>> podLatencies = new HashMap<>();
     for (double p : percentiles) {
-      latencies.put(p, byPool(latencyQuery(window, p)));
+      latencies.put(p, byPool(latencyQuery(window, p, POOL)));
+      podLatencies.put(p, byPod(latencyQuery(window, p, POD)));
     }
     Map<Pool, Map<Double, LiveWindow>> out = new HashMap<>();
     pods.forEach(
@@ -67,10 +78,34 @@ public final class PrometheusPoolWindows implements PoolWindows {
           Map<Double, LiveWindow> byPercentile = new HashMap<>();
           for (double p : percentiles) {
             double seconds = latencies.get(p).getOrDefault(pool, Double.NaN);
-            byPercentile.put(p, new LiveWindow(now, n.intValue(), rate / n, seconds * 1000));
+            Map<String, Double> podLatency = podLatencies.get(p).getOrDefault(pool, Map.of());
+            List<LiveWindow.PodPoint> points = new ArrayList<>();
+            podRates
+                .getOrDefault(pool, Map.of())
+                .forEach(
+                    (pod, r) ->
+                        points.add(
+                            new LiveWindow.PodPoint(
+                                r, podLatency.getOrDefault(pod, Double.NaN) * 1000)));
+            byPercentile.put(
+                p, new LiveWindow(now, n.intValue(), rate / n, seconds * 1000, points));
           }
           out.put(pool, byPercentile);
         });
+    return out;
+  }
+
+  private Map<Pool, Map<String, Double>> byPod(String query) {
+    Map<Pool, Map<String, Double>> out = new HashMap<>();
+    for (JsonNode s : prometheus.vector(query)) {
+      String cls = s.at("/metric/class").asText(null);
+      String ns = s.at("/metric/namespace").asText(null);
+      String pod = s.at("/metric/pod").asText(null);
+      double v = PrometheusTenantRates.value(s);
+      if (cls != null && ns != null && pod != null && Double.isFinite(v)) {
+        out.computeIfAbsent(new Pool(cls, ns), k -> new HashMap<>()).put(pod, v);
+      }
+    }
     return out;
   }
 

@@ -49,6 +49,29 @@ class PoolVerifierTest {
     assertThat(v.driftSince()).isEqualTo(T0.plusSeconds(10));
   }
 
+  /**
+   * Connections pinned to one pod: the pool's average (35 req/s per pod) is below the plan's 132,
+   * but the pod that fails carries 140, above it. That is uneven load, not pods delivering less
+   * than planned: the cut-off stays (the average would have lowered it below what any pod did).
+   */
+  @Test
+  void anUnevenPoolIsNotBlamedOnEveryPod() {
+    List<LiveWindow.PodPoint> pods =
+        List.of(
+            new LiveWindow.PodPoint(140, 900),
+            new LiveWindow.PodPoint(0, Double.NaN),
+            new LiveWindow.PodPoint(0, Double.NaN),
+            new LiveWindow.PodPoint(0, Double.NaN));
+    Verdict v = null;
+    for (int i = 0; i < 4; i++) {
+      v = verifier.observe(new LiveWindow(T0.plusSeconds(5L * i), 4, 35, 900, pods), GOLD);
+    }
+    assertThat(v.sloHeld()).isFalse();
+    assertThat(v.drift()).isFalse();
+    assertThat(v.effectivePerPodRps()).isEqualTo(165);
+    assertThat(v.live().lowestFailingRps()).isEqualTo(140);
+  }
+
   @Test
   void failureAboveCutoffTimesPivotIsLoadNotDrift() {
     window(1, 150, 80);
