@@ -3,6 +3,7 @@ package dev.isolato.profiler;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.isolato.events.ObjectEvents;
+import dev.isolato.events.Periodic;
 import dev.isolato.metrics.LiveMultiGauge;
 import dev.isolato.slo.TenantProfiler;
 import dev.isolato.tenancy.Tenant;
@@ -21,10 +22,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,17 +79,8 @@ public final class TenantProfilerLoop {
     if (executor != null) {
       return;
     }
-    executor =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "tenant-profiler");
-              t.setDaemon(true);
-              return t;
-            });
-    // passSafely logs each failed pass, so the periodic future never holds an exception
-    ScheduledFuture<?> unused =
-        executor.scheduleWithFixedDelay(
-            this::passSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    // passSafely logs each failed pass, so the schedule never stops
+    executor = Periodic.every(interval, "tenant-profiler", this::passSafely);
     log.info(
         "tenant profiler: every {} s over a {} s window", interval.toSeconds(), window.toSeconds());
   }

@@ -10,6 +10,7 @@ import dev.isolato.capacity.PoolVerifier;
 import dev.isolato.capacity.Verdict;
 import dev.isolato.capacity.VerificationPolicy;
 import dev.isolato.events.ObjectEvents;
+import dev.isolato.events.Periodic;
 import dev.isolato.metrics.LiveMultiGauge;
 import dev.isolato.profiler.TenantRates;
 import dev.isolato.tenancy.CalibrationStatusMapper;
@@ -31,10 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,17 +104,8 @@ public final class VerificationLoop {
       return;
     }
     classes = client.resources(SloClass.class).inform();
-    executor =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "capacity-verification");
-              t.setDaemon(true);
-              return t;
-            });
-    // passSafely logs each failed pass, so the periodic future never holds an exception
-    ScheduledFuture<?> unused =
-        executor.scheduleWithFixedDelay(
-            this::passSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    // passSafely logs each failed pass, so the schedule never stops
+    executor = Periodic.every(interval, "capacity-verification", this::passSafely);
     log.info(
         "capacity verification: every {} ms over {} s windows",
         interval.toMillis(),
