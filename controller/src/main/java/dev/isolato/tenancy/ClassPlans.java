@@ -2,6 +2,7 @@ package dev.isolato.tenancy;
 
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.PlanRequest;
+import dev.isolato.slo.PodSizing;
 import dev.isolato.slo.TenantDemand;
 import dev.isolato.slo.TenantProfiler;
 import java.util.List;
@@ -29,7 +30,31 @@ public final class ClassPlans {
             CalibrationStatusMapper.liveLimit(cls).isPresent()
                 ? null
                 : CalibrationStatusMapper.modelFit(cls.getStatus()))
-        .withSizing(CalibrationStatusMapper.sizing(cls));
+        .withSizing(liveSizing(cls));
+  }
+
+  /**
+   * The class's candidate sizes; while live evidence holds the cut-off below the calibrated one,
+   * each size's cut-off scaled by the same share (the context that slows one size slows the others:
+   * the live limit is not to be sidestepped by choosing another size).
+   */
+  static PodSizing liveSizing(SloClass cls) {
+    PodSizing sizing = CalibrationStatusMapper.sizing(cls);
+    java.util.OptionalDouble live = CalibrationStatusMapper.liveLimit(cls);
+    if (sizing == null || live.isEmpty()) {
+      return sizing;
+    }
+    double share = live.getAsDouble() / CalibrationStatusMapper.calibratedPerPodCutoff(cls);
+    return new PodSizing(
+        sizing.declaredCpuMillis(),
+        sizing.candidates().stream()
+            .map(
+                c ->
+                    new PodSizing.SizeCutoff(
+                        c.cpuMillis(),
+                        c.perPodCutoffRps() == null ? null : c.perPodCutoffRps() * share))
+            .toList(),
+        sizing.fitCpuMillis());
   }
 
   /**

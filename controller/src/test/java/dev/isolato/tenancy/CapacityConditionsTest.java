@@ -47,6 +47,32 @@ class CapacityConditionsTest {
   }
 
   @Test
+  void aLiveLimitScalesEveryCandidateSizeAlike() {
+    SloClass c = drifted();
+    c.getSpec().resources.cpuCandidates = List.of("250m");
+    c.getStatus().perPodCutoffRps = 100.0;
+    c.getStatus().cutoffs = List.of(point(500, 100), point(250, 40));
+    assertThat(ClassPlans.liveSizing(c).candidates())
+        .extracting(s -> s.cpuMillis() + "=" + s.perPodCutoffRps())
+        .containsExactly("250=14.0", "500=35.0");
+    c.getStatus().capacity = null;
+    assertThat(ClassPlans.liveSizing(c).candidates())
+        .extracting(s -> s.cpuMillis() + "=" + s.perPodCutoffRps())
+        .containsExactly("250=40.0", "500=100.0");
+  }
+
+  static SloClassStatus.CutoffPoint point(long cpuMillis, double perPod) {
+    SloClassStatus.CutoffPoint p = new SloClassStatus.CutoffPoint();
+    p.pods = 1;
+    p.rps = perPod;
+    p.perPodRps = perPod;
+    p.status = "found";
+    p.context = "alone";
+    p.podCpuMillis = cpuMillis;
+    return p;
+  }
+
+  @Test
   void aLiveLimitFoundAgainstAnotherCalibrationIsIgnored() {
     SloClass c = drifted();
     c.getStatus().perPodCutoffRps = 80.0; // a calibration the loop has yet to see
