@@ -11,7 +11,8 @@ import java.util.List;
  * holds (k of n, with hysteresis), and the effective cut-off — lowered on sustained evidence that
  * the pods deliver less than planned (over target at a rate below cut-off × pivot), raised back by
  * calm probes. Not thread-safe: one verification loop feeds it. Its state is only a cache of live
- * evidence; after a restart it is rebuilt within {@code ofWindows} windows.
+ * evidence (the SLO verdict is rebuilt within {@code ofWindows} windows after a restart), except
+ * the live limit, which a new verifier resumes from the class's status.
  */
 public final class PoolVerifier {
   private final VerificationPolicy policy;
@@ -39,6 +40,19 @@ public final class PoolVerifier {
   public PoolVerifier(VerificationPolicy policy) {
     this.policy = policy;
     this.estimator = new LiveCapacityEstimator(policy);
+  }
+
+  /**
+   * A verifier that resumes a live limit found before (by a previous leader, or before the pool's
+   * series went missing for a while): the limit holds until calm probes or a new calibration lift
+   * it, not merely because this process forgot it.
+   */
+  public PoolVerifier(
+      VerificationPolicy policy, double loweredPerPodRps, Instant driftSince, ClassModel model) {
+    this(policy);
+    this.lowered = loweredPerPodRps;
+    this.driftSince = driftSince;
+    this.calibrationId = model.calibrationId();
   }
 
   /** Takes one window into account. */

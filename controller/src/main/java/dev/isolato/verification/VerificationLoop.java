@@ -168,7 +168,7 @@ public final class VerificationLoop {
             if (pool.sloClass().equals(name)) {
               verdicts.add(
                   verifiers
-                      .computeIfAbsent(pool, p -> new PoolVerifier(policy))
+                      .computeIfAbsent(pool, p -> resumed(cls, model))
                       .observe(byPercentile.get(model.percentile()), model));
             }
           });
@@ -208,6 +208,24 @@ public final class VerificationLoop {
     held.set(heldRows);
     effective.set(effectiveRows);
     liveGauge.set(liveRows);
+  }
+
+  /** A new pool verifier, resuming the live limit the class's status holds. */
+  private PoolVerifier resumed(SloClass cls, ClassModel model) {
+    var limit = CalibrationStatusMapper.liveLimit(cls);
+    String since = cls.getStatus().capacity == null ? null : cls.getStatus().capacity.driftSince;
+    return limit.isPresent()
+        ? new PoolVerifier(policy, limit.getAsDouble(), instant(since), model)
+        : new PoolVerifier(policy);
+  }
+
+  /** A status written by hand may hold anything: an unreadable time is no time. */
+  private static Instant instant(String at) {
+    try {
+      return at == null ? null : Instant.parse(at);
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
   }
 
   static ClassModel model(SloClass cls) {

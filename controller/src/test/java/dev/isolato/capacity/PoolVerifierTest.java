@@ -127,6 +127,20 @@ class PoolVerifierTest {
   }
 
   @Test
+  void aResumedLimitHoldsUntilProbedOrRecalibrated() {
+    PoolVerifier resumed = new PoolVerifier(VerificationPolicy.defaults(), 70, T0, GOLD);
+    Verdict v = resumed.observe(new LiveWindow(T0.plusSeconds(5), 3, 40, 20), GOLD);
+    assertThat(v.effectivePerPodRps()).isEqualTo(70);
+    assertThat(v.driftSince()).isEqualTo(T0);
+    v =
+        resumed.observe(
+            new LiveWindow(T0.plusSeconds(10), 3, 40, 20),
+            new ClassModel(95, 50, 120, "run-2", 0.8));
+    assertThat(v.effectivePerPodRps()).isEqualTo(120);
+    assertThat(v.changes()).containsExactly(Change.CLEARED);
+  }
+
+  @Test
   void idleWindowsCarryNoEvidence() {
     Verdict v = window(2, 0, Double.NaN);
     assertThat(v.last()).isNull();

@@ -111,6 +111,19 @@ class CapacityIT extends ItBase {
     }
     assertThat(cls("drift").getStatus().capacity.sloHeld).isTrue();
     assertThat(cls("drift").getStatus().capacity.effectivePerPodRps).isEqualTo(35.0);
+
+    // a new leader's loop resumes the limit from the status, not from nothing
+    VerificationLoop next =
+        new VerificationLoop(
+            kube,
+            windows,
+            VerificationPolicy.defaults(),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(15),
+            new SimpleMeterRegistry());
+    next.pass(classes(), t.plusSeconds(60));
+    assertThat(cls("drift").getStatus().capacity.effectivePerPodRps).isEqualTo(35.0);
+    assertThat(replicas("drift")).isEqualTo(4);
   }
 
   List<SloClass> classes() {
