@@ -47,14 +47,7 @@ class CapacityIT extends ItBase {
             Map.of(
                 new PoolWindows.Pool("drift", "isolato-c-drift"),
                 Map.of(95.0, new LiveWindow(now, 2, 50, p95.get())));
-    VerificationLoop loop =
-        new VerificationLoop(
-            kube,
-            windows,
-            VerificationPolicy.defaults(),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(15),
-            new SimpleMeterRegistry());
+    VerificationLoop loop = loop(windows);
     Instant t = Instant.now();
     loop.pass(classes(), t);
     loop.pass(classes(), t.plusSeconds(5));
@@ -113,17 +106,20 @@ class CapacityIT extends ItBase {
     assertThat(cls("drift").getStatus().capacity.effectivePerPodRps).isEqualTo(35.0);
 
     // a new leader's loop resumes the limit from the status, not from nothing
-    VerificationLoop next =
-        new VerificationLoop(
-            kube,
-            windows,
-            VerificationPolicy.defaults(),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(15),
-            new SimpleMeterRegistry());
+    VerificationLoop next = loop(windows);
     next.pass(classes(), t.plusSeconds(60));
     assertThat(cls("drift").getStatus().capacity.effectivePerPodRps).isEqualTo(35.0);
     assertThat(replicas("drift")).isEqualTo(4);
+  }
+
+  VerificationLoop loop(PoolWindows windows) {
+    return new VerificationLoop(
+        kube,
+        windows,
+        VerificationPolicy.defaults(),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(15),
+        new SimpleMeterRegistry());
   }
 
   List<SloClass> classes() {
