@@ -1,8 +1,8 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: test-burst-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
+.PHONY: test-capacity-e2e test-burst-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
-E2E_TEST_TARGETS += test-controller-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-placement-e2e test-burst-e2e
+E2E_TEST_TARGETS += test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-placement-e2e test-burst-e2e
 
 # The benchmarks are subcommands of one tool, bench/isolato-bench (`bench/isolato-bench --help`).
 BENCH := bench/isolato-bench
@@ -29,6 +29,9 @@ api-spec: localkube-build ## rewrite docs/reference/openapi.json from the contro
 
 test-controller-e2e: controller-build ## controller end-to-end on localkube (gold/bronze served, kill/restart)
 	@controller/test/e2e.sh
+
+test-capacity-e2e: controller-build openloop-build ## drift on localkube: a class declared far above what its pod delivers, under load: SloHeld=False within 60 s, plan raised, p95 back under target
+	@controller/test/capacity-e2e.sh
 
 test-keda-e2e: controller-build openloop-build ## KEDA on localkube: a load step makes it add a replica from the cut-off trigger
 	@controller/test/keda-e2e.sh

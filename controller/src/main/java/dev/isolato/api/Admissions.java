@@ -2,6 +2,7 @@ package dev.isolato.api;
 
 import dev.isolato.slo.AdmissionLimit;
 import dev.isolato.slo.TenantDemand;
+import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.ClassPlans;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
@@ -152,17 +153,30 @@ public class Admissions {
     Map<String, Object> props =
         new LinkedHashMap<>(ProblemAdvice.remaining(limit.remainingRps(), limit.ceilingRps()));
     props.put("field", "committedRps");
+    String live = "";
+    if (CalibrationStatusMapper.liveLimit(cls).isPresent()) {
+      // the class delivers less than calibrated where it runs: say so, with both figures
+      props.put("liveCapacityRps", limit.ceilingRps());
+      props.put(
+          "calibratedCapacityRps",
+          cls.getSpec().maxReplicas * CalibrationStatusMapper.calibratedPerPodCutoff(cls));
+      live =
+          String.format(
+              "; live capacity measured on the pods' traffic, calibrated %.1f req/s per pod",
+              CalibrationStatusMapper.calibratedPerPodCutoff(cls));
+    }
     return new ApiException(
         org.springframework.http.HttpStatus.UNPROCESSABLE_ENTITY,
         "Capacity exceeded",
         String.format(
-            "class '%s' can admit %.1f more req/s (capacity %.1f = %d pods × %.1f req/s per pod, %s), asked for %.1f",
+            "class '%s' can admit %.1f more req/s (capacity %.1f = %d pods × %.1f req/s per pod, %s%s), asked for %.1f",
             cls.getMetadata().getName(),
             limit.remainingRps(),
             limit.ceilingRps(),
             cls.getSpec().maxReplicas,
             limit.ceilingRps() / cls.getSpec().maxReplicas,
             PlanView.source(cls),
+            live,
             asked),
         props);
   }

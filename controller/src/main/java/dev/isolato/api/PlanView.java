@@ -10,8 +10,8 @@ import dev.isolato.tenancy.SloClass;
  * A plan with its inputs, as the plan and simulate endpoints answer.
  *
  * @param pool namespace of the planned pool; null for a simulation
- * @param perPodCutoffSource {@code measured} (calibration), {@code declared} (spec) or {@code
- *     override}
+ * @param perPodCutoffSource {@code measured} (calibration), {@code declared} (spec), {@code live}
+ *     (lowered by live evidence, docs/calibration.md) or {@code override}
  * @param fitStatus {@code trusted}, {@code refused} or {@code none}: whether a stored fit exists
  *     and passed its quality checks (the plan may still fall back, e.g. beyond the measured range)
  * @param plan the engine's plan: method {@code usl-model}, or {@code linear-fallback} with the
@@ -57,6 +57,9 @@ public record PlanView(
   }
 
   static String source(SloClass c) {
+    if (CalibrationStatusMapper.liveLimit(c).isPresent()) {
+      return "live";
+    }
     return CalibrationStatusMapper.perPodCutoffMeasured(c) ? "measured" : "declared";
   }
 }

@@ -10,6 +10,7 @@ import dev.isolato.tenancy.TablePusher;
 import dev.isolato.tenancy.TenancyMetrics;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantReleaser;
+import dev.isolato.verification.VerificationLoop;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -65,6 +66,9 @@ public class OperatorLifecycle implements SmartLifecycle {
    */
   private final TenantProfilerLoop profiler;
 
+  /** The capacity verification loop (issue 34); null without Prometheus. Leader only. */
+  private final VerificationLoop verification;
+
   public OperatorLifecycle(
       KubernetesClient client,
       IsolatoProperties props,
@@ -75,7 +79,9 @@ public class OperatorLifecycle implements SmartLifecycle {
       @Value("${ISOLATO_POD_NAME:}") String podName,
       Autoscaler autoscaler,
       DirectScaler directScaler,
-      ObjectProvider<TenantProfilerLoop> profiler) {
+      ObjectProvider<TenantProfilerLoop> profiler,
+      ObjectProvider<VerificationLoop> verification) {
+    this.verification = verification.getIfAvailable();
     this.autoscaler = autoscaler;
     this.directScaler = directScaler;
     this.profiler = profiler.getIfAvailable();
@@ -195,6 +201,9 @@ public class OperatorLifecycle implements SmartLifecycle {
     if (profiler != null) {
       profiler.stop();
     }
+    if (verification != null) {
+      verification.stop();
+    }
     if (op != null) {
       op.stop();
       if (props.leaderElection().enabled()) {
@@ -213,6 +222,9 @@ public class OperatorLifecycle implements SmartLifecycle {
   private void startProfiler() {
     if (profiler != null) {
       profiler.start();
+    }
+    if (verification != null) {
+      verification.start();
     }
   }
 

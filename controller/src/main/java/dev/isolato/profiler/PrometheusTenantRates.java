@@ -67,7 +67,12 @@ public final class PrometheusTenantRates implements TenantRates {
     return new Rates(rates, classes);
   }
 
-  private JsonNode vector(String query) {
+  /**
+   * The result vector of an instant query.
+   *
+   * @throws RatesUnavailable when Prometheus does not answer usably
+   */
+  public JsonNode vector(String query) {
     URI uri =
         base.resolve("/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build();
@@ -119,7 +124,8 @@ public final class PrometheusTenantRates implements TenantRates {
     return data.path("result");
   }
 
-  private static double value(JsonNode sample) {
+  /** A vector sample's value; NaN when unreadable. */
+  public static double value(JsonNode sample) {
     try {
       return Double.parseDouble(sample.path("value").path(1).asText());
     } catch (NumberFormatException e) {

@@ -2,13 +2,13 @@ package dev.isolato.profiler;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.isolato.events.ObjectEvents;
+import dev.isolato.events.Periodic;
 import dev.isolato.metrics.LiveMultiGauge;
 import dev.isolato.slo.TenantProfiler;
 import dev.isolato.tenancy.Tenant;
 import dev.isolato.tenancy.TenantProfiles;
 import dev.isolato.tenancy.TenantStatus;
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -22,11 +22,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,17 +79,8 @@ public final class TenantProfilerLoop {
     if (executor != null) {
       return;
     }
-    executor =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "tenant-profiler");
-              t.setDaemon(true);
-              return t;
-            });
-    // passSafely logs each failed pass, so the periodic future never holds an exception
-    ScheduledFuture<?> unused =
-        executor.scheduleWithFixedDelay(
-            this::passSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    // passSafely logs each failed pass, so the schedule never stops
+    executor = Periodic.every(interval, "tenant-profiler", this::passSafely);
     log.info(
         "tenant profiler: every {} s over a {} s window", interval.toSeconds(), window.toSeconds());
   }
@@ -188,37 +175,6 @@ public final class TenantProfilerLoop {
   }
 
   private void record(Tenant t, TenantProfiles.ProfileEvent e, Instant now) {
-    String at = now.toString();
-    client
-        .v1()
-        .events()
-        .inNamespace(t.getMetadata().getNamespace())
-        .resource(
-            new EventBuilder()
-                .withNewMetadata()
-                .withNamespace(t.getMetadata().getNamespace())
-                .withName(
-                    t.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
-                .endMetadata()
-                .withInvolvedObject(
-                    new ObjectReferenceBuilder()
-                        .withApiVersion(t.getApiVersion())
-                        .withKind(t.getKind())
-                        .withNamespace(t.getMetadata().getNamespace())
-                        .withName(t.getMetadata().getName())
-                        .withUid(t.getMetadata().getUid())
-                        .build())
-                .withReason(e.reason())
-                .withType(e.type())
-                .withMessage(e.message())
-                .withFirstTimestamp(at)
-                .withLastTimestamp(at)
-                .withCount(1)
-                .withNewSource()
-                .withComponent(FIELD_MANAGER)
-                .endSource()
-                .withReportingComponent(FIELD_MANAGER)
-                .build())
-        .create();
+    ObjectEvents.record(client, t, e.reason(), e.type(), e.message(), FIELD_MANAGER, now);
   }
 }

@@ -176,12 +176,36 @@ public final class CalibrationStatusMapper {
   }
 
   /**
-   * The per-pod cut-off the linear baseline uses: measured when a calibration stored one, else
-   * declared.
+   * The per-pod cut-off the plan, the autoscaler threshold and admission use: the calibrated one
+   * ({@link #calibratedPerPodCutoff}), or the live limit when the verification loop lowered it
+   * ({@link #liveLimit}).
    */
   public static double perPodCutoff(SloClass c) {
+    return liveLimit(c).orElse(calibratedPerPodCutoff(c));
+  }
+
+  /** Measured when a calibration stored one, else declared. */
+  public static double calibratedPerPodCutoff(SloClass c) {
     Double measured = c.getStatus() == null ? null : c.getStatus().perPodCutoffRps;
     return measured != null && measured > 0 ? measured : c.getSpec().perPodCutoffRps;
+  }
+
+  /**
+   * The effective cut-off live evidence lowered below the calibrated one; empty without drift, and
+   * when it was found against another calibrated figure than today's (a calibration or spec change
+   * the loop has yet to see replaces it).
+   */
+  public static java.util.OptionalDouble liveLimit(SloClass c) {
+    SloClassStatus.Capacity cap = c.getStatus() == null ? null : c.getStatus().capacity;
+    double calibrated = calibratedPerPodCutoff(c);
+    if (cap == null
+        || cap.effectivePerPodRps == null
+        || cap.calibratedPerPodRps == null
+        || cap.calibratedPerPodRps != calibrated
+        || !(cap.effectivePerPodRps > 0 && cap.effectivePerPodRps < calibrated)) {
+      return java.util.OptionalDouble.empty();
+    }
+    return java.util.OptionalDouble.of(cap.effectivePerPodRps);
   }
 
   /** Whether the per-pod cut-off of {@link #perPodCutoff} was measured. */

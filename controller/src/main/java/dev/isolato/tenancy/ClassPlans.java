@@ -2,6 +2,7 @@ package dev.isolato.tenancy;
 
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.PlanRequest;
+import dev.isolato.slo.PodSizing;
 import dev.isolato.slo.TenantDemand;
 import dev.isolato.slo.TenantProfiler;
 import java.util.List;
@@ -11,8 +12,8 @@ public final class ClassPlans {
   private ClassPlans() {}
 
   /**
-   * The class's target, replica bounds and per-pod cut-off (measured, else declared) with the
-   * stored fit and the candidate pod sizes attached, for {@code tenants}.
+   * The class's target, replica bounds and per-pod cut-off (live limit, else measured, else
+   * declared) with the stored fit and the candidate pod sizes attached, for {@code tenants}.
    */
   public static PlanRequest request(SloClass cls, List<TenantDemand> tenants) {
     SloClassSpec s = cls.getSpec();
@@ -24,8 +25,36 @@ public final class ClassPlans {
             s.maxReplicas,
             CalibrationStatusMapper.perPodCutoff(cls),
             tenants)
-        .withModel(CalibrationStatusMapper.modelFit(cls.getStatus()))
-        .withSizing(CalibrationStatusMapper.sizing(cls));
+        // a model fitted where the pods delivered more is no guide while live evidence says less
+        .withModel(
+            CalibrationStatusMapper.liveLimit(cls).isPresent()
+                ? null
+                : CalibrationStatusMapper.modelFit(cls.getStatus()))
+        .withSizing(liveSizing(cls));
+  }
+
+  /**
+   * The class's candidate sizes; while live evidence holds the cut-off below the calibrated one,
+   * each size's cut-off scaled by the same share (the context that slows one size slows the others:
+   * the live limit is not to be sidestepped by choosing another size).
+   */
+  static PodSizing liveSizing(SloClass cls) {
+    PodSizing sizing = CalibrationStatusMapper.sizing(cls);
+    java.util.OptionalDouble live = CalibrationStatusMapper.liveLimit(cls);
+    if (sizing == null || live.isEmpty()) {
+      return sizing;
+    }
+    double share = live.getAsDouble() / CalibrationStatusMapper.calibratedPerPodCutoff(cls);
+    return new PodSizing(
+        sizing.declaredCpuMillis(),
+        sizing.candidates().stream()
+            .map(
+                c ->
+                    new PodSizing.SizeCutoff(
+                        c.cpuMillis(),
+                        c.perPodCutoffRps() == null ? null : c.perPodCutoffRps() * share))
+            .toList(),
+        sizing.fitCpuMillis());
   }
 
   /**

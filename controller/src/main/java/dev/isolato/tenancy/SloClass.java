@@ -58,6 +58,28 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Ready",
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
     type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Calibrated",
+    jsonPath = ".status.conditions[?(@.type==\"Calibrated\")].status",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "False: planned on the declared cut-off (Uncalibrated)")
+@AdditionalPrinterColumn(
+    name = "SloHeld",
+    jsonPath = ".status.conditions[?(@.type==\"SloHeld\")].status",
+    type = AdditionalPrinterColumn.Type.STRING,
+    getDescription = "whether live traffic holds the latency target (empty: not verified)")
+@AdditionalPrinterColumn(
+    name = "EffectiveRps",
+    jsonPath = ".status.capacity.effectivePerPodRps",
+    type = AdditionalPrinterColumn.Type.NUMBER,
+    priority = 1,
+    getDescription = "per-pod cut-off in force: calibrated unless live evidence lowered it")
+@AdditionalPrinterColumn(
+    name = "LiveRps",
+    jsonPath = ".status.capacity.live.perPodRps",
+    type = AdditionalPrinterColumn.Type.NUMBER,
+    priority = 1,
+    getDescription = "per-pod cut-off estimated from live traffic")
 public class SloClass extends CustomResource<SloClassSpec, SloClassStatus> {
   public static final String GROUP = "isolato.dev";
   public static final String VERSION = "v1alpha1";

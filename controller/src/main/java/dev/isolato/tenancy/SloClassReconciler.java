@@ -114,7 +114,15 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         || !Objects.equals(newer.getMetadata().getGeneration(), older.getMetadata().getGeneration())
         || newer.getMetadata().getDeletionTimestamp() != null
         || !Objects.equals(newer.getMetadata().getFinalizers(), older.getMetadata().getFinalizers())
-        || CalibrationStatusMapper.calibrationChanged(newer, older);
+        || CalibrationStatusMapper.calibrationChanged(newer, older)
+        || !Objects.equals(capacityStamp(newer), capacityStamp(older));
+  }
+
+  /** The verification loop's last write (its status.capacity): a change re-plans the class. */
+  private static String capacityStamp(SloClass c) {
+    return c == null || c.getStatus() == null || c.getStatus().capacity == null
+        ? null
+        : c.getStatus().capacity.verifiedAt;
   }
 
   @Override
@@ -607,36 +615,38 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     next.plan = plan;
     next.tenants = (int) live;
     List<PoolOutcome> held = outcomes.stream().filter(o -> o.heldReason() != null).toList();
-    next.conditions =
-        List.of(
-            !deletionWaitsFor.isEmpty()
+    List<Condition> conditions = new ArrayList<>(3);
+    conditions.add(
+        !deletionWaitsFor.isEmpty()
+            ? Conditions.of(
+                prev.conditions,
+                "Ready",
+                false,
+                "DeletionWaitsForTenants",
+                DeletionWait.message(deletionWaitsFor),
+                now)
+            : held.isEmpty()
                 ? Conditions.of(
                     prev.conditions,
                     "Ready",
-                    false,
-                    "DeletionWaitsForTenants",
-                    DeletionWait.message(deletionWaitsFor),
+                    true,
+                    "PoolsApplied",
+                    "shared pool "
+                        + PoolNames.sharedNamespace(cls.getMetadata().getName())
+                        + " applied",
                     now)
-                : held.isEmpty()
-                    ? Conditions.of(
-                        prev.conditions,
-                        "Ready",
-                        true,
-                        "PoolsApplied",
-                        "shared pool "
-                            + PoolNames.sharedNamespace(cls.getMetadata().getName())
-                            + " applied",
-                        now)
-                    : Conditions.of(
-                        prev.conditions,
-                        "Ready",
-                        false,
-                        held.get(0).heldReason(),
-                        held.stream()
-                            .map(o -> o.namespace() + ": " + o.heldMessage())
-                            .distinct()
-                            .collect(Collectors.joining("; ")),
-                        now));
+                : Conditions.of(
+                    prev.conditions,
+                    "Ready",
+                    false,
+                    held.get(0).heldReason(),
+                    held.stream()
+                        .map(o -> o.namespace() + ": " + o.heldMessage())
+                        .distinct()
+                        .collect(Collectors.joining("; ")),
+                    now));
+    conditions.addAll(CapacityConditions.of(cls, plan, prev.conditions, now));
+    next.conditions = conditions;
     if (TenancyReconcile.sameClassStatus(prev, next)) {
       return null;
     }

@@ -50,7 +50,71 @@ public class SloClassStatus {
 
   public Integer tenants;
 
+  /**
+   * The capacity held against live traffic (docs/calibration.md, "Continuous verification"),
+   * written by the verification loop (field manager {@code isolato-capacity}); absent while no
+   * Prometheus is configured or no window was measured.
+   */
+  public Capacity capacity;
+
   public List<Condition> conditions = new ArrayList<>();
+
+  /** Calibrated, live and effective per-pod cut-offs, and whether the SLO holds now. */
+  public static class Capacity {
+    /** The per-pod cut-off calibrated (measured) or declared, req/s. */
+    public Double calibratedPerPodRps;
+
+    /** {@code measured} or {@code declared}: where {@link #calibratedPerPodRps} comes from. */
+    public String calibratedSource;
+
+    /** The conservative live estimate; absent until a pool served traffic. */
+    public Live live;
+
+    /**
+     * The per-pod cut-off the planner, the autoscaler threshold and admission use: the calibrated
+     * one unless sustained live evidence lowered it.
+     */
+    public Double effectivePerPodRps;
+
+    /** Since when live evidence holds the effective cut-off below the calibrated one. */
+    public String driftSince;
+
+    /** Whether the SLO holds on live traffic (k of n windows, with hysteresis). */
+    public Boolean sloHeld;
+
+    public String sloHeldSince;
+
+    /** The latest window: latency at the class's percentile (ms), per-pod rate, pods. */
+    public Double measuredLatencyMs;
+
+    public Double targetMs;
+    public Double perPodRps;
+    public Integer pods;
+
+    /**
+     * The stability analysis of the live estimate against the calibrated context: deviation (%),
+     * whether within the policy's limit, and why not.
+     */
+    public Double liveDeviationPct;
+
+    public Boolean contextStable;
+    public List<String> stabilityNotes = new ArrayList<>();
+
+    /** When the loop wrote this (RFC 3339). */
+    public String verifiedAt;
+  }
+
+  /** A live estimate of one pod's cut-off. */
+  public static class Live {
+    public double perPodRps;
+    public double errorRps;
+
+    /** {@code holding} (a lower bound), {@code bracket}, {@code refit} or {@code saturation}. */
+    public String basis;
+
+    public int windows;
+    public Double lowestFailingRps;
+  }
 
   /** Highest request rate at which the latency target held, for a pool size and context. */
   public static class CutoffPoint {

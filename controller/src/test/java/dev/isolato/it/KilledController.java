@@ -69,7 +69,9 @@ final class KilledController implements AutoCloseable {
             "",
             Autoscaler.hpaOnly(),
             new DirectScaler(client, false, Duration.ofSeconds(1), new SimpleMeterRegistry()),
-            new StaticListableBeanFactory().getBeanProvider(TenantProfilerLoop.class));
+            new StaticListableBeanFactory().getBeanProvider(TenantProfilerLoop.class),
+            new StaticListableBeanFactory()
+                .getBeanProvider(dev.isolato.verification.VerificationLoop.class));
     lifecycle.start();
   }
 

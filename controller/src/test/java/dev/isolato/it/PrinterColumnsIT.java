@@ -82,7 +82,11 @@ class PrinterColumnsIT extends ItBase {
                 "TENANTS",
                 "2",
                 "READY",
-                "True"));
+                "True",
+                "SLOHELD",
+                "Unknown",
+                "CALIBRATED",
+                "False"));
     assertThat(rows.get("tenant.isolato.dev/cols-2"))
         .as("kubectl get tenant row of cols-2")
         .containsAllEntriesOf(

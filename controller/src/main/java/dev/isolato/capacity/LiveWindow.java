@@ -1,0 +1,53 @@
+package dev.isolato.capacity;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One pool over one verification window, as measured from live traffic: how many pods served, the
+ * requests each answered per second on average, the latency at the class's percentile over the
+ * whole pool (what its tenants see), and each pod's own (rate, latency) point.
+ *
+ * @param latencyMs NaN when the pool answered nothing in the window (no percentile exists)
+ * @param podPoints each pod's point; empty when only the pool's is known (then it stands for them)
+ */
+public record LiveWindow(
+    Instant at, int pods, double perPodRps, double latencyMs, List<PodPoint> podPoints) {
+
+  /** One pod's rate and latency in the window (latency NaN: it answered nothing). */
+  public record PodPoint(double rps, double latencyMs) {
+    boolean active() {
+      return rps > 0 && Double.isFinite(latencyMs);
+    }
+  }
+
+  public LiveWindow {
+    podPoints = List.copyOf(podPoints);
+  }
+
+  /** A window known only for the pool as a whole. */
+  public LiveWindow(Instant at, int pods, double perPodRps, double latencyMs) {
+    this(at, pods, perPodRps, latencyMs, List.of());
+  }
+
+  /** Whether the window carries evidence: traffic was served and a latency measured. */
+  public boolean active() {
+    return pods > 0 && perPodRps > 0 && Double.isFinite(latencyMs);
+  }
+
+  /**
+   * The points that say what one pod does at a rate: each active pod's, else the pool's average. A
+   * pool whose load is uneven (connections pinned to one pod) fails on its hot pod: the average
+   * would blame every pod for it.
+   */
+  public List<LiveWindow> perPod() {
+    List<LiveWindow> points =
+        podPoints.stream()
+            .filter(PodPoint::active)
+            .map(p -> new LiveWindow(at, 1, p.rps(), p.latencyMs()))
+            .toList();
+    return points.isEmpty() && active()
+        ? List.of(new LiveWindow(at, 1, perPodRps, latencyMs))
+        : points;
+  }
+}
