@@ -18,6 +18,7 @@ public final class Validation {
   static final Pattern LABEL = Pattern.compile(DNS1123_LABEL);
   static final Pattern QUANTITY = Pattern.compile(POSITIVE_QUANTITY);
   static final Pattern IMAGE_REF = Pattern.compile(IMAGE);
+  static final Pattern TENANT_KEY_PATTERN = Pattern.compile(TENANT_KEY);
 
   /** isolato-c-<class> and isolato-t-<tenant> must fit a 63-character namespace name. */
   public static final int MAX_CLASS_NAME = PoolNames.MAX_CLASS_NAME;
@@ -109,6 +110,14 @@ public final class Validation {
               "must be an image reference without spaces, at most "
                   + MAX_IMAGE_LENGTH
                   + " characters"));
+    }
+    if (s.tenantKey != null && !TENANT_KEY_PATTERN.matcher(s.tenantKey).matches()) {
+      e.add(
+          new FieldError(
+              "spec.tenantKey",
+              "must be header:<name>, path:<prefix ending in /> or host, was '"
+                  + s.tenantKey
+                  + "'"));
     }
     return e;
   }

@@ -7,8 +7,13 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 /** What a provider declares for an SLO class. Quantities use Kubernetes notation. */
+@ValidationRule(
+    value = WorkloadRules.IMAGE_OR_WORKLOAD,
+    fieldPath = ".workload",
+    message = WorkloadRules.IMAGE_OR_WORKLOAD_MESSAGE)
 public class SloClassSpec {
   @Required
   @JsonPropertyDescription("Latency target the class promises its tenants.")
@@ -54,8 +59,29 @@ public class SloClassSpec {
 
   @Pattern(SpecLimits.IMAGE)
   @Size(max = SpecLimits.MAX_IMAGE_LENGTH)
-  @JsonPropertyDescription("Workload image; default localhost/isolato/saas-bench:dev.")
+  @JsonPropertyDescription(
+      "A saas-bench-compatible app image behind the gate (tenant key path:/v1/tenants/, the table"
+          + " forwarded to it); default localhost/isolato/saas-bench:dev. Not with workload.")
   public String image;
+
+  @JsonPropertyDescription(
+      "The provider's app: one container serving HTTP on one port (not 8080) behind Isolato's"
+          + " gate; Isolato sets resources, replicas, priority, labels and the restricted Pod"
+          + " Security context. Absent: saas-bench (image).")
+  public WorkloadTemplate workload;
+
+  @Pattern(SpecLimits.TENANT_KEY)
+  @JsonPropertyDescription(
+      "Where the gate finds the tenant of a request: header:<name>, path:<prefix ending in />"
+          + " (the segment after it) or host (the first DNS label). Default: path:/v1/tenants/"
+          + " for image classes, header:X-Tenant for workload classes.")
+  public String tenantKey;
+
+  @Default("reject")
+  @JsonPropertyDescription(
+      "A request whose tenant is not in the table: reject (404 problem+json at the gate) or pass"
+          + " (forwarded and counted as tenant _unknown, outside every tenant's admission).")
+  public UnknownTenant unknownTenant = UnknownTenant.reject;
 
   @Default("false")
   @JsonPropertyDescription("Whether tenants of this class may ask for a dedicated namespace.")
@@ -79,6 +105,12 @@ public class SloClassSpec {
       "Vertical headroom (SAC'20 Finding 5): CPU the class pods may use above their "
           + "request, and whether a lowest-priority filler soaks the idle CPU meanwhile. Absent: requests == limits.")
   public Headroom headroom;
+
+  /** What the gate does with a request of no tenant in the table. */
+  public enum UnknownTenant {
+    reject,
+    pass
+  }
 
   /** How passive tenants are counted when planning. */
   public enum PassiveTenants {

@@ -20,6 +20,13 @@ public final class SpecLimits {
 
   public static final int MAX_IMAGE_LENGTH = 512;
 
+  /**
+   * The gate's --tenant-key: a header name (an HTTP token), a path prefix of whole segments, or
+   * host.
+   */
+  public static final String TENANT_KEY =
+      "^(header:[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}|path:/([A-Za-z0-9._~-]+/){0,16}|host)$";
+
   /** Candidate pod sizes a class may declare (each is calibrated separately). */
   public static final int MAX_CPU_CANDIDATES = 8;
 
