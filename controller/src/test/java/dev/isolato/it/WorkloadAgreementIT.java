@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.isolato.DocClaim;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,11 @@ class WorkloadAgreementIT extends ItBase {
           new Case("/image", "\"localhost/isolato/saas-bench:dev\"", "workload"));
 
   @Test
+  @DocClaim(
+      "docs/api.md: that the restricted Pod Security profile or the gate forbids is answered 422 with every")
+  @DocClaim("docs/api.md: as the CRD's validation rules (CEL, `WorkloadRules`) answer 422.")
+  @DocClaim(
+      "docs/bring-your-service.md: A template that cannot run so is refused, per field, by the REST API (422")
   void everyForbiddenTemplateIsA422NamingTheFieldFromTheApiAndTheApiServerAlike() throws Exception {
     JsonNode valid = JSON.readTree(CLASS);
     assertThat(apiServerRefuses(valid, "")).as("the valid template").isNull();
