@@ -3,8 +3,10 @@ package dev.isolato.api;
 import static dev.isolato.tenancy.SpecLimits.*;
 
 import dev.isolato.calibration.FieldError;
+import dev.isolato.tenancy.PoolContainers;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClassSpec;
+import dev.isolato.tenancy.WorkloadRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -83,6 +85,17 @@ public final class Validation {
       quantity(e, "spec.resources.cpu", s.resources.cpu);
       quantity(e, "spec.resources.memory", s.resources.memory);
       cpuCandidates(e, s.resources.cpuCandidates);
+      aboveGate(e, "spec.resources.cpu", s.resources.cpu, "cpu");
+      aboveGate(e, "spec.resources.memory", s.resources.memory, "memory");
+      if (s.resources.cpuCandidates != null
+          && s.resources.cpuCandidates.stream()
+              .anyMatch(
+                  c ->
+                      c != null
+                          && QUANTITY.matcher(c).matches()
+                          && !PoolContainers.exceedsGate(c, "cpu"))) {
+        e.add(new FieldError("spec.resources.cpuCandidates", WorkloadRules.POD_SIZE_MESSAGE));
+      }
     }
     if (s.headroom != null) {
       quantity(e, "spec.headroom.cpu", s.headroom.cpu);
@@ -162,6 +175,13 @@ public final class Validation {
           new FieldError(
               field,
               "must be a positive Kubernetes quantity such as 500m, 1 or 256Mi, was '" + v + "'"));
+    }
+  }
+
+  /** A well-formed pod size that leaves the app nothing after the gate's share. */
+  private static void aboveGate(List<FieldError> e, String field, String v, String resource) {
+    if (v != null && QUANTITY.matcher(v).matches() && !PoolContainers.exceedsGate(v, resource)) {
+      e.add(new FieldError(field, WorkloadRules.POD_SIZE_MESSAGE));
     }
   }
 

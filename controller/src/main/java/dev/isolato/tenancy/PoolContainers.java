@@ -97,6 +97,13 @@ public final class PoolContainers {
         new Quantity(Workload.GATE_MEMORY));
   }
 
+  /** Whether a pod quantity of {@code resource} (cpu, memory) exceeds the gate's share. */
+  public static boolean exceedsGate(String quantity, String resource) {
+    return Quantity.getAmountInBytes(new Quantity(quantity))
+            .compareTo(Quantity.getAmountInBytes(gateShare().get(resource)))
+        > 0;
+  }
+
   private static Container gate(
       SloClassSpec spec, Map<String, Quantity> share, SecurityContext security) {
     return new ContainerBuilder()

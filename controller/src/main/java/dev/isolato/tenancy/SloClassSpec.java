@@ -138,6 +138,18 @@ public class SloClassSpec {
   }
 
   /** Pod CPU and memory as Kubernetes quantities. */
+  @ValidationRule(
+      value = WorkloadRules.CPU_ABOVE_GATE,
+      fieldPath = ".cpu",
+      message = WorkloadRules.POD_SIZE_MESSAGE)
+  @ValidationRule(
+      value = WorkloadRules.MEMORY_ABOVE_GATE,
+      fieldPath = ".memory",
+      message = WorkloadRules.POD_SIZE_MESSAGE)
+  @ValidationRule(
+      value = WorkloadRules.CANDIDATES_ABOVE_GATE,
+      fieldPath = ".cpuCandidates",
+      message = WorkloadRules.POD_SIZE_MESSAGE)
   public static class PodResources {
     @Required
     @Pattern(SpecLimits.POSITIVE_QUANTITY)

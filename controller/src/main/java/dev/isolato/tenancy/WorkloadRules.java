@@ -51,6 +51,33 @@ public final class WorkloadRules {
   public static final String ONLY_NET_BIND = "self.all(c, c == 'NET_BIND_SERVICE')";
   public static final String RUNTIME_DEFAULT = "self == 'RuntimeDefault'";
 
+  /**
+   * A pod must hold more than the gate's fixed share (Workload.GATE_CPU_MILLIS, GATE_MEMORY), or
+   * its app would get nothing. A malformed quantity is left to the field's pattern.
+   */
+  public static final String CPU_ABOVE_GATE =
+      "!isQuantity(self.cpu) || quantity(self.cpu).isGreaterThan(quantity('"
+          + Workload.GATE_CPU_MILLIS
+          + "m'))";
+
+  public static final String MEMORY_ABOVE_GATE =
+      "!isQuantity(self.memory) || quantity(self.memory).isGreaterThan(quantity('"
+          + Workload.GATE_MEMORY
+          + "'))";
+
+  public static final String CANDIDATES_ABOVE_GATE =
+      "!has(self.cpuCandidates) || self.cpuCandidates.all(c, !isQuantity(c) ||"
+          + " quantity(c).isGreaterThan(quantity('"
+          + Workload.GATE_CPU_MILLIS
+          + "m')))";
+
+  public static final String POD_SIZE_MESSAGE =
+      "must exceed the isolato-gate sidecar's fixed share ("
+          + Workload.GATE_CPU_MILLIS
+          + "m CPU, "
+          + Workload.GATE_MEMORY
+          + " memory): the app gets the rest of the pod";
+
   /** The class-level rule: a class runs spec.image or spec.workload, not both. */
   public static final String IMAGE_OR_WORKLOAD = "!has(self.image) || !has(self.workload)";
 

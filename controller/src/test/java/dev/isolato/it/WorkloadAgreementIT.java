@@ -108,6 +108,27 @@ class WorkloadAgreementIT extends ItBase {
   }
 
   @Test
+  void aPodNoLargerThanTheGatesShareIsRefused() throws Exception {
+    for (String[] c :
+        List.of(
+            new String[] {"/resources/cpu", "\"50m\"", "resources.cpu"},
+            new String[] {"/resources/memory", "\"24Mi\"", "resources.memory"},
+            new String[] {
+              "/resources/cpuCandidates", "[\"1\", \"0.05\"]", "resources.cpuCandidates"
+            })) {
+      JsonNode spec = with(JSON.readTree(CLASS), c[0], JSON.readTree(c[1]));
+      ObjectNode body = JSON.createObjectNode().put("name", "agree-workload");
+      body.set("spec", spec);
+      Reply rest = api("POST", "/api/v1/slo-classes", body.toString());
+      assertThat(rest.status()).as(c[2]).isEqualTo(400);
+      assertThat(rest.body().at("/errors/0/field").asText()).isEqualTo("spec." + c[2]);
+      assertThat(apiServerRefuses(spec, "spec." + c[2])).as(c[2]).isEqualTo(422);
+    }
+    JsonNode fits = with(JSON.readTree(CLASS), "/resources/cpu", JSON.readTree("\"51m\""));
+    assertThat(apiServerRefuses(fits, "")).isNull();
+  }
+
+  @Test
   void aTenantKeyTheGateCannotReadIsRefused() throws Exception {
     for (String bad : List.of("header:", "header:X Tenant", "path:/v1", "path:v1/", "cookie:x")) {
       JsonNode spec = with(JSON.readTree(CLASS), "/tenantKey", JSON.valueToTree(bad));
