@@ -65,13 +65,15 @@ func run(args []string) error {
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
 			case "url", "class", "tenants", "rates", "start", "step", "steps", "max", "first-index",
-				"requests", "body", "warmup", "label", "context", "out", "samples", "method", "path", "tenant-header":
+				"requests", "body", "warmup", "label", "context", "out", "samples":
 				rampFlags = append(rampFlags, "-"+f.Name)
 			}
 		})
 		switch {
 		case len(rampFlags) > 0:
 			return fmt.Errorf("-plan gives the load; %s belong to a ramp without -plan", strings.Join(rampFlags, " "))
+		case !strings.HasPrefix(*path, "/"):
+			return fmt.Errorf("-path must start with /, not %q", *path)
 		case *outDir == "":
 			return errors.New("-plan needs -out-dir")
 		case *arrivals != "even" && *arrivals != "poisson":
@@ -83,7 +85,8 @@ func run(args []string) error {
 		}
 		return runPlan(*planFile, *outDir, *runID, PlanOptions{Poisson: *arrivals == "poisson", Seed: *seed,
 			Timeout: *timeout, MaxInFlight: *maxInFlight, MaxDuration: *maxDuration,
-			ConnectionPerRequest: *connections == "per-request"})
+			ConnectionPerRequest: *connections == "per-request",
+			Request:              Request{Method: strings.ToUpper(*method), Path: *path, TenantHeader: *tenantHeader}})
 	}
 	plan := Plan{BaseURL: strings.TrimRight(*baseURL, "/"), Body: *body, FirstIndex: *firstIndex,
 		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight,
