@@ -15,6 +15,7 @@ E2E_TEST_TARGETS :=
 include localkube/part.mk
 -include scripts/part.mk
 -include saas-bench/part.mk
+-include gate/part.mk
 -include calibration-format/part.mk
 -include controller/part.mk
 -include tuner/part.mk

@@ -1,4 +1,5 @@
-# saas-bench: the multi-tenant CPU/memory/IO stress service (C++20, CMake + Ninja).
+# saas-bench: the multi-tenant CPU/memory/IO stress service (C++20, CMake + Ninja); the build
+# directories also hold cpp-common and isolato-gate (gate/part.mk), one CMake project.
 #   build/saas-bench       release build with gcc, static service binary (the image's)
 #   build/saas-bench-asan  the same sources and tests with clang + ASan/UBSan, plus libFuzzer
 .PHONY: saas-bench-build saas-bench-asan-build test-saas-bench-unit test-saas-bench-asan \
@@ -24,12 +25,12 @@ saas-bench-asan-build:
 	@ninja -C $(SAAS_BENCH_ASAN) -j$(SAAS_BENCH_JOBS) --quiet
 
 test-saas-bench-unit: saas-bench-build ## saas-bench unit, HTTP and process tests
-	@cd $(SAAS_BENCH_BUILD) && ctest --output-on-failure
+	@cd $(SAAS_BENCH_BUILD) && ctest --output-on-failure -R '^saasbench_'
 	@echo "[saas-bench] unit + HTTP + process tests passed"
 
 test-saas-bench-asan: saas-bench-asan-build ## the saas-bench tests again under ASan+UBSan (LSan on)
 	@cd $(SAAS_BENCH_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure
+	  ctest --output-on-failure -R '^saasbench_'
 	@echo "[saas-bench] ASan+UBSan tests passed"
 
 test-saas-bench-fuzz: saas-bench-asan-build ## libFuzzer: HTTP request path and table parser, bounded

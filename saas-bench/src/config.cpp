@@ -1,8 +1,6 @@
 #include "config.hpp"
 
-#include <charconv>
-#include <functional>
-#include <map>
+#include "cli.hpp"
 
 namespace saasbench {
 
@@ -26,27 +24,6 @@ options:
 )";
 }
 
-namespace {
-
-template <typename T> std::optional<T> number(const std::string& s, T min, T max) {
-  T v{};
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || p != s.data() + s.size() || v < min || v > max) return std::nullopt;
-  return v;
-}
-
-std::optional<ListenOptions> listen_address(const std::string& s, ListenOptions base) {
-  const auto colon = s.rfind(':');
-  if (colon == std::string::npos || colon == 0) return std::nullopt;
-  auto port = number<unsigned>(s.substr(colon + 1), 0, 65535);
-  if (!port) return std::nullopt;
-  base.address = s.substr(0, colon);
-  base.port = static_cast<unsigned short>(*port);
-  return base;
-}
-
-}  // namespace
-
 std::variant<Config, std::string> parse_args(const std::vector<std::string>& args) {
   Config c;
   std::size_t i = 0;
@@ -56,82 +33,39 @@ std::variant<Config, std::string> parse_args(const std::vector<std::string>& arg
     c.command = Config::Command::calibrate, ++i;
   else if (i < args.size() && args[i] == "soak")
     c.command = Config::Command::soak, ++i;
-  // Each option takes one value and stores it, or returns why the value is wrong.
-  using Setter = std::function<std::optional<std::string>(const std::string&)>;
-  auto ms = [](std::chrono::milliseconds& out) {
-    return Setter([&out](const std::string& v) -> std::optional<std::string> {
-      auto n = number<long>(v, 1, 86'400'000);
-      if (!n) return "must be milliseconds between 1 and 86400000";
-      out = std::chrono::milliseconds(*n);
-      return std::nullopt;
-    });
-  };
-  const std::map<std::string, Setter> options{
+  const cli::Options options{
       {"--listen",
        [&](const std::string& v) -> std::optional<std::string> {
-         auto l = listen_address(v, c.listen);
+         auto l = cli::host_port(v);
          if (!l) return "must be ADDRESS:PORT";
-         c.listen = *l;
+         c.listen.address = l->host;
+         c.listen.port = l->port;
          return std::nullopt;
        }},
-      {"--io-threads",
-       [&](const std::string& v) -> std::optional<std::string> {
-         auto n = number<std::size_t>(v, 1, 64);
-         if (!n) return "must be between 1 and 64";
-         c.listen.io_threads = *n;
-         return std::nullopt;
-       }},
+      {"--io-threads", cli::count<std::size_t>(c.listen.io_threads, 1, 64)},
       {"--workers",
        [&](const std::string& v) -> std::optional<std::string> {
-         auto n = number<unsigned>(v, 1, 256);
+         auto n = cli::number<unsigned>(v, 1, 256);
          if (!n) return "must be between 1 and 256";
          c.workers = *n;
          return std::nullopt;
        }},
-      {"--tenants",
-       [&](const std::string& v) -> std::optional<std::string> {
-         c.tenants_file = v;
-         return std::nullopt;
-       }},
-      {"--admin-token-file",
-       [&](const std::string& v) -> std::optional<std::string> {
-         c.admin_token_file = v;
-         return std::nullopt;
-       }},
+      {"--tenants", cli::path(c.tenants_file)},
+      {"--admin-token-file", cli::path(c.admin_token_file)},
       {"--data-dir",
        [&](const std::string& v) -> std::optional<std::string> {
          c.data_dir = v;
          return std::nullopt;
        }},
-      {"--max-in-flight",
-       [&](const std::string& v) -> std::optional<std::string> {
-         auto n = number<std::int64_t>(v, 1, 1'000'000);
-         if (!n) return "must be between 1 and 1000000";
-         c.max_in_flight = *n;
-         return std::nullopt;
-       }},
-      {"--max-body-bytes",
-       [&](const std::string& v) -> std::optional<std::string> {
-         auto n = number<std::size_t>(v, 1024, 64 << 20);
-         if (!n) return "must be between 1024 and 67108864";
-         c.max_body_bytes = *n;
-         return std::nullopt;
-       }},
-      {"--read-timeout-ms", ms(c.read_timeout)},
-      {"--grace-ms", ms(c.grace)},
-      {"--file-poll-ms", ms(c.file_poll)},
+      {"--max-in-flight", cli::count<std::int64_t>(c.max_in_flight, 1, 1'000'000)},
+      {"--max-body-bytes", cli::count<std::size_t>(c.max_body_bytes, 1024, 64 << 20)},
+      {"--read-timeout-ms", cli::milliseconds(c.read_timeout)},
+      {"--grace-ms", cli::milliseconds(c.grace)},
+      {"--file-poll-ms", cli::milliseconds(c.file_poll)},
   };
-  for (; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-h" || a == "--help") {
-      c.command = Config::Command::help;
-      return c;
-    }
-    auto it = options.find(a);
-    if (it == options.end()) return "unknown argument " + a;
-    if (i + 1 >= args.size()) return a + ": missing value";
-    if (auto err = it->second(args[++i])) return a + ": " + *err;
-  }
+  auto applied = cli::apply(args, i, options);
+  if (auto* err = std::get_if<std::string>(&applied)) return *err;
+  if (std::get<cli::Parsed>(applied) == cli::Parsed::help) c.command = Config::Command::help;
   return c;
 }
 

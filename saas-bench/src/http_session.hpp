@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "http_message.hpp"
 #include "router.hpp"
 #include "stress.hpp"
 #include "worker_pool.hpp"
@@ -34,12 +35,6 @@ struct SessionShared {
   SessionLimits limits;
   std::atomic<bool> draining{false};
 };
-
-using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
-
-// The HTTP/1.1 message for `r` (body moved in): Content-Type, Content-Length, the optional
-// headers, and Connection: close unless `keep_alive`.
-HttpResponse to_message(Response r, bool keep_alive);
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:

@@ -1,8 +1,5 @@
 // saas-bench: the multi-tenant CPU/memory/IO stress service. See docs/saas-bench.md.
-#include <pthread.h>
-
 #include <atomic>
-#include <csignal>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -12,6 +9,7 @@
 #include "log.hpp"
 #include "service.hpp"
 #include "soak.hpp"
+#include "stop_signals.hpp"
 
 namespace {
 using namespace saasbench;
@@ -31,32 +29,21 @@ int run(int argc, char** argv) {
     print(calibrate(config.data_dir), std::cout);
     return 0;
   }
-  // A peer closing early must be an error code, not a process-killing signal. SIGTERM and
-  // SIGINT are blocked in every thread (threads inherit the mask) and taken by sigwait.
-  std::signal(SIGPIPE, SIG_IGN);
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  int sig = 0;
+  const sigset_t stop_signals = block_stop_signals();
   if (config.command == Config::Command::soak) {
     const unsigned threads = worker_count(config);
     log_line("info", "soaking idle CPU with " + std::to_string(threads) + " threads until SIGTERM");
     std::atomic<bool> stop{false};
     std::uint64_t steps = 0;
     std::thread worker([&] { steps = soak(threads, stop); });
-    sigwait(&stop_signals, &sig);
+    wait_for_stop_signal(stop_signals);
     stop = true;
     worker.join();
     log_line("info", "soak stopped after " + std::to_string(steps) + " steps");
     return 0;
   }
   Service service(config);
-  sigwait(&stop_signals, &sig);
-  log_line("info", std::string("received ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + ", draining");
-  const bool clean = service.shutdown(config.grace);
-  log_line("info", clean ? "drained, exiting" : "grace period over, exiting with requests cut off");
+  drain_on_stop_signal(stop_signals, service, config.grace);
   return 0;
 }
 }  // namespace

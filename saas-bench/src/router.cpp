@@ -1,10 +1,9 @@
 #include "router.hpp"
 
-#include <boost/json.hpp>
 #include <cstdio>
 
+#include "admin_api.hpp"
 #include "log.hpp"
-#include "tenant_json.hpp"
 
 namespace saasbench {
 
@@ -13,17 +12,6 @@ constexpr std::string_view kTenantPrefix = "/v1/tenants/";
 constexpr std::string_view kTenantSuffix = "/requests";
 constexpr std::string_view kAdminTenants = "/v1/admin/tenants";
 
-Response ok_json(std::string body) {
-  Response r;
-  r.body = std::move(body);
-  return r;
-}
-
-Response method_not_allowed(std::string allow) {
-  Response r = problem(405, "method not allowed; use " + allow);
-  r.allow = std::move(allow);
-  return r;
-}
 }  // namespace
 
 Router::Router(TenantRegistry& registry, Metrics& metrics, const AdminAuth& auth, RouterOptions options)
@@ -107,28 +95,8 @@ Response Router::finish(const StressJob& job, std::string_view error) {
 }
 
 Response Router::admin_tenants(const Request& request) {
-  const bool get = request.method == "GET", put = request.method == "PUT";
-  if (!get && !put) return method_not_allowed("GET, PUT");
-  if (!auth_.enabled()) return problem(403, "admin endpoints are disabled (no --admin-token-file)");
-  if (!auth_.allows(request.authorization)) {
-    Response r = problem(401, "missing or wrong bearer token", "Authorization");
-    r.www_authenticate = true;
-    return r;
-  }
-  if (get) return ok_json(to_json(registry_.current()->spec()));
-  auto parsed = parse_tenant_table(request.body);
-  if (auto* err = std::get_if<TableError>(&parsed)) {
-    metrics_.table_update(TableSource::admin, false);
-    log_line("warn", "tenant table from admin rejected, old table stays: " + err->to_string());
-    return problem(400, "tenant table rejected: " + err->message, err->field);
-  }
-  auto& table = std::get<TenantTableSpec>(parsed);
-  const std::string version = table.version;
-  const std::size_t count = table.tenants.size();
-  registry_.replace(std::move(table));
-  metrics_.table_update(TableSource::admin, true);
-  log_line("info", "tenant table " + version + " applied from admin (" + std::to_string(count) + " tenants)");
-  return ok_json(boost::json::serialize(boost::json::object{{"version", version}, {"tenants", count}}));
+  return saasbench::admin_tenants({request.method, request.authorization, request.body}, registry_, auth_,
+                                  [this](bool ok) { metrics_.table_update(TableSource::admin, ok); });
 }
 
 }  // namespace saasbench

@@ -25,12 +25,14 @@ Service::Service(const Config& config)
   limits.write_timeout = config.read_timeout;
   server_ = std::make_unique<HttpServer>(config.listen, limits, router_, pool_, files_);
   if (config.tenants_file) {
-    table_watcher_ = std::make_unique<FileWatcher>(*config.tenants_file, tenant_table_file(registry_, metrics_));
+    table_watcher_ = std::make_unique<FileWatcher>(*config.tenants_file,
+                                                   tenant_table_file(registry_, metrics_.table_file_counter()));
     table_watcher_->check_now();
     table_watcher_->start(config.file_poll);
   }
   if (config.admin_token_file) {  // read above already; this takes the stamp, then polls
-    token_watcher_ = std::make_unique<FileWatcher>(*config.admin_token_file, admin_token_file(auth_, metrics_));
+    token_watcher_ = std::make_unique<FileWatcher>(*config.admin_token_file,
+                                                   admin_token_file(auth_, metrics_.token_reload_counter()));
     token_watcher_->check_now();
     token_watcher_->start(config.file_poll);
   }

@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "metrics.hpp"
+
 using namespace saasbench;
 namespace fs = std::filesystem;
 
@@ -47,7 +49,7 @@ struct TokenFileTest : ::testing::Test {
   fs::path file = dir / "token";
   Metrics metrics;
   AdminAuth auth{{"boot"}};
-  FileWatcher watcher{file, admin_token_file(auth, metrics)};
+  FileWatcher watcher{file, admin_token_file(auth, metrics.token_reload_counter())};
   int generation = 0;
   void SetUp() override { fs::create_directories(dir); }
   void TearDown() override { fs::remove_all(dir); }

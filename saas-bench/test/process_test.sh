@@ -9,8 +9,8 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
 fail() { echo "process_test: FAIL: $*" >&2; cat "$dir/log" >&2 || true; exit 1; }
 
-# Awaits a condition (bounded polling; no fixed sleeps as synchronisation).
-eventually() { for _ in $(seq 1 500); do "$@" && return 0; sleep 0.01; done; return 1; }
+# shellcheck source=../../cpp-common/test/process_lib.sh
+. "$(dirname "$0")/../../cpp-common/test/process_lib.sh"
 
 # The token file as the kubelet mounts a Secret: token -> ..data/token, ..data -> ..gen<N>.
 gen=0
@@ -29,9 +29,9 @@ echo '{"version":"v1","tenants":{"a":{"profile":{"cpu":2,"memory":64,"io":1}}}}'
   --admin-token-file "$dir/secret/token" --workers 1 2>"$dir/log" &
 pid=$!
 eventually grep -q 'listening on' "$dir/log" || fail "did not start"
-port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$dir/log")
+port=$(listen_port "$dir/log")
 url=http://127.0.0.1:$port
-code() { curl -s -o /dev/null -w '%{http_code}' -X POST "$url/v1/tenants/$1/requests"; }
+code() { post_code "$url" "$1"; }
 served() { [ "$(code "$1")" = 200 ]; }
 
 [ "$(code a)" = 200 ] || fail "tenant a not served"

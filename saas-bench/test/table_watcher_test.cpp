@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "metrics.hpp"
+
 using namespace saasbench;
 namespace fs = std::filesystem;
 
@@ -14,7 +16,7 @@ struct TableWatcherTest : ::testing::Test {
   fs::path file = dir / "tenants.json";
   TenantRegistry registry;
   Metrics metrics;
-  FileWatcher watcher{file, tenant_table_file(registry, metrics)};
+  FileWatcher watcher{file, tenant_table_file(registry, metrics.table_file_counter())};
   void SetUp() override { fs::create_directories(dir); }
   void TearDown() override { fs::remove_all(dir); }
   // Writes via rename, as the kubelet's ConfigMap update does (a new inode each time).

@@ -6,8 +6,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "metrics.hpp"
+#include "prom.hpp"
 #include "tenant.hpp"
 #include "token_bucket.hpp"
 

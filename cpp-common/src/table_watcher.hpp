@@ -2,11 +2,11 @@
 // replaces the active one; one that does not (malformed, partial, gone) leaves it active.
 #pragma once
 #include "file_watcher.hpp"
-#include "metrics.hpp"
 #include "tenant_registry.hpp"
 
 namespace saasbench {
 
-FileHandler tenant_table_file(TenantRegistry& registry, Metrics& metrics);
+// `counted` reports every reload attempt (true = applied).
+FileHandler tenant_table_file(TenantRegistry& registry, std::function<void(bool applied)> counted);
 
 }  // namespace saasbench

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "file_watcher.hpp"
-#include "metrics.hpp"
 
 namespace saasbench {
 
@@ -44,7 +43,7 @@ class AdminAuth {
 
 // The token file as a FileWatcher feed: a file listing at least one token replaces the set;
 // an empty, unreadable or missing one keeps it (logged and counted in
-// saasbench_admin_token_reloads_total{result="rejected"}).
-FileHandler admin_token_file(AdminAuth& auth, Metrics& metrics);
+// the caller's reload counter through `counted`).
+FileHandler admin_token_file(AdminAuth& auth, std::function<void(bool applied)> counted);
 
 }  // namespace saasbench

@@ -4,7 +4,7 @@
 
 namespace saasbench {
 
-FileHandler tenant_table_file(TenantRegistry& registry, Metrics& metrics) {
+FileHandler tenant_table_file(TenantRegistry& registry, std::function<void(bool applied)> counted) {
   return {"tenant table",
           [&registry](std::string_view text) -> FileHandler::Result {
             auto parsed = parse_tenant_table(text);
@@ -14,7 +14,7 @@ FileHandler tenant_table_file(TenantRegistry& registry, Metrics& metrics) {
             registry.replace(std::move(table));
             return {true, std::move(summary)};
           },
-          [&metrics](bool applied) { metrics.table_update(TableSource::file, applied); }};
+          std::move(counted)};
 }
 
 }  // namespace saasbench

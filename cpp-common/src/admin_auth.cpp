@@ -66,7 +66,7 @@ bool AdminAuth::allows(std::string_view authorization) const {
   return match;
 }
 
-FileHandler admin_token_file(AdminAuth& auth, Metrics& metrics) {
+FileHandler admin_token_file(AdminAuth& auth, std::function<void(bool applied)> counted) {
   return {"admin token",
           [&auth](std::string_view text) -> FileHandler::Result {
             auto tokens = parse_tokens(text);
@@ -74,7 +74,7 @@ FileHandler admin_token_file(AdminAuth& auth, Metrics& metrics) {
             if (!auth.replace(std::move(tokens))) return {false, "the file lists no token"};
             return {true, std::to_string(n) + (n == 1 ? " token" : " tokens")};
           },
-          [&metrics](bool applied) { metrics.admin_token_reload(applied); }};
+          std::move(counted)};
 }
 
 }  // namespace saasbench

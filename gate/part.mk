@@ -1,0 +1,35 @@
+# isolato-gate: the tenant gate sidecar (C++20, CMake + Ninja). It is built in saas-bench's
+# build directories (one CMake project: cpp-common, saas-bench, gate), see saas-bench/part.mk.
+#   build/saas-bench/gate/isolato-gate   release build with gcc, static binary (the image's)
+#   build/saas-bench-asan/gate           the same sources and tests with clang + ASan/UBSan, plus libFuzzer
+.PHONY: gate-build test-gate-unit test-gate-asan test-gate-fuzz test-gate-lint gate-image gate-image-load
+BUILD_TARGETS += gate-build
+UNIT_TEST_TARGETS += test-gate-unit test-gate-asan test-gate-fuzz test-gate-lint
+
+GATE_BIN := $(SAAS_BENCH_BUILD)/gate/isolato-gate
+GATE_IMAGE ?= localhost/isolato/gate:dev
+GATE_FUZZ_SECONDS ?= 30
+
+gate-build: saas-bench-build ## build isolato-gate (static binary) and its tests
+
+test-gate-unit: gate-build ## isolato-gate unit, HTTP (abuse table, 4,000 idle connections) and process tests
+	@cd $(SAAS_BENCH_BUILD) && ctest --output-on-failure -R '^gate_'
+	@echo "[gate] unit + HTTP + process tests passed"
+
+test-gate-asan: saas-bench-asan-build ## the isolato-gate tests again under ASan+UBSan (LSan on)
+	@cd $(SAAS_BENCH_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -R '^gate_'
+	@echo "[gate] ASan+UBSan tests passed"
+
+test-gate-fuzz: saas-bench-asan-build ## libFuzzer: the gate's request path and tenant-key extraction, bounded
+	@saas-bench/test/fuzz.sh $(SAAS_BENCH_ASAN)/gate $(GATE_FUZZ_SECONDS) $(CURDIR)/gate/fuzz fuzz_gate_request fuzz_tenant_key
+
+test-gate-lint: gate-build ## clang-format and clang-tidy on isolato-gate (any finding fails)
+	@SAAS_BENCH_JOBS=$(SAAS_BENCH_JOBS) saas-bench/test/lint.sh $(SAAS_BENCH_BUILD) gate
+
+gate-image: gate-build ## stage the FROM-scratch image context of isolato-gate; prints its directory
+	@saas-bench/image/stage.sh $(GATE_BIN) $(CURDIR)/build/gate-image $(CURDIR)/gate/image/Containerfile
+
+gate-image-load: ## build the gate image into localkube (as $(GATE_IMAGE)); holds the cluster lock
+	@ctx=$$($(MAKE) -s --no-print-directory gate-image | tail -1) && \
+	  flock /tmp/isolato-cluster.lock $(LOCALKUBE) load-image --build "$$ctx" --tag $(GATE_IMAGE)

@@ -1,0 +1,139 @@
+#include "gate.hpp"
+
+#include <sys/socket.h>
+
+#include <boost/asio/post.hpp>
+
+#include "gate_session.hpp"
+#include "log.hpp"
+#include "table_watcher.hpp"
+
+namespace isolato::gate {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using tcp = asio::ip::tcp;
+
+namespace {
+// True while the upstream has neither closed the connection nor sent anything unasked: a
+// non-blocking peek sees EOF (0) or data (> 0) or nothing yet (EAGAIN).
+bool still_open(beast::tcp_stream& s) {
+  char c;
+  const auto n = ::recv(s.socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+}  // namespace
+
+std::unique_ptr<beast::tcp_stream> UpstreamPool::take() {
+  while (!idle_.empty()) {
+    auto s = std::move(idle_.back());
+    idle_.pop_back();
+    if (still_open(*s)) return s;
+  }
+  return nullptr;
+}
+
+void UpstreamPool::give(std::unique_ptr<beast::tcp_stream> s) {
+  if (idle_.size() < kMaxIdle) idle_.push_back(std::move(s));
+}
+
+Gate::Gate(GateConfig config)
+    : config_(std::move(config)),
+      auth_(config_.admin_token_file ? saasbench::read_token_file(*config_.admin_token_file)
+                                     : std::vector<std::string>{}),
+      shared_{config_,
+              registry_,
+              auth_,
+              metrics_,
+              tcp::endpoint(asio::ip::make_address(config_.upstream.host), config_.upstream.port),
+              {}} {
+  if (config_.tenants_file) {
+    table_watcher_ = std::make_unique<saasbench::FileWatcher>(
+        *config_.tenants_file, saasbench::tenant_table_file(registry_, metrics_.table_file_counter()));
+    table_watcher_->check_now();
+    table_watcher_->start(config_.file_poll);
+  }
+  if (config_.admin_token_file) {  // read above already; this takes the stamp, then polls
+    token_watcher_ = std::make_unique<saasbench::FileWatcher>(
+        *config_.admin_token_file, saasbench::admin_token_file(auth_, metrics_.token_reload_counter()));
+    token_watcher_->check_now();
+    token_watcher_->start(config_.file_poll);
+  }
+  const tcp::endpoint endpoint(asio::ip::make_address(config_.listen.host), config_.listen.port);
+  acceptor_.open(endpoint.protocol());
+  acceptor_.set_option(tcp::acceptor::reuse_address(true));
+  acceptor_.bind(endpoint);
+  acceptor_.listen(asio::socket_base::max_listen_connections);
+  port_ = acceptor_.local_endpoint().port();
+}
+
+Gate::~Gate() {
+  try {
+    shutdown(std::chrono::milliseconds(0));
+  } catch (const std::exception& e) {  // a failing join: nothing left to do but say so
+    saasbench::log_line("error", std::string("stopping the gate: ") + e.what());
+  }
+}
+
+void Gate::start() {
+  accept();
+  thread_ = std::thread([this] {
+    ioc_.run();  // returns once the acceptor is closed and every session has ended
+    done_.set_value();
+  });
+  saasbench::log_line("info", "isolato-gate listening on " + config_.listen.host + ":" + std::to_string(port_) +
+                                  ", upstream " + config_.upstream.host + ":" + std::to_string(config_.upstream.port));
+}
+
+void Gate::accept() {
+  acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+    if (!acceptor_.is_open()) return;
+    if (ec) {  // e.g. out of file descriptors: back off instead of spinning
+      saasbench::log_line("warn", "accept failed: " + ec.message());
+      backoff_.expires_after(std::chrono::milliseconds(50));
+      backoff_.async_wait([this](boost::system::error_code) {
+        if (acceptor_.is_open()) accept();
+      });
+      return;
+    }
+    if (static_cast<std::size_t>(metrics_.connections().load(std::memory_order_relaxed)) >= config_.max_connections) {
+      GateMetrics::rejected(metrics_.unknown_tenant(), Reject::overload);
+      boost::system::error_code ignored;  // over --max-connections: closed before any byte is read
+      socket.close(ignored);
+      return accept();
+    }
+    boost::system::error_code ignored;  // Nagle off: small requests and responses, latency counts
+    socket.set_option(tcp::no_delay(true), ignored);
+    auto session = std::make_shared<GateSession>(std::move(socket), shared_);
+    if (sessions_.size() >= 64 && sessions_.size() == sessions_.capacity())
+      std::erase_if(sessions_, [](const auto& w) { return w.expired(); });
+    sessions_.push_back(session);
+    session->start();
+    accept();
+  });
+}
+
+bool Gate::shutdown(std::chrono::milliseconds grace) {
+  if (stopped_) return true;
+  stopped_ = true;
+  asio::post(ioc_, [this] {
+    shared_.draining = true;
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+    backoff_.cancel();
+    for (auto& w : sessions_)
+      if (auto s = w.lock()) s->drain();
+    while (shared_.pool.take()) {
+    }  // idle upstream connections end with the gate
+  });
+  bool clean = true;
+  if (thread_.joinable()) {
+    clean = done_.get_future().wait_for(grace) == std::future_status::ready;
+    ioc_.stop();
+    thread_.join();
+  }
+  table_watcher_.reset();
+  token_watcher_.reset();
+  return clean;
+}
+
+}  // namespace isolato::gate

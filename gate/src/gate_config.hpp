@@ -1,0 +1,43 @@
+// Command line of isolato-gate (GATE-CONTRACT.md; `isolato-gate --help`). Pure: errors come
+// back as text, and main exits 2 with them.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tenant_key.hpp"
+
+namespace isolato::gate {
+
+struct Endpoint {
+  std::string host;
+  unsigned short port = 0;
+};
+
+struct GateConfig {
+  Endpoint listen{"0.0.0.0", 8080};
+  Endpoint upstream{"127.0.0.1", 8081};
+  TenantKey tenant_key;
+  bool pass_unknown = false;  // --unknown-tenant pass
+  std::optional<std::filesystem::path> tenants_file;
+  std::optional<std::filesystem::path> admin_token_file;
+  bool forward_table = false;
+  std::chrono::milliseconds upstream_timeout{10000};
+  std::chrono::milliseconds connect_timeout{1000};
+  std::chrono::milliseconds read_timeout{15000};
+  std::chrono::milliseconds grace{20000};
+  std::chrono::milliseconds file_poll{500};
+  std::size_t max_body_bytes = 8 << 20;
+  std::size_t max_header_bytes = 8192;
+  std::size_t max_connections = 4096;
+  bool help = false;
+};
+
+std::variant<GateConfig, std::string> parse_gate_args(const std::vector<std::string>& args);
+std::string gate_usage();
+
+}  // namespace isolato::gate

@@ -1,0 +1,392 @@
+#include "gate_session.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <cstdio>
+
+#include "admin_api.hpp"
+#include "log.hpp"
+#include "request_view.hpp"
+
+namespace isolato::gate {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using saasbench::problem;
+using saasbench::Response;
+
+namespace {
+constexpr std::string_view kAdminTenants = "/v1/admin/tenants";
+
+bool is_local(std::string_view path) {
+  return path == "/metrics" || path == "/healthz" || path == "/readyz" || path == kAdminTenants;
+}
+
+bool quiet_close(beast::error_code ec) {
+  return ec == http::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::operation_aborted ||
+         ec == asio::error::connection_reset || ec == asio::error::eof || ec == http::error::partial_message;
+}
+}  // namespace
+
+GateSession::GateSession(asio::ip::tcp::socket socket, GateShared& shared)
+    : client_(std::move(socket)), shared_(shared) {
+  shared_.metrics.connections().fetch_add(1, std::memory_order_relaxed);
+}
+
+GateSession::~GateSession() { shared_.metrics.connections().fetch_sub(1, std::memory_order_relaxed); }
+
+void GateSession::read_header() {
+  busy_ = false;
+  header_.emplace();
+  header_->header_limit(static_cast<std::uint32_t>(shared_.config.max_header_bytes));
+  header_->body_limit(shared_.config.max_body_bytes);
+  client_.expires_after(shared_.config.read_timeout);
+  http::async_read_header(client_, client_buf_, *header_,
+                          [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+}
+
+void GateSession::on_header(beast::error_code ec) {
+  if (quiet_close(ec)) return close();
+  busy_ = true;
+  start_ = Clock::now();
+  tenant_.reset();
+  tenant_metrics_ = nullptr;
+  response_started_ = false;
+  retried_ = false;
+  if (ec) {  // a request nobody will serve: say why, then close
+    keep_alive_ = false;
+    if (ec == http::error::header_limit) return write_local(problem(431, "request header fields too large"));
+    if (ec == http::error::body_limit) return write_local(problem(413, "request body too large"));
+    return write_local(problem(400, "malformed HTTP request: " + ec.message()));
+  }
+  const auto& req = header_->get();
+  keep_alive_ = req.keep_alive() && !shared_.draining;
+  const std::string_view target = req.target();
+  const auto path = target.substr(0, target.find('?'));
+  if (is_local(path)) return local(path);
+
+  const KeyResult found = extract_tenant(shared_.config.tenant_key, key_source(shared_.config.tenant_key, req));
+  auto& unknown = shared_.metrics.unknown_tenant();
+  if (const auto* bad = std::get_if<KeyInvalid>(&found)) {
+    tenant_metrics_ = &unknown;
+    GateMetrics::rejected(unknown, Reject::unknown_tenant);
+    return answer_after_body(problem(400, bad->reason, "tenantKey"));
+  }
+  if (const auto* id = std::get_if<std::string_view>(&found)) tenant_ = shared_.registry.current()->find(*id);
+  if (!tenant_) {
+    tenant_metrics_ = &unknown;
+    if (!shared_.config.pass_unknown) {
+      GateMetrics::rejected(unknown, Reject::unknown_tenant);
+      return answer_after_body(std::holds_alternative<KeyMissing>(found)
+                                   ? problem(400, "the request names no tenant", "tenantKey")
+                                   : problem(404, "unknown tenant", "tenantKey"));
+    }
+  } else {
+    tenant_metrics_ = &tenant_->metrics();
+    const auto decision = tenant_->admit(Clock::now());
+    if (!decision.admitted) {
+      char rate[32];
+      std::snprintf(rate, sizeof rate, "%g", tenant_->spec().rate_rps.value_or(0));
+      Response r = problem(429, "tenant exceeds its admitted rate of " + std::string(rate) + " requests/s");
+      r.retry_after_s = saasbench::retry_after_seconds(decision.retry_after);
+      GateMetrics::rejected(*tenant_metrics_, Reject::rate);
+      return answer_after_body(std::move(r));
+    }
+  }
+  if (shared_.draining) {
+    GateMetrics::rejected(*tenant_metrics_, Reject::draining);
+    keep_alive_ = false;
+    return answer_after_body(problem(503, "shutting down"));
+  }
+  forward();
+}
+
+// ---- answered by the gate ----
+
+void GateSession::answer_after_body(Response r) {
+  // The body must be off the connection before the next request can be read; a rejected
+  // request's body is read and dropped (bounded by --max-body-bytes).
+  whole_.emplace(std::move(*header_));
+  auto shared_r = std::make_shared<Response>(std::move(r));
+  http::async_read(client_, client_buf_, *whole_,
+                   [self = shared_from_this(), shared_r](beast::error_code ec, std::size_t) {
+                     if (ec == http::error::body_limit) {
+                       self->keep_alive_ = false;
+                       return self->write_local(problem(413, "request body too large"));
+                     }
+                     if (ec) return self->close();
+                     self->write_local(std::move(*shared_r));
+                   });
+}
+
+void GateSession::local(std::string_view path) {
+  const std::string_view method = header_->get().method_string();
+  const bool get = method == "GET";
+  if (path == kAdminTenants) {
+    whole_.emplace(std::move(*header_));
+    return http::async_read(
+        client_, client_buf_, *whole_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+          if (ec == http::error::body_limit) {
+            self->keep_alive_ = false;
+            return self->write_local(problem(413, "request body too large"));
+          }
+          if (ec) return self->close();
+          const auto& req = self->whole_->get();
+          const std::string_view authorization = req[http::field::authorization];
+          auto& m = self->shared_.metrics;
+          Response r =
+              saasbench::admin_tenants({req.method_string(), authorization, req.body()}, self->shared_.registry,
+                                       self->shared_.auth, [&m](bool ok) { m.table_update(true, ok); });
+          if (req.method() == http::verb::put && r.status == 200 && self->shared_.config.forward_table)
+            return self->admin_put_forwarded(std::move(r), req.body(), std::string(authorization));
+          self->write_local(std::move(r));
+        });
+  }
+  if (!get) return answer_after_body(saasbench::method_not_allowed("GET"));
+  if (path == "/healthz") return answer_after_body(saasbench::ok_json(R"({"status":"ok"})"));
+  if (path == "/readyz") return readyz();
+  const auto table = shared_.registry.current();
+  Response r;
+  r.content_type = "text/plain; version=0.0.4";
+  r.body = shared_.metrics.expose(table->version(), table->series());
+  answer_after_body(std::move(r));
+}
+
+void GateSession::readyz() {
+  if (shared_.draining) return answer_after_body(problem(503, "shutting down"));
+  // Ready only while the upstream accepts connections: a fresh connect proves it.
+  auto probe = std::make_shared<beast::tcp_stream>(client_.get_executor());
+  probe->expires_after(shared_.config.connect_timeout);
+  probe->async_connect(shared_.upstream, [self = shared_from_this(), probe](beast::error_code ec) {
+    self->answer_after_body(ec ? problem(503, "upstream not accepting connections: " + ec.message())
+                               : saasbench::ok_json(R"({"status":"ready"})"));
+  });
+}
+
+void GateSession::admin_put_forwarded(Response applied, std::string body, std::string authorization) {
+  // The same table, with the same token, to the upstream (saas-bench keeps each tenant's
+  // stress profile there). Answered once the upstream has answered: a failure is a 502 the
+  // pusher retries, the gate's own table stays applied.
+  struct Forward {
+    beast::tcp_stream stream;
+    http::request<http::string_body> req;
+    http::response<http::string_body> res;
+    beast::flat_buffer buf;
+    Response applied;
+  };
+  auto f = std::make_shared<Forward>(Forward{
+      beast::tcp_stream(client_.get_executor()), {http::verb::put, kAdminTenants, 11}, {}, {}, std::move(applied)});
+  f->req.set(http::field::host, shared_.upstream.address().to_string());
+  f->req.set(http::field::authorization, authorization);
+  f->req.set(http::field::content_type, "application/json");
+  f->req.body() = std::move(body);
+  f->req.prepare_payload();
+  f->req.keep_alive(false);
+  auto self = shared_from_this();
+  const auto fail = [self, f](const std::string& why) {
+    saasbench::log_line("warn", "tenant table applied, forwarding it to the upstream failed: " + why);
+    self->write_local(problem(502, "tenant table applied at the gate; forwarding to the upstream failed: " + why));
+  };
+  f->stream.expires_after(shared_.config.connect_timeout);
+  f->stream.async_connect(shared_.upstream, [self, f, fail](beast::error_code ec) {
+    if (ec) return fail(ec.message());
+    f->stream.expires_after(self->shared_.config.upstream_timeout);
+    http::async_write(f->stream, f->req, [self, f, fail](beast::error_code wec, std::size_t) {
+      if (wec) return fail(wec.message());
+      http::async_read(f->stream, f->buf, f->res, [self, f, fail](beast::error_code rec, std::size_t) {
+        if (rec) return fail(rec.message());
+        if (f->res.result_int() != 200) return fail("upstream answered " + std::to_string(f->res.result_int()));
+        self->write_local(std::move(f->applied));
+      });
+    });
+  });
+}
+
+void GateSession::write_local(Response r) {
+  keep_alive_ = keep_alive_ && !shared_.draining;
+  const unsigned status = r.status;
+  local_out_ = saasbench::to_message(std::move(r), keep_alive_);
+  client_.expires_after(shared_.config.read_timeout);
+  http::async_write(client_, local_out_, [self = shared_from_this(), status](beast::error_code ec, std::size_t) {
+    if (ec) return self->close();
+    self->finish(status);
+  });
+}
+
+// ---- relayed to the upstream ----
+
+void GateSession::forward() {
+  request_.emplace(std::move(*header_));
+  auto& req = request_->get();
+  strip_hop_by_hop(req);
+  req.version(11);  // keep-alive to the upstream whatever the client speaks
+  bodyless_ = request_->is_done();
+  upstream_ = shared_.pool.take();
+  reused_ = upstream_ != nullptr;
+  if (!upstream_) return connect();
+  send_request();
+}
+
+void GateSession::connect() {
+  upstream_ = std::make_unique<beast::tcp_stream>(client_.get_executor());
+  reused_ = false;
+  upstream_->expires_after(shared_.config.connect_timeout);
+  upstream_->async_connect(shared_.upstream, [self = shared_from_this()](beast::error_code ec) {
+    if (ec) return self->upstream_failed(UpstreamError::connect, ec.message());
+    beast::error_code ignored;
+    self->upstream_->socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+    self->send_request();
+  });
+}
+
+void GateSession::send_request() {
+  request_out_.emplace(request_->get());
+  upstream_buf_.clear();
+  relay_request();
+}
+
+void GateSession::relay_request() {
+  auto& body = request_->get().body();
+  const auto write_up = [self = shared_from_this()] {
+    self->upstream_->expires_after(self->shared_.config.upstream_timeout);
+    http::async_write(*self->upstream_, *self->request_out_, [self](beast::error_code ec, std::size_t) {
+      if (ec == http::error::need_buffer) ec = {};
+      if (ec == beast::error::timeout) return self->upstream_failed(UpstreamError::timeout, "sending the request");
+      if (ec) return self->upstream_failed(UpstreamError::reset, ec.message());
+      if (!self->request_out_->is_done()) return self->relay_request();
+      self->response_.emplace();
+      self->response_->body_limit(boost::none);
+      if (self->request_->get().method() == http::verb::head) self->response_->skip(true);
+      self->upstream_->expires_after(self->shared_.config.upstream_timeout);
+      http::async_read_header(*self->upstream_, self->upstream_buf_, *self->response_,
+                              [self](beast::error_code hec, std::size_t) { self->on_response_header(hec); });
+    });
+  };
+  if (request_->is_done()) {
+    body.data = nullptr;
+    body.size = 0;
+    body.more = false;
+    return write_up();
+  }
+  body.data = up_chunk_.data();
+  body.size = up_chunk_.size();
+  client_.expires_after(shared_.config.read_timeout);
+  http::async_read(client_, client_buf_, *request_,
+                   [self = shared_from_this(), write_up](beast::error_code ec, std::size_t) {
+                     if (ec == http::error::need_buffer) ec = {};
+                     if (ec == http::error::body_limit) {  // the upstream saw part of it: drop that connection
+                       self->upstream_.reset();
+                       self->keep_alive_ = false;
+                       return self->write_local(problem(413, "request body too large"));
+                     }
+                     if (ec) return self->close();
+                     auto& b = self->request_->get().body();
+                     b.size = self->up_chunk_.size() - b.size;
+                     b.data = self->up_chunk_.data();
+                     b.more = !self->request_->is_done();
+                     write_up();
+                   });
+}
+
+void GateSession::on_response_header(beast::error_code ec) {
+  if (ec == beast::error::timeout) return upstream_failed(UpstreamError::timeout, "no response in time");
+  if (ec) return upstream_failed(UpstreamError::reset, ec.message());
+  auto& res = response_->get();
+  upstream_reusable_ = res.keep_alive() && !res.need_eof();
+  // A body that ends with the upstream's connection has no framing to pass on: close after it.
+  if (res.need_eof()) keep_alive_ = false;
+  strip_hop_by_hop(res);
+  keep_alive_ = keep_alive_ && !shared_.draining;
+  res.keep_alive(keep_alive_);
+  response_out_.emplace(res);
+  response_started_ = true;
+  relay_response();
+}
+
+void GateSession::relay_response() {
+  auto& body = response_->get().body();
+  const auto write_down = [self = shared_from_this()] {
+    self->client_.expires_after(self->shared_.config.read_timeout);
+    http::async_write(self->client_, *self->response_out_, [self](beast::error_code ec, std::size_t) {
+      if (ec == http::error::need_buffer) ec = {};
+      if (ec) {  // the client left: the upstream connection is mid-response, drop it too
+        self->upstream_.reset();
+        return self->close();
+      }
+      if (!self->response_out_->is_done()) return self->relay_response();
+      const unsigned status = self->response_->get().result_int();
+      if (self->upstream_reusable_ && self->upstream_buf_.size() == 0)
+        self->shared_.pool.give(std::move(self->upstream_));
+      self->upstream_.reset();
+      self->finish(status);
+    });
+  };
+  if (response_->is_done()) {
+    body.data = nullptr;
+    body.size = 0;
+    body.more = false;
+    return write_down();
+  }
+  body.data = down_chunk_.data();
+  body.size = down_chunk_.size();
+  upstream_->expires_after(shared_.config.upstream_timeout);
+  http::async_read(*upstream_, upstream_buf_, *response_,
+                   [self = shared_from_this(), write_down](beast::error_code ec, std::size_t) {
+                     if (ec == http::error::need_buffer) ec = {};
+                     if (ec) {  // mid-body: the status line is out, all the client can learn is a cut
+                       GateMetrics::upstream_error(*self->tenant_metrics_, ec == beast::error::timeout
+                                                                               ? UpstreamError::timeout
+                                                                               : UpstreamError::reset);
+                       self->upstream_.reset();
+                       return self->close();
+                     }
+                     auto& b = self->response_->get().body();
+                     b.size = self->down_chunk_.size() - b.size;
+                     b.data = self->down_chunk_.data();
+                     b.more = !self->response_->is_done();
+                     write_down();
+                   });
+}
+
+void GateSession::upstream_failed(UpstreamError kind, std::string_view what) {
+  upstream_.reset();
+  // A pooled connection the upstream had closed meanwhile: retry once on a fresh one when the
+  // request had no body yet sent (nothing can have reached the app twice).
+  if (reused_ && !retried_ && kind == UpstreamError::reset && !response_started_ && bodyless_) {
+    retried_ = true;
+    return connect();
+  }
+  GateMetrics::upstream_error(*tenant_metrics_, kind);
+  if (!request_->is_done()) keep_alive_ = false;  // the rest of its body is still on the wire
+  if (kind == UpstreamError::timeout) return write_local(problem(504, "upstream did not answer in time"));
+  write_local(problem(502, kind == UpstreamError::connect ? "cannot connect to the upstream: " + std::string(what)
+                                                          : "upstream connection failed: " + std::string(what)));
+}
+
+void GateSession::finish(unsigned status) {
+  if (tenant_metrics_) tenant_metrics_->record(status, Clock::now() - start_);
+  tenant_.reset();
+  tenant_metrics_ = nullptr;
+  request_.reset();
+  request_out_.reset();
+  response_out_.reset();
+  response_.reset();
+  whole_.reset();
+  if (!keep_alive_ || shared_.draining) return close();
+  read_header();
+}
+
+void GateSession::drain() {
+  if (!busy_) close();
+}
+
+void GateSession::close() {
+  busy_ = false;
+  beast::error_code ignored;  // the peer may be gone already; nothing to report
+  client_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  client_.socket().close(ignored);
+  upstream_.reset();
+}
+
+}  // namespace isolato::gate

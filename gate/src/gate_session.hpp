@@ -1,0 +1,87 @@
+// One client connection of the gate. Per request: read the header, answer the gate's own
+// endpoints or a rejection itself, else relay the request to the upstream and the response
+// back, both bodies in 16 KiB pieces through Beast's buffer_body (never held whole).
+#pragma once
+#include <array>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/serializer.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "gate.hpp"
+#include "http_message.hpp"
+#include "tenant_registry.hpp"
+
+namespace isolato::gate {
+
+class GateSession : public std::enable_shared_from_this<GateSession> {
+ public:
+  GateSession(boost::asio::ip::tcp::socket socket, GateShared& shared);
+  ~GateSession();
+  GateSession(const GateSession&) = delete;
+  GateSession& operator=(const GateSession&) = delete;
+  void start() { read_header(); }
+  // The gate is draining: close now if between requests; else after the current response.
+  void drain();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  using Header = boost::beast::http::request_parser<boost::beast::http::empty_body>;
+  using Whole = boost::beast::http::request_parser<boost::beast::http::string_body>;
+  using RequestRelay = boost::beast::http::request_parser<boost::beast::http::buffer_body>;
+  using ResponseRelay = boost::beast::http::response_parser<boost::beast::http::buffer_body>;
+
+  void read_header();
+  void on_header(boost::beast::error_code ec);
+  // A request the gate answers itself: read (and for admin PUT, use) its body, then answer.
+  void answer_after_body(saasbench::Response r);
+  void local(std::string_view path);
+  void readyz();
+  void admin_put_forwarded(saasbench::Response applied, std::string body, std::string authorization);
+  void write_local(saasbench::Response r);
+  // The relay: connect (or reuse), request header + body up, response header + body down.
+  void forward();
+  void connect();
+  void send_request();
+  void relay_request();
+  void relay_response();
+  void on_response_header(boost::beast::error_code ec);
+  void upstream_failed(UpstreamError kind, std::string_view what);
+  void finish(unsigned status);
+  void close();
+
+  boost::beast::tcp_stream client_;
+  boost::beast::flat_buffer client_buf_;
+  GateShared& shared_;
+  std::optional<Header> header_;
+  std::optional<Whole> whole_;
+  std::optional<RequestRelay> request_;
+  std::optional<boost::beast::http::request_serializer<boost::beast::http::buffer_body>> request_out_;
+  std::optional<ResponseRelay> response_;
+  std::optional<boost::beast::http::response_serializer<boost::beast::http::buffer_body>> response_out_;
+  saasbench::HttpResponse local_out_;
+  std::unique_ptr<boost::beast::tcp_stream> upstream_;
+  boost::beast::flat_buffer upstream_buf_;
+  std::array<char, 16384> up_chunk_{};
+  std::array<char, 16384> down_chunk_{};
+
+  // The request in progress.
+  Clock::time_point start_;
+  std::shared_ptr<saasbench::TenantState> tenant_;  // keeps tenant_metrics_ alive
+  saasbench::TenantMetrics* tenant_metrics_ = nullptr;
+  bool keep_alive_ = true;
+  bool busy_ = false;     // a request is being served
+  bool reused_ = false;   // upstream_ came from the pool
+  bool retried_ = false;  // a stale pooled connection was replaced once
+  bool response_started_ = false;
+  bool bodyless_ = false;           // the request had no body
+  bool upstream_reusable_ = false;  // the upstream's response leaves its connection open
+};
+
+}  // namespace isolato::gate
