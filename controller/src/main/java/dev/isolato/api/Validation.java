@@ -128,7 +128,7 @@ public final class Validation {
       e.add(
           new FieldError(
               "spec.tenantKey",
-              "must be header:<name>, path:<prefix ending in /> or host, was '"
+              "must be header:<name> (1-64 of A-Z a-z 0-9 - _), path:/<prefix>/ or host, was '"
                   + s.tenantKey
                   + "'"));
     }

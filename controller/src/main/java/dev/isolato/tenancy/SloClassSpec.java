@@ -72,8 +72,8 @@ public class SloClassSpec {
 
   @Pattern(SpecLimits.TENANT_KEY)
   @JsonPropertyDescription(
-      "Where the gate finds the tenant of a request: header:<name>, path:<prefix ending in />"
-          + " (the segment after it) or host (the first DNS label). Default: path:/v1/tenants/"
+      "Where the gate finds the tenant of a request: header:<name> (1-64 of A-Z a-z 0-9 - _),"
+          + " path:/<prefix>/ (one or more segments; the tenant is the segment after it) or host (the first DNS label). Default: path:/v1/tenants/"
           + " for image classes, header:X-Tenant for workload classes.")
   public String tenantKey;
 
