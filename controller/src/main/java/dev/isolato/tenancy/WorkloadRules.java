@@ -134,6 +134,8 @@ public final class WorkloadRules {
               at + "containers",
               "must hold exactly one container, had "
                   + (w.containers == null ? 0 : w.containers.size())));
+    } else if (w.containers.get(0) == null) {
+      e.add(new FieldError(at + "containers[0]", "must be a container, was null"));
     } else {
       container(e, at + "containers[0].", w.containers.get(0));
     }
@@ -143,6 +145,10 @@ public final class WorkloadRules {
     }
     for (int i = 0; i < volumes.size(); i++) {
       AppVolume v = volumes.get(i);
+      if (v == null) {
+        e.add(new FieldError(at + "volumes[" + i + "]", "must be a volume, was null"));
+        continue;
+      }
       String vAt = at + "volumes[" + i + "].";
       volumeName(e, vAt + "name", v.name);
       if (v.hostPath != null) {
@@ -169,12 +175,14 @@ public final class WorkloadRules {
               at + "ports",
               "must hold exactly one port (the service's), had "
                   + (c.ports == null ? 0 : c.ports.size())));
+    } else if (c.ports.get(0) == null) {
+      e.add(new FieldError(at + "ports[0]", "must be a port, was null"));
     } else {
       port(e, at + "ports[0].", c.ports.get(0));
     }
     if (c.env != null) {
       for (int i = 0; i < c.env.size(); i++) {
-        String name = c.env.get(i).name;
+        String name = c.env.get(i) == null ? null : c.env.get(i).name;
         if (name == null || !ENV.matcher(name).matches()) {
           e.add(new FieldError(at + "env[" + i + "].name", "must be a variable name"));
         }
@@ -183,7 +191,7 @@ public final class WorkloadRules {
     if (c.volumeMounts != null) {
       for (int i = 0; i < c.volumeMounts.size(); i++) {
         VolumeMount m = c.volumeMounts.get(i);
-        volumeName(e, at + "volumeMounts[" + i + "].name", m.name);
+        volumeName(e, at + "volumeMounts[" + i + "].name", m == null ? null : m.name);
       }
     }
     security(e, at + "securityContext.", c.securityContext);
@@ -217,7 +225,7 @@ public final class WorkloadRules {
     notTrue(e, at + "allowPrivilegeEscalation", s.allowPrivilegeEscalation, ESCALATION_MESSAGE);
     if (s.capabilities != null
         && s.capabilities.add != null
-        && !s.capabilities.add.stream().allMatch("NET_BIND_SERVICE"::equals)) {
+        && !s.capabilities.add.stream().allMatch(c -> "NET_BIND_SERVICE".equals(c))) {
       e.add(new FieldError(at + "capabilities.add", CAPABILITY_MESSAGE));
     }
     if (s.seccompProfile != null

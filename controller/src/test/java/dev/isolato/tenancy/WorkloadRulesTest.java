@@ -122,6 +122,22 @@ class WorkloadRulesTest {
   }
 
   @Test
+  void nullElementsAreFieldErrorsNotCrashes() {
+    app().ports = java.util.Arrays.asList((AppPort) null);
+    app().env = java.util.Arrays.asList((WorkloadTemplate.EnvVar) null);
+    app().volumeMounts = java.util.Arrays.asList((WorkloadTemplate.VolumeMount) null);
+    spec.workload.volumes = java.util.Arrays.asList((AppVolume) null);
+    assertThat(fields())
+        .containsExactly(
+            "spec.workload.containers[0].ports[0]",
+            "spec.workload.containers[0].env[0].name",
+            "spec.workload.containers[0].volumeMounts[0].name",
+            "spec.workload.volumes[0]");
+    spec.workload.containers = java.util.Arrays.asList((WorkloadTemplate.AppContainer) null);
+    assertThat(fields()).contains("spec.workload.containers[0]");
+  }
+
+  @Test
   void aClassRunsAnImageOrAWorkloadNotBoth() {
     spec.image = "localhost/isolato/saas-bench:dev";
     assertThat(fields()).containsExactly("spec.workload");
