@@ -22,6 +22,7 @@ include localkube/part.mk
 -include gatling/part.mk
 -include helm/part.mk
 -include images-test/part.mk
+-include go-httpbin/part.mk
 -include docs/part.mk
 
 .PHONY: help deps build run stop test test-unit test-e2e clean

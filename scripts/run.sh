@@ -59,6 +59,9 @@ fi
 log "loading the saas-bench image into the node"
 ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
 "$LK" load-image --build "$ctx" --tag "$IMAGE"
+# every pool pod runs the isolato-gate sidecar in front of its app
+ctx=$(make -s --no-print-directory -C "$ROOT" gate-image | tail -1)
+"$LK" load-image --build "$ctx" --tag localhost/isolato/gate:dev
 
 PROM=$("$LK" config | awk '$1 == "prometheus.port" { p = $3 } $1 == "prometheus.enabled" && $3 != "true" { off = 1 } END { print off ? "off (localkube config set prometheus.enabled true)" : "http://127.0.0.1:" p }')
 # The tenant profiler reads the tenants' rates from that Prometheus (off without it).
@@ -86,6 +89,7 @@ start_host() {
     ISOLATO_CONTROLLER_CIDRS=${ISOLATO_CONTROLLER_CIDRS:-$HOST_CIDRS} \
     ISOLATO_INGRESS_CIDRS=${ISOLATO_INGRESS_CIDRS:-$HOST_CIDRS} \
     ISOLATO_PROMETHEUS_URL=${ISOLATO_PROMETHEUS_URL:-$PROFILER_URL} \
+    ISOLATO_IMAGE_ALLOWLIST=${ISOLATO_IMAGE_ALLOWLIST:-$IMAGE,localhost/isolato/gate:dev,localhost/isolato/go-httpbin:dev} \
     setsid java -jar "$RUN_DIR/controller.jar" >>"$RUN_DIR/controller.log" 2>&1 < /dev/null &
   CTL_PID=$!
   echo "$CTL_PID" > "$RUN_DIR/controller.pid"

@@ -6,6 +6,7 @@ ROOT=${ISOLATO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 LOCALKUBE=$ROOT/localkube/localkube
 JAR=${ISOLATO_JAR:-$ROOT/controller/target/isolato-controller.jar}
 IMAGE=localhost/isolato/saas-bench:dev
+GATE_IMAGE=localhost/isolato/gate:dev
 WORK=$(mktemp -d /tmp/isolato-ctl.XXXXXX)
 PORT=${ISOLATO_TEST_PORT:-18080}
 MGMT_PORT=${ISOLATO_TEST_MANAGEMENT_PORT:-19090}
@@ -23,6 +24,7 @@ require_cluster() {
   KUBECONFIG=$("$LOCALKUBE" kubeconfig)
   export KUBECONFIG
   [ -f "$JAR" ] || die "$JAR missing (make controller-build)"
+  load_gate_image
   local holder renewed
   # a controller that stopped cleanly released the lease: no holder (its renewTime stays recent)
   holder=$(kubectl -n isolato-system get lease isolato-controller -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true)
@@ -105,6 +107,14 @@ delete_tenant_and_class() { # TENANT CLASS
 load_saas_bench_image() {
   local ctx=${SAAS_BENCH_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" saas-bench-image)}
   "$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
+}
+
+# The isolato-gate image built from this tree (every pool pod runs it as a sidecar), loaded
+# into localkube (GATE_IMAGE_CONTEXT: an image context already staged).
+load_gate_image() {
+  local ctx=${GATE_IMAGE_CONTEXT:-$(make -s --no-print-directory -C "$ROOT" gate-image | tail -1)}
+  [ -d "$ctx" ] || die "make gate-image staged no image context ($ctx)"
+  "$LOCALKUBE" load-image --build "$ctx" --tag "$GATE_IMAGE" >&2
 }
 
 # A class of one pod (maxReplicas 1, admission off) with vertical headroom, for the filler's

@@ -44,6 +44,7 @@ PAGES = [
     "docs/architecture.md",
     "docs/calibration-format.md",
     "docs/results/README.md",
+    "docs/bring-your-service.md",
     "localkube/README.md",
 ]
 TAGS = ("bash", "shell", "text", "json", "yaml", "java", "python", "promql")

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -31,6 +32,7 @@ type Plan struct {
 	// per connection, so each request then goes to a pod drawn anew; reused connections keep
 	// going to the pods they were opened to (Go reuses the most recently idle one first).
 	ConnectionPerRequest bool
+	Request              Request // method, path and tenant header of every request
 }
 
 // sample is one request: its latency from its INTENDED send time, so a request the generator
@@ -92,10 +94,31 @@ type stepSchedule struct {
 	order   []int // request i goes to tenants[order[i]]
 }
 
+// Request is the shape of every request: saas-bench's route by default; a provider's service
+// (docs/bring-your-service.md) is sent its own method and path, the tenant in the path
+// ({tenant}) or in a header, as the class's tenantKey says.
+type Request struct {
+	Method       string // default POST
+	Path         string // with {tenant} for the tenant id; default /v1/tenants/{tenant}/requests
+	TenantHeader string // when set, this header carries the tenant id
+}
+
+// DefaultPath is saas-bench's per-tenant route.
+const DefaultPath = "/v1/tenants/{tenant}/requests"
+
+func (r Request) url(base, tenant string) string {
+	path := r.Path
+	if path == "" {
+		path = DefaultPath
+	}
+	return base + strings.ReplaceAll(path, "{tenant}", tenant)
+}
+
 type generator struct {
-	body   string
-	client *http.Client
-	slots  chan struct{}
+	body    string
+	client  *http.Client
+	slots   chan struct{}
+	request Request
 }
 
 func newGenerator(body string, timeout time.Duration, maxInFlight int, connectionPerRequest bool) *generator {
@@ -109,7 +132,7 @@ func newGenerator(body string, timeout time.Duration, maxInFlight int, connectio
 }
 
 // send issues one request due at `due` and returns its sample (latency from `due`).
-func (g *generator) send(ctx context.Context, url string, tenant int, due time.Time) sample {
+func (g *generator) send(ctx context.Context, url, tenantName string, tenant int, due time.Time) sample {
 	if g.slots != nil {
 		select {
 		case g.slots <- struct{}{}:
@@ -119,9 +142,22 @@ func (g *generator) send(ctx context.Context, url string, tenant int, due time.T
 		}
 	}
 	ok := false
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewBufferString(g.body))
+	method := g.request.Method
+	if method == "" {
+		method = http.MethodPost
+	}
+	var payload io.Reader
+	if method != http.MethodGet && method != http.MethodHead {
+		payload = bytes.NewBufferString(g.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, payload)
 	if err == nil {
-		req.Header.Set("Content-Type", "application/json")
+		if payload != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if g.request.TenantHeader != "" {
+			req.Header.Set(g.request.TenantHeader, tenantName)
+		}
 		var resp *http.Response
 		if resp, err = g.client.Do(req); err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
@@ -154,7 +190,8 @@ func (g *generator) fire(ctx context.Context, s *schedule, start time.Time, offs
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = g.send(ctx, s.baseURL+"/v1/tenants/"+s.tenants[order[i]]+"/requests", order[i], due)
+			name := s.tenants[order[i]]
+			out[i] = g.send(ctx, g.request.url(s.baseURL, name), name, order[i], due)
 		}()
 	}
 	complete := make(chan bool, 1)
@@ -234,7 +271,9 @@ func Execute(p Plan, runID, sloClass string, runContext map[string]any) Run {
 	ctx, cancel := context.WithTimeout(context.Background(), p.MaxDuration)
 	defer cancel()
 	s := rampSchedule(p)
-	steps, requests := newGenerator(p.Body, p.Timeout, p.MaxInFlight, p.ConnectionPerRequest).run(ctx, &s, time.Now())
+	g := newGenerator(p.Body, p.Timeout, p.MaxInFlight, p.ConnectionPerRequest)
+	g.request = p.Request
+	steps, requests := g.run(ctx, &s, time.Now())
 	return Run{SchemaVersion: schemaVersion, RunID: runID, SloClass: sloClass, Context: runContext,
 		Steps: steps, Partial: len(steps) < len(p.Rates), requests: requests}
 }

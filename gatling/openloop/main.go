@@ -42,7 +42,10 @@ func run(args []string) error {
 	arrivals := fs.String("arrivals", "even", "even or poisson")
 	seed := fs.Uint64("seed", 1, "seed of the Poisson arrivals")
 	connections := fs.String("connections", "reuse", "reuse (keep-alive) or per-request (a new connection, so a new pod, for each request)")
-	body := fs.String("body", "{}", "request body (JSON)")
+	body := fs.String("body", "{}", "request body (JSON; not sent with GET or HEAD)")
+	method := fs.String("method", "POST", "request method")
+	path := fs.String("path", DefaultPath, "request path, {tenant} replaced by the tenant id")
+	tenantHeader := fs.String("tenant-header", "", "also send the tenant id in this header (a class with tenantKey header:<name>)")
 	warmup := fs.Duration("warmup", 5*time.Second, "unrecorded requests at the first rate before step 0")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout (an error)")
 	maxInFlight := fs.Int("max-inflight", 2000, "concurrent requests at most (later ones wait and count the wait)")
@@ -69,6 +72,8 @@ func run(args []string) error {
 		switch {
 		case len(rampFlags) > 0:
 			return fmt.Errorf("-plan gives the load; %s belong to a ramp without -plan", strings.Join(rampFlags, " "))
+		case !strings.HasPrefix(*path, "/"):
+			return fmt.Errorf("-path must start with /, not %q", *path)
 		case *outDir == "":
 			return errors.New("-plan needs -out-dir")
 		case *arrivals != "even" && *arrivals != "poisson":
@@ -80,10 +85,12 @@ func run(args []string) error {
 		}
 		return runPlan(*planFile, *outDir, *runID, PlanOptions{Poisson: *arrivals == "poisson", Seed: *seed,
 			Timeout: *timeout, MaxInFlight: *maxInFlight, MaxDuration: *maxDuration,
-			ConnectionPerRequest: *connections == "per-request"})
+			ConnectionPerRequest: *connections == "per-request",
+			Request:              Request{Method: strings.ToUpper(*method), Path: *path, TenantHeader: *tenantHeader}})
 	}
 	plan := Plan{BaseURL: strings.TrimRight(*baseURL, "/"), Body: *body, FirstIndex: *firstIndex,
-		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight}
+		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight,
+		Request: Request{Method: strings.ToUpper(*method), Path: *path, TenantHeader: *tenantHeader}}
 	var err error
 	if plan.Rates, err = stepRates(*rates, *startRate, *rateStep, *steps, *maxRate); err != nil {
 		return err
@@ -95,6 +102,8 @@ func run(args []string) error {
 		return errors.New("-class is required")
 	case *out == "":
 		return errors.New("-out is required")
+	case !strings.HasPrefix(*path, "/"):
+		return fmt.Errorf("-path must start with /, not %q", *path)
 	case *requests < 1:
 		return fmt.Errorf("-requests must be >= 1, not %d", *requests)
 	case *arrivals != "even" && *arrivals != "poisson":

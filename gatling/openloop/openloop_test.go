@@ -183,6 +183,37 @@ func TestErrorsAreCountedPerTenant(t *testing.T) {
 	}
 }
 
+func TestAProvidersServiceGetsItsMethodPathAndTenantHeader(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.Method+" "+r.URL.Path+" "+r.Header.Get("X-Tenant")+" "+r.Header.Get("Content-Type")]++
+		mu.Unlock()
+		if r.Header.Get("X-Tenant") == "t2" {
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(s.Close)
+	p := plan(s.URL, 40)
+	p.Request = Request{Method: http.MethodGet, Path: "/get", TenantHeader: "X-Tenant"}
+	st := Execute(p, "r", "httpbin", map[string]any{"label": "alone"}).Steps[0]
+	if seen["GET /get t1 "] != 20 || seen["GET /get t2 "] != 20 || len(seen) != 2 {
+		t.Fatalf("requests seen: %v", seen)
+	}
+	if st.Tenants["t2"].Errors != 20 || st.Tenants["t1"].Errors != 0 {
+		t.Fatalf("a 429 is an error of its tenant: %+v", st.Tenants)
+	}
+	p.Request = Request{Path: "/t/{tenant}/x"}
+	seen = map[string]int{}
+	Execute(p, "r", "httpbin", map[string]any{"label": "alone"})
+	if seen["POST /t/t1/x  application/json"] != 20 {
+		t.Fatalf("the tenant in the path: %v", seen)
+	}
+}
+
 func TestTheRunIsBoundedAndDropsUnfinishedSteps(t *testing.T) {
 	s := serialServer(t, time.Millisecond, "")
 	p := plan(s.URL, 40, 40, 40) // 1 s per step

@@ -173,6 +173,7 @@ type PlanOptions struct {
 	MaxDuration time.Duration
 	// ConnectionPerRequest: a new connection (so a new draw of the pod) for each request
 	ConnectionPerRequest bool
+	Request              Request // method, path and tenant header of every class's requests
 }
 
 // ExecutePlan sends every class of the plan concurrently from one common start and returns one
@@ -181,6 +182,7 @@ func ExecutePlan(p PlanFile, runID string, o PlanOptions) []Run {
 	ctx, cancel := context.WithTimeout(context.Background(), o.MaxDuration)
 	defer cancel()
 	g := newGenerator(p.Body, o.Timeout, o.MaxInFlight, o.ConnectionPerRequest)
+	g.request = o.Request
 	schedules := make([]schedule, len(p.Classes))
 	for i, c := range p.Classes {
 		seed := o.Seed + uint64(i)

@@ -44,6 +44,32 @@ func twoClasses(url string) PlanFile {
 	}}
 }
 
+func TestAPlanSendsAProvidersRequestShape(t *testing.T) {
+	var mu sync.Mutex
+	received := map[string]int{}
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		received[r.Method+" "+r.URL.Path+" "+r.Header.Get("X-Tenant")]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(s.Close)
+	runs := ExecutePlan(twoClasses(s.URL), "r1", PlanOptions{Timeout: 5 * time.Second, MaxDuration: 10 * time.Second,
+		Request: Request{Method: http.MethodGet, Path: "/get", TenantHeader: "X-Tenant"}})
+	if len(runs) != 2 || runs[0].Steps[1].Tenants["a2"].Errors != 0 {
+		t.Fatalf("runs: %+v", runs)
+	}
+	// the warm-up's requests come on top of the steps' (30 and 20 for a2)
+	if received["GET /get a2"] < 50 || received["GET /get b1"] < 60 {
+		t.Fatalf("requests: %v", received)
+	}
+	for k := range received {
+		if !strings.HasPrefix(k, "GET /get ") {
+			t.Fatalf("a request of another shape: %q in %v", k, received)
+		}
+	}
+}
+
 func TestAPlanSendsEachTenantsExactCountPerStepWithClassesAligned(t *testing.T) {
 	var mu sync.Mutex
 	received := map[string]int{}

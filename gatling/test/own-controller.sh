@@ -11,6 +11,8 @@ own_controller_up() {
   local ctx
   ctx=$(make -s -C "$REPO_ROOT" saas-bench-image | tail -1) # the build may print first
   "$LOCALKUBE" load-image --build "$ctx" --tag "$IMAGE" >&2
+  ctx=$(make -s -C "$REPO_ROOT" gate-image | tail -1) # the pool pods' isolato-gate sidecar
+  "$LOCALKUBE" load-image --build "$ctx" --tag localhost/isolato/gate:dev >&2
   start_controller
   export ISOLATO_API_URL=$API ISOLATO_API_TOKEN_FILE=$WORK/token
 }

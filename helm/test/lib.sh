@@ -12,6 +12,8 @@ load_images() {
   "$LK" load-image --build "$ctx" --tag "$CONTROLLER_IMAGE"
   ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
   "$LK" load-image --build "$ctx" --tag "$SAAS_BENCH_IMAGE"
+  ctx=$(make -s --no-print-directory -C "$ROOT" gate-image | tail -1) # every pool pod's sidecar
+  "$LK" load-image --build "$ctx" --tag localhost/isolato/gate:dev
   ctx=$ROOT/build/busybox-image
   rm -rf "$ctx"; mkdir -p "$ctx/bin"
   cp /bin/busybox "$ctx/bin/busybox"

@@ -57,6 +57,9 @@ class SloClass:
     per_pod_cutoff_rps: float
     admission: str | None = None
     pivot_percent: int | None = None  # None: the API's default
+    # a provider's service instead of saas-bench (docs/bring-your-service.md), as the API takes it
+    workload: Mapping[str, Any] | None = None
+    tenant_key: str | None = None
 
     def body(self) -> dict[str, Any]:
         """The POST /api/v1/slo-classes body."""
@@ -75,6 +78,10 @@ class SloClass:
             spec["admission"] = self.admission
         if self.pivot_percent is not None:
             spec["pivotPercent"] = self.pivot_percent
+        if self.workload is not None:
+            spec["workload"] = dict(self.workload)
+        if self.tenant_key is not None:
+            spec["tenantKey"] = self.tenant_key
         return {"name": self.name, "spec": spec}
 
 
@@ -124,6 +131,9 @@ class Simulation:
     name: str
     service_urls: Mapping[str, str]  # simulation property -> class whose Service URL it gets
     properties: Mapping[str, Any]
+    # the open-loop referee's request shape for a provider's service (method, path with
+    # {tenant}, tenantHeader); None: saas-bench's route. Gatling sends saas-bench's only.
+    request: Mapping[str, str] | None = None
 
     def args(self, urls: Mapping[str, str]) -> list[str]:
         """The -Disolato.* arguments, given each class's Service URL."""
@@ -488,6 +498,8 @@ def _slo_class(f: _Fields) -> SloClass:
         per_pod_cutoff_rps=f.get("perPodCutoffRps", _NUMBER),
         admission=f.get("admission", (str, type(None)), None),
         pivot_percent=f.get("pivotPercent", (int, type(None)), None),
+        workload=f.get("workload", (dict, type(None)), None),
+        tenant_key=f.get("tenantKey", (str, type(None)), None),
     )
     f.done()
     if c.min_replicas < 1 or c.max_replicas < c.min_replicas:
@@ -549,8 +561,16 @@ def _simulation(f: _Fields, classes: list[str]) -> Simulation:
             f.fail(f"properties.{k}", "is not a property a definition may set")
         if isinstance(v, (dict, list)) or v is None:
             f.fail(f"properties.{k}", f"must be a string or a number, not {v!r}")
+    request = f.get("request", (dict, type(None)), None)
+    if request is not None:
+        r = f.child("request", request)
+        r.get("method", str, "POST")
+        if not str(r.get("path", str, "/")).startswith("/"):
+            r.fail("path", "must start with /")
+        r.get("tenantHeader", str, "")
+        r.done()
     f.done()
-    return Simulation(name, urls, props)
+    return Simulation(name, urls, props, request)
 
 
 def _step(top: _Fields, where: str, step: Any, classes: list[str]) -> Step:

@@ -81,11 +81,17 @@ def openloop_plan_command(
     out_dir: Path,
     arrivals: str = "even",
     connections: str = "reuse",
+    request: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """The open-loop generator sending an exported plan: one <class>.json per class."""
+    """The open-loop generator sending an exported plan: one <class>.json per class; `request`
+    (method, path, tenantHeader) for a provider's service instead of saas-bench's route."""
+    shape = []
+    for key, flag in (("method", "-method"), ("path", "-path"), ("tenantHeader", "-tenant-header")):
+        if request and request.get(key):
+            shape += [flag, str(request[key])]
     return [
         str(binary), "-plan", str(plan), "-out-dir", str(out_dir), "-run-id", run_id,
-        "-arrivals", arrivals, "-connections", connections,
+        "-arrivals", arrivals, "-connections", connections, *shape,
     ]  # fmt: skip
 
 
@@ -99,7 +105,9 @@ def gatling_connection_args(connections: str) -> list[str]:
 def probe_simulation(sim: Simulation, rate: float) -> Simulation:
     """The ramp reduced to one step at `rate` (a Gatling probe of the bisection)."""
     props = {k: v for k, v in sim.properties.items() if k not in ("maxRate", "steps", "rateStep")}
-    return Simulation(sim.name, sim.service_urls, {**props, "startRate": rate, "steps": 1})
+    return Simulation(
+        sim.name, sim.service_urls, {**props, "startRate": rate, "steps": 1}, sim.request
+    )
 
 
 def merge_probe(run: dict[str, Any], probe: Mapping[str, Any]) -> dict[str, Any]:

@@ -239,6 +239,12 @@ class Run:
         ramp = ramp_of(e.simulation) if e.simulation.name == RAMP else None
         if "openloop" in opts.instruments and not opts.openloop.is_file():
             raise RunError(f"no open-loop generator at {opts.openloop} (make openloop-build)")
+        if e.simulation.request and "gatling" in opts.instruments:
+            raise RunError(
+                "the definition's simulation.request is a provider's service, which only the"
+                " open-loop referee sends (Gatling's simulations send saas-bench's route):"
+                " run it with INSTRUMENT=openloop"
+            )
         uids = [
             p["metadata"]["uid"]
             for c in e.classes
@@ -384,7 +390,9 @@ class Run:
             except PlanExportError as err:
                 raise RunError(f"the plan of {simulation.name} was not exported: {err}") from None
             run_id = f"{self.run_id}-openloop"
-            cmd = openloop_plan_command(o.openloop, plan, run_id, work, o.arrivals, o.connections)
+            cmd = openloop_plan_command(
+                o.openloop, plan, run_id, work, o.arrivals, o.connections, simulation.request
+            )
         cmd = [*prefix, *cmd]
         sampler = Sampler(lambda: cgroups)
         capture = self.capture(work, pin, cgroups) if ramp else None
@@ -427,6 +435,9 @@ class Run:
         """The arrivals at the class's pods during one generator run (WIRE=on); None when off
         or when it cannot start (not root, no pod process): the run is then judged without it."""
         if not self.options.wire:
+            return None
+        if self.experiment.simulation.request:
+            log("wire: the capture knows saas-bench's request line only; judged without it")
             return None
         prefix = taskset_prefix(pin["generatorCpus"]) if pin["pinned"] else []
         try:

@@ -36,8 +36,9 @@ def split(key):
 
 
 def test_every_definition_loads_with_a_description():
-    # pod-size came after the bash runner (tests/test_pod_size.py)
-    assert set(DEFS) == {split(k)[0] for k in BASH_ERA} | {"pod-size"}
+    # pod-size (tests/test_pod_size.py) and httpbin-alone (a provider's service) came after the
+    # bash runner
+    assert set(DEFS) == {split(k)[0] for k in BASH_ERA} | {"pod-size", "httpbin-alone"}
     assert all(d.description.strip() for d in DEFS.values())
 
 
@@ -240,6 +241,13 @@ def test_a_calibration_with_admission_is_refused(tmp_path, admission):
     with pytest.raises(DefinitionError, match=r"x\.yaml: classes: .*needs admission: off.*c would"):
         load(write(tmp_path, text))
     assert not load(write(tmp_path, text + "calibrate: false\n")).resolve({}).calibrate
+
+
+def test_a_providers_class_carries_its_workload_and_tenant_key():
+    body = DEFS["httpbin-alone"].resolve({}).classes[0].body()
+    assert body["spec"]["tenantKey"] == "header:X-Tenant"
+    assert body["spec"]["workload"]["containers"][0]["image"] == "localhost/isolato/go-httpbin:dev"
+    assert "image" not in body["spec"]
 
 
 def test_calibrations_turn_admission_off():

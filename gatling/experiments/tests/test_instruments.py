@@ -94,6 +94,15 @@ def test_the_referee_sends_the_exported_plan():
     ]  # fmt: skip
 
 
+def test_the_referee_sends_a_providers_request_shape():
+    request = {"method": "GET", "path": "/get", "tenantHeader": "X-Tenant"}
+    cmd = openloop_plan_command(Path("/b"), Path("p.json"), "r", Path("o"), request=request)
+    assert cmd[-6:] == ["-method", "GET", "-path", "/get", "-tenant-header", "X-Tenant"]
+    sim = DEFS["httpbin-alone"].resolve({}).simulation  # the catalogue's provider example
+    assert sim.request == request
+    assert probe_simulation(sim, 50).request == request  # the knee's probes send it too
+
+
 def test_connections_per_request_give_gatling_a_connection_per_virtual_user():
     assert gatling_connection_args("per-request") == ["-Disolato.shareConnections=false"]
     assert gatling_connection_args("reuse") == []  # its shared keep-alive pool

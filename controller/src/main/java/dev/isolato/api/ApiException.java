@@ -23,13 +23,24 @@ public class ApiException extends RuntimeException {
   }
 
   public static ApiException invalid(java.util.List<FieldError> errors) {
-    String detail =
-        errors.stream()
-            .map(f -> f.field() + " " + f.message())
-            .reduce((a, b) -> a + "; " + b)
-            .orElse("invalid request");
     return new ApiException(
-        HttpStatus.BAD_REQUEST, "Invalid request", detail, Map.of("errors", errors));
+        HttpStatus.BAD_REQUEST, "Invalid request", detail(errors), Map.of("errors", errors));
+  }
+
+  /**
+   * 422: the body is well formed but asks for something Isolato refuses (a pod template the
+   * restricted Pod Security profile forbids), each problem naming its field.
+   */
+  public static ApiException refused(String title, java.util.List<FieldError> errors) {
+    return new ApiException(
+        HttpStatus.UNPROCESSABLE_ENTITY, title, detail(errors), Map.of("errors", errors));
+  }
+
+  private static String detail(java.util.List<FieldError> errors) {
+    return errors.stream()
+        .map(f -> f.field() + " " + f.message())
+        .reduce((a, b) -> a + "; " + b)
+        .orElse("invalid request");
   }
 
   public static ApiException notFound(String what, String name) {

@@ -4,6 +4,7 @@ import dev.isolato.calibration.FieldError;
 import dev.isolato.config.KubernetesConfig;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.WorkloadRules;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -50,6 +51,10 @@ public class SloClassController {
     this.classes = classes;
   }
 
+  private static final String WORKLOAD_REFUSED =
+      "spec.workload cannot run: more than one container or port, the gate's port 8080, or"
+          + " something the restricted Pod Security profile forbids; errors lists each field";
+
   @Operation(operationId = "createSloClass", summary = "Create an SLO class")
   @ApiResponse(
       responseCode = "201",
@@ -59,6 +64,7 @@ public class SloClassController {
               mediaType = "application/json",
               schema = @Schema(implementation = SloClassBody.class)))
   @ApiResponse(responseCode = "409", description = "a class of this name exists")
+  @ApiResponse(responseCode = "422", description = WORKLOAD_REFUSED)
   @PostMapping(produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<SloClassBody> create(@RequestBody SloClassBody body) {
     validate(body.name(), body);
@@ -120,6 +126,7 @@ public class SloClassController {
   @ApiResponse(responseCode = "200", description = "updated; ETag: its new version")
   @ApiResponse(responseCode = "404", description = "no such class")
   @ApiResponse(responseCode = "412", description = "If-Match names an older version")
+  @ApiResponse(responseCode = "422", description = WORKLOAD_REFUSED)
   @PutMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<SloClassBody> update(
       @PathVariable String name,
@@ -181,6 +188,10 @@ public class SloClassController {
     List<FieldError> errors = Validation.sloClass(name, body.spec());
     if (!errors.isEmpty()) {
       throw ApiException.invalid(errors);
+    }
+    List<FieldError> refused = WorkloadRules.problems(body.spec());
+    if (!refused.isEmpty()) {
+      throw ApiException.refused("Workload refused", refused);
     }
   }
 }

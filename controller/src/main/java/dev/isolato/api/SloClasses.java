@@ -10,6 +10,7 @@ import dev.isolato.tenancy.Pools;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassSpec;
 import dev.isolato.tenancy.Tenant;
+import dev.isolato.tenancy.Workload;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
@@ -38,7 +39,7 @@ public class SloClasses {
         .problem(spec)
         .ifPresent(
             m -> {
-              throw ApiException.invalid(List.of(new FieldError("spec.image", m)));
+              throw ApiException.invalid(List.of(new FieldError(Workload.imageField(spec), m)));
             });
   }
 

@@ -4,8 +4,10 @@ import static dev.isolato.tenancy.SpecLimits.*;
 
 import dev.isolato.calibration.FieldError;
 import dev.isolato.tenancy.PodPlacement;
+import dev.isolato.tenancy.PoolContainers;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClassSpec;
+import dev.isolato.tenancy.WorkloadRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -19,6 +21,7 @@ public final class Validation {
   static final Pattern LABEL = Pattern.compile(DNS1123_LABEL);
   static final Pattern QUANTITY = Pattern.compile(POSITIVE_QUANTITY);
   static final Pattern IMAGE_REF = Pattern.compile(IMAGE);
+  static final Pattern TENANT_KEY_PATTERN = Pattern.compile(TENANT_KEY);
 
   /** isolato-c-<class> and isolato-t-<tenant> must fit a 63-character namespace name. */
   public static final int MAX_CLASS_NAME = PoolNames.MAX_CLASS_NAME;
@@ -83,6 +86,17 @@ public final class Validation {
       quantity(e, "spec.resources.cpu", s.resources.cpu);
       quantity(e, "spec.resources.memory", s.resources.memory);
       cpuCandidates(e, s.resources.cpuCandidates);
+      aboveGate(e, "spec.resources.cpu", s.resources.cpu, "cpu");
+      aboveGate(e, "spec.resources.memory", s.resources.memory, "memory");
+      if (s.resources.cpuCandidates != null
+          && s.resources.cpuCandidates.stream()
+              .anyMatch(
+                  c ->
+                      c != null
+                          && QUANTITY.matcher(c).matches()
+                          && !PoolContainers.exceedsGate(c, "cpu"))) {
+        e.add(new FieldError("spec.resources.cpuCandidates", WorkloadRules.POD_SIZE_MESSAGE));
+      }
     }
     if (s.headroom != null) {
       quantity(e, "spec.headroom.cpu", s.headroom.cpu);
@@ -114,6 +128,14 @@ public final class Validation {
               "must be an image reference without spaces, at most "
                   + MAX_IMAGE_LENGTH
                   + " characters"));
+    }
+    if (s.tenantKey != null && !TENANT_KEY_PATTERN.matcher(s.tenantKey).matches()) {
+      e.add(
+          new FieldError(
+              "spec.tenantKey",
+              "must be header:<name> (1-64 of A-Z a-z 0-9 - _), path:/<prefix>/ or host, was '"
+                  + s.tenantKey
+                  + "'"));
     }
     return e;
   }
@@ -158,6 +180,13 @@ public final class Validation {
           new FieldError(
               field,
               "must be a positive Kubernetes quantity such as 500m, 1 or 256Mi, was '" + v + "'"));
+    }
+  }
+
+  /** A well-formed pod size that leaves the app nothing after the gate's share. */
+  private static void aboveGate(List<FieldError> e, String field, String v, String resource) {
+    if (v != null && QUANTITY.matcher(v).matches() && !PoolContainers.exceedsGate(v, resource)) {
+      e.add(new FieldError(field, WorkloadRules.POD_SIZE_MESSAGE));
     }
   }
 

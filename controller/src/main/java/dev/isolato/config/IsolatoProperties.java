@@ -49,7 +49,7 @@ public record IsolatoProperties(
    * The security settings: which images pools run and who may reach them.
    *
    * @param imageAllowlist images a class may run: exact references or prefixes ending in *
-   *     (default: the saas-bench image only)
+   *     (default: the saas-bench image and the gate sidecar's, which every pool pod runs)
    * @param ingressNamespaceSelector {@code key=value,...} labels of the namespaces whose pods may
    *     reach a pool's Service port (the provider's ingress); empty = none
    * @param ingressPodSelector {@code key=value,...} labels of those pods; empty = any pod there
@@ -69,7 +69,7 @@ public record IsolatoProperties(
     public Pools {
       imageAllowlist =
           imageAllowlist == null || imageAllowlist.isEmpty()
-              ? List.of(Workload.DEFAULT_IMAGE)
+              ? List.of(Workload.DEFAULT_IMAGE, Workload.GATE_IMAGE)
               : List.copyOf(imageAllowlist);
       ingressNamespaceSelector =
           ingressNamespaceSelector == null ? "isolato.dev/ingress=true" : ingressNamespaceSelector;

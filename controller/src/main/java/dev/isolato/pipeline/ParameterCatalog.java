@@ -394,7 +394,7 @@ public final class ParameterCatalog {
               NONE,
               report(
                   "already the minimum: the first probe runs as the container starts, then every second"),
-              "controller/src/main/java/dev/isolato/tenancy/PoolObjects.java",
+              "controller/src/main/java/dev/isolato/tenancy/PoolContainers.java",
               "withPeriodSeconds(1).withFailureThreshold(2)",
               "Ready after one passing probe (successThreshold 1)",
               Step.S7_PROBE));

@@ -1,6 +1,7 @@
 package dev.isolato.scaling;
 
 import dev.isolato.metrics.Exposition;
+import dev.isolato.metrics.ServiceMetrics;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Workload;
@@ -40,8 +41,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DirectScaler implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DirectScaler.class);
-  static final String ANSWERED = "saasbench_requests_total";
-  static final String IN_FLIGHT = "saasbench_in_flight_requests";
+  static final String ANSWERED = ServiceMetrics.REQUESTS;
+  static final String IN_FLIGHT = ServiceMetrics.IN_FLIGHT;
 
   private final KubernetesClient client;
   private final boolean enabled;

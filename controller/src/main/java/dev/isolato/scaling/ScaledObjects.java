@@ -1,5 +1,6 @@
 package dev.isolato.scaling;
 
+import dev.isolato.metrics.ServiceMetrics;
 import dev.isolato.tenancy.KedaSettings;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.SloClass;
@@ -124,7 +125,9 @@ public final class ScaledObjects {
 
   /** Requests per second the pool's pods answered, any status. */
   public static String rateQuery(String namespace, int windowSeconds) {
-    return "sum(rate(saasbench_requests_total{namespace=\""
+    return "sum(rate("
+        + ServiceMetrics.REQUESTS
+        + "{namespace=\""
         + namespace
         + "\"}["
         + windowSeconds
@@ -135,7 +138,9 @@ public final class ScaledObjects {
   public static String latencyQuery(String namespace, double percentile, int windowSeconds) {
     return "(histogram_quantile("
         + number(percentile / 100.0)
-        + ", sum by (le) (rate(saasbench_request_duration_seconds_bucket{namespace=\""
+        + ", sum by (le) (rate("
+        + ServiceMetrics.DURATION_BUCKET
+        + "{namespace=\""
         + namespace
         + "\"}["
         + windowSeconds

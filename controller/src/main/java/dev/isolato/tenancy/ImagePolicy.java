@@ -22,9 +22,21 @@ public record ImagePolicy(List<String> allowed) {
                     : image.equals(a));
   }
 
-  /** Why the class's image is refused, or empty when it is allowed. */
+  /**
+   * Why an image the class's pods run is refused (its app's, the gate's, its filler's), or empty
+   * when all are allowed.
+   */
   public Optional<String> problem(SloClassSpec spec) {
-    String image = Workload.imageOf(spec);
+    List<String> images = new java.util.ArrayList<>(List.of(Workload.imageOf(spec)));
+    images.add(Workload.GATE_IMAGE);
+    if (spec != null && spec.headroom != null && spec.headroom.filler) {
+      images.add(Workload.saasBenchImage(spec));
+    }
+    return images.stream().map(this::problem).flatMap(Optional::stream).findFirst();
+  }
+
+  /** Why an image a pool pod runs (the app's, the gate's) is refused, or empty when allowed. */
+  public Optional<String> problem(String image) {
     return allows(image)
         ? Optional.empty()
         : Optional.of(

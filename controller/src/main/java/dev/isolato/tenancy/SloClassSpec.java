@@ -7,8 +7,13 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
 /** What a provider declares for an SLO class. Quantities use Kubernetes notation. */
+@ValidationRule(
+    value = WorkloadRules.IMAGE_OR_WORKLOAD,
+    fieldPath = ".workload",
+    message = WorkloadRules.IMAGE_OR_WORKLOAD_MESSAGE)
 public class SloClassSpec {
   @Required
   @JsonPropertyDescription("Latency target the class promises its tenants.")
@@ -54,8 +59,29 @@ public class SloClassSpec {
 
   @Pattern(SpecLimits.IMAGE)
   @Size(max = SpecLimits.MAX_IMAGE_LENGTH)
-  @JsonPropertyDescription("Workload image; default localhost/isolato/saas-bench:dev.")
+  @JsonPropertyDescription(
+      "A saas-bench-compatible app image behind the gate (tenant key path:/v1/tenants/, the table"
+          + " forwarded to it); default localhost/isolato/saas-bench:dev. Not with workload.")
   public String image;
+
+  @JsonPropertyDescription(
+      "The provider's app: one container serving HTTP on one port (not 8080) behind Isolato's"
+          + " gate; Isolato sets resources, replicas, priority, labels and the restricted Pod"
+          + " Security context. Absent: saas-bench (image).")
+  public WorkloadTemplate workload;
+
+  @Pattern(SpecLimits.TENANT_KEY)
+  @JsonPropertyDescription(
+      "Where the gate finds the tenant of a request: header:<name> (1-64 of A-Z a-z 0-9 - _),"
+          + " path:/<prefix>/ (one or more segments; the tenant is the segment after it) or host (the first DNS label). Default: path:/v1/tenants/"
+          + " for image classes, header:X-Tenant for workload classes.")
+  public String tenantKey;
+
+  @Default("reject")
+  @JsonPropertyDescription(
+      "A request whose tenant is not in the table: reject (404 problem+json at the gate) or pass"
+          + " (forwarded and counted as tenant _unknown, outside every tenant's admission).")
+  public UnknownTenant unknownTenant = UnknownTenant.reject;
 
   @Default("false")
   @JsonPropertyDescription("Whether tenants of this class may ask for a dedicated namespace.")
@@ -88,6 +114,12 @@ public class SloClassSpec {
   @JsonPropertyDescription("Local disk of each pod; absent: derived from the tenants' io profiles.")
   public StorageSpec storage;
 
+  /** What the gate does with a request of no tenant in the table. */
+  public enum UnknownTenant {
+    reject,
+    pass
+  }
+
   /** How passive tenants are counted when planning. */
   public enum PassiveTenants {
     commitment,
@@ -114,6 +146,18 @@ public class SloClassSpec {
   }
 
   /** Pod CPU and memory as Kubernetes quantities. */
+  @ValidationRule(
+      value = WorkloadRules.CPU_ABOVE_GATE,
+      fieldPath = ".cpu",
+      message = WorkloadRules.POD_SIZE_MESSAGE)
+  @ValidationRule(
+      value = WorkloadRules.MEMORY_ABOVE_GATE,
+      fieldPath = ".memory",
+      message = WorkloadRules.POD_SIZE_MESSAGE)
+  @ValidationRule(
+      value = WorkloadRules.CANDIDATES_ABOVE_GATE,
+      fieldPath = ".cpuCandidates",
+      message = WorkloadRules.POD_SIZE_MESSAGE)
   public static class PodResources {
     @Required
     @Pattern(SpecLimits.POSITIVE_QUANTITY)

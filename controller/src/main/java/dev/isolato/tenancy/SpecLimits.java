@@ -20,6 +20,13 @@ public final class SpecLimits {
 
   public static final int MAX_IMAGE_LENGTH = 512;
 
+  /**
+   * The gate's --tenant-key, no wider than the gate takes (gate/src/tenant_key.cpp): a header name
+   * of 1-64 letters, digits, '-' or '_'; a path prefix of one or more whole segments; or host.
+   */
+  public static final String TENANT_KEY =
+      "^(header:[A-Za-z0-9_-]{1,64}|path:/([A-Za-z0-9._~-]+/){1,16}|host)$";
+
   /** Candidate pod sizes a class may declare (each is calibrated separately). */
   public static final int MAX_CPU_CANDIDATES = 8;
 

@@ -1,12 +1,43 @@
 package dev.isolato.tenancy;
 
+import java.util.ArrayList;
 import java.util.List;
 
-/** The saas-bench contract the pool objects rely on (docs/saas-bench.md). One place to adapt. */
+/**
+ * The contract the pool objects rely on: the gate sidecar (GATE-CONTRACT.md: the pod's service
+ * port, admin and metrics endpoints) in front of the class's app, which is saas-bench
+ * (docs/saas-bench.md) or the provider's workload (docs/bring-your-service.md). One place to adapt.
+ */
 public final class Workload {
+  /** The pool's Deployment and Service name and the pods' app.kubernetes.io/name (kept stable). */
   public static final String NAME = "saas-bench";
+
   public static final String DEFAULT_IMAGE = "localhost/isolato/saas-bench:dev";
+
+  /** The service port of every pool pod: the gate's. */
   public static final int PORT = 8080;
+
+  public static final String GATE_NAME = WorkloadRules.GATE_CONTAINER;
+  public static final String GATE_IMAGE = "localhost/isolato/gate:dev";
+
+  /** Where saas-bench listens behind the gate (loopback only: nothing but the gate reaches it). */
+  public static final int SAAS_BENCH_PORT = 8081;
+
+  /** The tenant key of saas-bench classes: its own route /v1/tenants/{id}/... */
+  public static final String SAAS_BENCH_TENANT_KEY = "path:/v1/tenants/";
+
+  /** The tenant key of workload classes that declare none. */
+  public static final String DEFAULT_TENANT_KEY = "header:X-Tenant";
+
+  /**
+   * The gate's fixed share of every pool pod (requests == limits), taken out of the class's pod
+   * size so the pod, the quota and the calibrated cut-off keep meaning the same whole pod: the gate
+   * parses, counts and forwards (tens of microseconds of CPU per request), so 50m carries it past
+   * 1,000 req/s, and its memory is its connection buffers.
+   */
+  public static final long GATE_CPU_MILLIS = 50;
+
+  public static final String GATE_MEMORY = "24Mi";
   public static final String TABLE_DIR = "/etc/saas-bench/table";
   public static final String ADMIN_DIR = "/etc/saas-bench/admin";
   public static final String ADMIN_TOKEN_KEY = "token";
@@ -25,15 +56,69 @@ public final class Workload {
 
   private Workload() {}
 
-  /** The image a class's pods run: its spec.image, or the saas-bench image. */
+  /** Whether the class runs the provider's workload (else saas-bench, spec.image). */
+  public static boolean isProvided(SloClassSpec spec) {
+    return spec != null && spec.workload != null && spec.workload.containers != null;
+  }
+
+  /** The app image a class's pods run: its workload's, its spec.image, or the saas-bench image. */
   public static String imageOf(SloClassSpec spec) {
+    return isProvided(spec) ? spec.workload.containers.get(0).image : saasBenchImage(spec);
+  }
+
+  /** The field naming {@link #imageOf}'s image in the class spec. */
+  public static String imageField(SloClassSpec spec) {
+    return isProvided(spec) ? "spec.workload.containers[0].image" : "spec.image";
+  }
+
+  /** The saas-bench image of a class (its app, or its filler's soak). */
+  public static String saasBenchImage(SloClassSpec spec) {
     return spec == null || spec.image == null || spec.image.isBlank() ? DEFAULT_IMAGE : spec.image;
   }
 
-  /** Command-line arguments of the workload container. */
+  /** The port the app serves on behind the gate. */
+  public static int upstreamPort(SloClassSpec spec) {
+    return isProvided(spec)
+        ? spec.workload.containers.get(0).ports.get(0).containerPort
+        : SAAS_BENCH_PORT;
+  }
+
+  /** The gate's --tenant-key for the class. */
+  public static String tenantKey(SloClassSpec spec) {
+    if (spec != null && spec.tenantKey != null) {
+      return spec.tenantKey;
+    }
+    return isProvided(spec) ? DEFAULT_TENANT_KEY : SAAS_BENCH_TENANT_KEY;
+  }
+
+  /** Command-line arguments of the gate container (GATE-CONTRACT.md). */
+  public static List<String> gateArgs(SloClassSpec spec) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--listen", "0.0.0.0:" + PORT,
+                "--upstream", "127.0.0.1:" + upstreamPort(spec),
+                "--tenant-key", tenantKey(spec),
+                "--unknown-tenant", unknownTenant(spec).name(),
+                "--tenants", TABLE_DIR + "/" + TenantTable.FILE,
+                "--admin-token-file", ADMIN_DIR + "/" + ADMIN_TOKEN_KEY));
+    if (!isProvided(spec)) {
+      // saas-bench's per-tenant stress profile lives in its own table
+      args.add("--forward-table");
+    }
+    return List.copyOf(args);
+  }
+
+  private static SloClassSpec.UnknownTenant unknownTenant(SloClassSpec spec) {
+    return spec == null || spec.unknownTenant == null
+        ? SloClassSpec.UnknownTenant.reject
+        : spec.unknownTenant;
+  }
+
+  /** Command-line arguments of saas-bench behind the gate. */
   public static List<String> args() {
     return List.of(
-        "--listen", "0.0.0.0:" + PORT,
+        "--listen", "127.0.0.1:" + SAAS_BENCH_PORT,
         "--tenants", TABLE_DIR + "/" + TenantTable.FILE,
         "--admin-token-file", ADMIN_DIR + "/" + ADMIN_TOKEN_KEY,
         "--data-dir", DATA_DIR);

@@ -31,7 +31,7 @@ public final class PrometheusPoolWindows implements PoolWindows {
     return "sum by ("
         + by
         + ") (rate("
-        + ServiceMetrics.REQUESTS_TOTAL
+        + ServiceMetrics.REQUESTS
         + selector()
         + "["
         + window.toSeconds()
@@ -48,7 +48,7 @@ public final class PrometheusPoolWindows implements PoolWindows {
         + ", sum by ("
         + by
         + ", le) (rate("
-        + ServiceMetrics.REQUEST_DURATION_BUCKET
+        + ServiceMetrics.DURATION_BUCKET
         + selector()
         + "["
         + window.toSeconds()

@@ -112,7 +112,11 @@ class ControllerIT extends ItBase {
     assertThat(c.getImage()).isEqualTo("localhost/isolato/saas-bench:dev");
     assertThat(c.getImagePullPolicy()).isEqualTo("IfNotPresent");
     assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits());
-    assertThat(c.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("250m"));
+    // the class's 250m pod: the app gets all but the gate sidecar's fixed 50m
+    assertThat(c.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("200m"));
+    Container gate = d.getSpec().getTemplate().getSpec().getContainers().get(1);
+    assertThat(gate.getName()).isEqualTo("isolato-gate");
+    assertThat(gate.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("50m"));
     assertThat(d.getSpec().getReplicas()).isEqualTo(1); // ⌈30 / 100⌉
     assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName())
         .isEqualTo("isolato-c-gold");

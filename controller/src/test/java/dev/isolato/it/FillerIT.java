@@ -52,9 +52,15 @@ class FillerIT extends ItBase {
     return kube.resources(SloClass.class).withName(CLASS).get().getMetadata().getUid();
   }
 
+  /** The pod's CPU: its containers' (the app's and, in class pods, the gate's) summed. */
   static Quantity cpu(Deployment d, boolean limit) {
-    var r = d.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
-    return (limit ? r.getLimits() : r.getRequests()).get("cpu");
+    java.math.BigDecimal sum = java.math.BigDecimal.ZERO;
+    for (var c : d.getSpec().getTemplate().getSpec().getContainers()) {
+      var r = c.getResources();
+      sum =
+          sum.add(Quantity.getAmountInBytes((limit ? r.getLimits() : r.getRequests()).get("cpu")));
+    }
+    return Quantity.fromNumericalAmount(sum, "");
   }
 
   static Condition ready() {

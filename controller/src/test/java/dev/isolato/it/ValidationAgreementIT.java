@@ -101,7 +101,7 @@ class ValidationAgreementIT extends ItBase {
     return checked;
   }
 
-  private static GenericKubernetesResource object(String kind, String namespace, JsonNode spec) {
+  static GenericKubernetesResource object(String kind, String namespace, JsonNode spec) {
     return new GenericKubernetesResourceBuilder()
         .withApiVersion(SloClass.GROUP + "/" + SloClass.VERSION)
         .withKind(kind)
@@ -116,7 +116,7 @@ class ValidationAgreementIT extends ItBase {
   /**
    * Null when a dry-run create passes; the HTTP code when refused, which must name {@code field}.
    */
-  private static Integer apiServerRefuses(GenericKubernetesResource object, String field) {
+  static Integer apiServerRefuses(GenericKubernetesResource object, String field) {
     KubernetesClientException e =
         catchThrowableOfType(
             KubernetesClientException.class, () -> kube.resource(object).dryRun().create());

@@ -34,7 +34,7 @@ class PoolInputTest {
 
   @Test
   void aPoolNamedOtherwiseThanItsNamespaceOrRunningAnotherImageIsRefused() {
-    var policy = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE));
+    var policy = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE, Workload.GATE_IMAGE));
     assertThat(PoolInput.refusal(pool(), policy)).isEmpty();
     SloPool renamed = pool();
     renamed.getMetadata().setName("kube-system");

@@ -122,9 +122,9 @@ class DirectScalerIT {
           answered += rate * (now - lastNanos) / 1e9;
           lastNanos = now;
           byte[] body =
-              ("saasbench_requests_total{tenant=\"a\",code=\"200\"} "
+              ("isolato_gate_requests_total{tenant=\"a\",code=\"200\"} "
                       + answered
-                      + "\nsaasbench_in_flight_requests 0\n")
+                      + "\nisolato_gate_in_flight_requests 0\n")
                   .getBytes(StandardCharsets.UTF_8);
           x.sendResponseHeaders(200, body.length);
           x.getResponseBody().write(body);

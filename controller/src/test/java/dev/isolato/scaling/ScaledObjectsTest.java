@@ -86,7 +86,7 @@ class ScaledObjectsTest {
         .containsEntry("threshold", "32.5")
         .containsEntry("serverAddress", "http://127.0.0.1:9091")
         .containsEntry(
-            "query", "sum(rate(saasbench_requests_total{namespace=\"isolato-c-gold\"}[15s]))");
+            "query", "sum(rate(isolato_gate_requests_total{namespace=\"isolato-c-gold\"}[15s]))");
   }
 
   @Test
@@ -103,7 +103,7 @@ class ScaledObjectsTest {
     assertThat(latency).containsEntry("threshold", "0.05");
     assertThat(latency.get("query"))
         .startsWith(
-            "(histogram_quantile(0.95, sum by (le) (rate(saasbench_request_duration_seconds_bucket{namespace=\"isolato-c-gold\"}[15s])))")
+            "(histogram_quantile(0.95, sum by (le) (rate(isolato_gate_request_duration_seconds_bucket{namespace=\"isolato-c-gold\"}[15s])))")
         .endsWith(">= 0) or vector(0)");
   }
 

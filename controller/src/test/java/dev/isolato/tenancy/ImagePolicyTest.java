@@ -20,7 +20,7 @@ class ImagePolicyTest {
   @Test
   @DocClaim("docs/operations.md: (default: the saas-bench image)")
   void aClassWithoutImageRunsTheDefaultAndTheProblemNamesTheAllowlist() {
-    var p = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE));
+    var p = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE, Workload.GATE_IMAGE));
     SloClassSpec s = new SloClassSpec();
     assertThat(p.problem(s)).isEmpty();
     s.image = "docker.io/evil:latest";
@@ -35,5 +35,17 @@ class ImagePolicyTest {
         .containsExactly(java.util.Map.entry("a", "b"), java.util.Map.entry("c.d/e", "f"));
     assertThat(NetworkPeers.selector("")).isEmpty();
     assertThatThrownBy(() -> NetworkPeers.selector("a")).hasMessageContaining("key=value");
+  }
+
+  @Test
+  void theGateAndTheWorkloadImageMustBeAllowedToo() {
+    SloClassSpec s = new SloClassSpec();
+    assertThat(new ImagePolicy(List.of(Workload.DEFAULT_IMAGE)).problem(s))
+        .hasValueSatisfying(m -> assertThat(m).contains(Workload.GATE_IMAGE));
+    s.workload = WorkloadFixtures.httpbin();
+    var p = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE, Workload.GATE_IMAGE));
+    assertThat(p.problem(s))
+        .hasValueSatisfying(m -> assertThat(m).contains("localhost/isolato/go-httpbin:dev"));
+    assertThat(Workload.imageField(s)).isEqualTo("spec.workload.containers[0].image");
   }
 }

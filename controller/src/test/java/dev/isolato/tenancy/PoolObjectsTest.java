@@ -74,19 +74,51 @@ class PoolObjectsTest {
     Deployment d =
         only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class);
     var c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+    var gate = d.getSpec().getTemplate().getSpec().getContainers().get(1);
     assertThat(d.getSpec().getReplicas()).isEqualTo(3);
+    // the class's 500m / 128Mi pod: the gate's fixed 50m / 24Mi, the app the rest
     assertThat(c.getResources().getRequests())
         .isEqualTo(c.getResources().getLimits())
-        .containsEntry("cpu", new Quantity("500m"))
-        .containsEntry("memory", new Quantity("128Mi"));
+        .containsEntry("cpu", new Quantity("450m"))
+        .containsEntry("memory", new Quantity("104Mi"));
+    assertThat(gate.getResources().getRequests())
+        .isEqualTo(gate.getResources().getLimits())
+        .containsEntry("cpu", new Quantity("50m"))
+        .containsEntry("memory", new Quantity("24Mi"));
     assertThat(c.getImage()).isEqualTo(Workload.DEFAULT_IMAGE);
     assertThat(c.getImagePullPolicy()).isEqualTo("IfNotPresent");
     assertThat(c.getArgs())
+        .containsSubsequence("--listen", "127.0.0.1:8081")
         .containsSubsequence("--tenants", "/etc/saas-bench/table/tenants.json")
         .containsSubsequence("--admin-token-file", "/etc/saas-bench/admin/token");
+    assertThat(c.getPorts()).as("only the gate is reachable").isNullOrEmpty();
     assertThat(c.getVolumeMounts())
         .extracting(m -> m.getMountPath())
         .containsExactly("/etc/saas-bench/table", "/etc/saas-bench/admin", "/data");
+    assertThat(gate.getName()).isEqualTo("isolato-gate");
+    assertThat(gate.getImage()).isEqualTo(Workload.GATE_IMAGE);
+    assertThat(gate.getPorts())
+        .singleElement()
+        .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(8080));
+    assertThat(gate.getArgs())
+        .containsExactly(
+            "--listen",
+            "0.0.0.0:8080",
+            "--upstream",
+            "127.0.0.1:8081",
+            "--tenant-key",
+            "path:/v1/tenants/",
+            "--unknown-tenant",
+            "reject",
+            "--tenants",
+            "/etc/saas-bench/table/tenants.json",
+            "--admin-token-file",
+            "/etc/saas-bench/admin/token",
+            "--forward-table");
+    assertThat(gate.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(gate.getVolumeMounts())
+        .extracting(m -> m.getMountPath())
+        .containsExactly("/etc/saas-bench/table", "/etc/saas-bench/admin");
     assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName())
         .isEqualTo("isolato-c-gold");
     assertThat(d.getSpec().getTemplate().getMetadata().getLabels())
@@ -135,7 +167,7 @@ class PoolObjectsTest {
     var c = only(objs, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(c.getResources().getRequests())
         .isEqualTo(c.getResources().getLimits())
-        .containsEntry("cpu", new Quantity("250m"));
+        .containsEntry("cpu", new Quantity("200m"));
     assertThat(only(objs, LimitRange.class).getSpec().getLimits().get(0).getMax())
         .containsEntry("cpu", new Quantity("250m"));
     // 5 pods of the largest candidate (1 core), so that a change of size is never blocked by the
@@ -144,7 +176,7 @@ class PoolObjectsTest {
             Quantity.getAmountInBytes(
                 only(objs, ResourceQuota.class).getSpec().getHard().get("limits.cpu")))
         .isEqualByComparingTo("5");
-    // without a choice the declared cpu stays, spelled as declared
+    // without a choice the declared cpu stays (500m, of which the app gets all but the gate's 50m)
     var declared =
         only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class)
             .getSpec()
@@ -152,7 +184,7 @@ class PoolObjectsTest {
             .getSpec()
             .getContainers()
             .get(0);
-    assertThat(declared.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("500m"));
+    assertThat(declared.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("450m"));
   }
 
   @Test
@@ -248,5 +280,44 @@ class PoolObjectsTest {
             java.util.Base64.getDecoder().decode(secret.getData().get("token")),
             java.nio.charset.StandardCharsets.UTF_8);
     assertThat(file).isEqualTo("new-token\nold-token\n");
+  }
+
+  @Test
+  void aWorkloadClassRunsTheProvidersContainerBehindTheGateWithIsolatosSettings() {
+    gold.getSpec().workload = WorkloadFixtures.httpbin();
+    gold.getSpec().tenantKey = "header:X-Org";
+    gold.getSpec().unknownTenant = SloClassSpec.UnknownTenant.pass;
+    WorkloadTemplate.AppSecurityContext own = new WorkloadTemplate.AppSecurityContext();
+    own.runAsUser = 1000L;
+    gold.getSpec().workload.containers.get(0).securityContext = own;
+    var pod =
+        only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class)
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    assertThat(pod.getContainers())
+        .extracting(c -> c.getName())
+        .containsExactly("httpbin", "isolato-gate");
+    var app = pod.getContainers().get(0);
+    assertThat(app.getImage()).isEqualTo("localhost/isolato/go-httpbin:dev");
+    assertThat(app.getArgs()).containsExactly("-port", "8081");
+    assertThat(app.getResources().getRequests())
+        .isEqualTo(app.getResources().getLimits())
+        .containsEntry("cpu", new Quantity("450m"));
+    assertThat(app.getReadinessProbe().getTcpSocket().getPort().getIntVal())
+        .as("a TCP check of the app port when the template declares no probe")
+        .isEqualTo(8081);
+    var sc = app.getSecurityContext();
+    assertThat(sc.getRunAsUser()).isEqualTo(1000L);
+    assertThat(sc.getRunAsNonRoot()).isTrue();
+    assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(sc.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(pod.getVolumes()).extracting(v -> v.getName()).containsExactly("table", "admin");
+    assertThat(pod.getContainers().get(1).getArgs())
+        .containsSubsequence("--upstream", "127.0.0.1:8081")
+        .containsSubsequence("--tenant-key", "header:X-Org")
+        .containsSubsequence("--unknown-tenant", "pass")
+        .doesNotContain("--forward-table");
   }
 }
