@@ -59,8 +59,15 @@ public final class LiveCapacityEstimator {
           new LiveEstimate(
               refit.get(), (upper - lower) / 2, LiveEstimate.REFIT, active.size(), upper));
     }
+    // a rate that held far below the failures (a new pod's first point) says little: more
+    // evidence must not give a lower figure than none, so the saturation share is the floor
+    double saturation = upper * policy.saturationMargin();
     return Optional.of(
-        new LiveEstimate(lower, (upper - lower) / 2, LiveEstimate.BRACKET, active.size(), upper));
+        lower >= saturation
+            ? new LiveEstimate(
+                lower, (upper - lower) / 2, LiveEstimate.BRACKET, active.size(), upper)
+            : new LiveEstimate(
+                saturation, upper - saturation, LiveEstimate.SATURATION, active.size(), upper));
   }
 
   /**

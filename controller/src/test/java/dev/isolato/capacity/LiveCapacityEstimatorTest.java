@@ -42,6 +42,22 @@ class LiveCapacityEstimatorTest {
   }
 
   /**
+   * A new pod's first point held at 16.6 req/s while the pods failed at 84 (the localkube drift
+   * run): resting on it would say less than no holding point at all; the saturation share of the
+   * failing rate is the floor.
+   */
+  @Test
+  void aHoldingPointFarBelowTheFailuresDoesNotDragTheEstimateDown() {
+    LiveEstimate e =
+        estimator
+            .estimate(List.of(w(16.6, 5), w(84.2, 900), w(88, 1200), w(90, 1500)), 95, 50)
+            .orElseThrow();
+    assertThat(e.basis()).isEqualTo(LiveEstimate.SATURATION);
+    assertThat(e.perPodRps()).isCloseTo(0.7 * 88, offset(1e-9));
+    assertThat(e.lowestFailingRps()).isEqualTo(88);
+  }
+
+  /**
    * Windows along a queue's curve (s = 5 ms, k = 5 ms, μ = 110 req/s: the target of 50 ms is
    * reached at ρ = 9/10 → 99 req/s) cover the curve: the model is refitted with the calibration's
    * fitters and its cut-off is used, capped below the failing windows.
