@@ -30,12 +30,12 @@ std::string GateMetrics::expose(const std::string& table_version, std::vector<sa
 
   prom_header(o, "isolato_gate_upstream_errors_total", "counter", "Upstream failures by kind (502/504 answers).");
   static constexpr const char* kKinds[] = {"connect", "reset", "timeout"};
+  constexpr auto kFirst = static_cast<std::size_t>(UpstreamError::connect);
+  constexpr auto kEnd = static_cast<std::size_t>(UpstreamError::end_);
   for (const auto& [id, m] : tenants)
-    for (std::size_t k = static_cast<std::size_t>(UpstreamError::connect);
-         k < static_cast<std::size_t>(UpstreamError::end_); ++k)
-      o << "isolato_gate_upstream_errors_total{tenant=\"" << escape_label(id) << "\",kind=\""
-        << kKinds[k - static_cast<std::size_t>(UpstreamError::connect)] << "\"} "
-        << m->events[k].load(std::memory_order_relaxed) << '\n';
+    for (std::size_t k = kFirst; k < kEnd; ++k)
+      o << "isolato_gate_upstream_errors_total{tenant=\"" << escape_label(id) << "\",kind=\"" << kKinds[k - kFirst]
+        << "\"} " << m->events[k].load(std::memory_order_relaxed) << '\n';
 
   prom_header(o, "isolato_gate_connections", "gauge", "Client connections open.");
   o << "isolato_gate_connections " << connections_.load(std::memory_order_relaxed) << '\n';

@@ -164,7 +164,7 @@ void GateSession::readyz() {
   });
 }
 
-void GateSession::admin_put_forwarded(Response applied, std::string body, std::string authorization) {
+void GateSession::admin_put_forwarded(Response applied, std::string body, const std::string& authorization) {
   // The same table, with the same token, to the upstream (saas-bench keeps each tenant's
   // stress profile there). Answered once the upstream has answered: a failure is a 502 the
   // pusher retries, the gate's own table stays applied.

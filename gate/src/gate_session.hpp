@@ -43,7 +43,7 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   void answer_after_body(saasbench::Response r);
   void local(std::string_view path);
   void readyz();
-  void admin_put_forwarded(saasbench::Response applied, std::string body, std::string authorization);
+  void admin_put_forwarded(saasbench::Response applied, std::string body, const std::string& authorization);
   void write_local(saasbench::Response r);
   // The relay: connect (or reuse), request header + body up, response header + body down.
   void forward();

@@ -70,11 +70,11 @@ struct GateHttpTest : ::testing::Test {
     gate = std::make_unique<Gate>(c);
     gate->start();
   }
-  std::string metrics() {
+  std::string metrics() const {
     Client c(gate->port());
     return c.request("GET", "/metrics").body();
   }
-  bool has(const std::string& line) { return metrics().find(line + "\n") != std::string::npos; }
+  bool has(const std::string& line) const { return metrics().find(line + "\n") != std::string::npos; }
 };
 
 }  // namespace

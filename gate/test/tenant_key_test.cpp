@@ -64,7 +64,7 @@ TEST(GateConfig, DefaultsFlagsAndErrors) {
   EXPECT_TRUE(c.forward_table);
   EXPECT_EQ(c.upstream_timeout.count(), 250);
   EXPECT_EQ(c.max_connections, 10U);
-  const auto error = [](std::vector<std::string> args) { return std::get<std::string>(parse_gate_args(args)); };
+  const auto error = [](const std::vector<std::string>& args) { return std::get<std::string>(parse_gate_args(args)); };
   EXPECT_EQ(error({"--unknown-tenant", "maybe"}), "--unknown-tenant: must be reject or pass");
   EXPECT_EQ(error({"--tenant-key", "cookie:x"}), "--tenant-key: must be header:NAME, path:/PREFIX/ or host");
   EXPECT_EQ(error({"--forward-table"}), "--forward-table needs --admin-token-file");
