@@ -111,8 +111,8 @@ def onboarding_stages_run(a: argparse.Namespace) -> None:
             f"### Onboarding: where the time goes — {first:%Y-%m-%d %H:%M} to {last:%H:%M} UTC — "
             f"{machine()}\n\nThe sequential onboardings of `isolato-bench onboarding` run with "
             "PROFILE=DIR, split into the controller's steps (`isolato-bench onboarding-stages`, "
-            "[onboarding-profile.md](onboarding-profile.md)); the runs named below in order, on "
-            "one test cluster.\n" + "\n".join(text),
+            "[onboarding-profile.md](onboarding-profile.md)); the runs named below, in order, "
+            "on the test cluster (a fresh one per session).\n" + "\n".join(text),
             "onboarding-stages",
         )
 

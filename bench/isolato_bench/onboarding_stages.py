@@ -116,8 +116,8 @@ def svg(runs: list[tuple[str, list[dict]]]) -> str:
     """One horizontal bar per run: the mean of each step, stacked (1 px per ms, scaled)."""
     means = [[statistics.mean(r[k] for r in rows) for k, _ in STEPS] for _, rows in runs]
     widest = max(sum(m) for m in means)
-    scale = 700 / widest
-    h = 40 + 34 * len(runs) + 20 * len(STEPS)
+    scale = 900 / widest
+    h = 40 + 44 * len(runs) + 20 * len(STEPS)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="960" height="{h}" '
         'font-family="sans-serif" font-size="12">',
@@ -125,8 +125,9 @@ def svg(runs: list[tuple[str, list[dict]]]) -> str:
         "(POST → a watching client sees Serving)</text>",
     ]
     for i, ((name, _), m) in enumerate(zip(runs, means, strict=True)):
-        y, x = 34 + 34 * i, 200.0
-        parts.append(f'<text x="10" y="{y + 17}">{name} ({sum(m):.0f} ms)</text>')
+        # the run's name above its bar
+        y, x = 48 + 44 * i, 10.0
+        parts.append(f'<text x="10" y="{y - 4}">{name} ({sum(m):.0f} ms)</text>')
         for j, v in enumerate(m):
             w = v * scale
             parts.append(
@@ -136,7 +137,7 @@ def svg(runs: list[tuple[str, list[dict]]]) -> str:
             if w > 28:
                 parts.append(f'<text x="{x + 3:.1f}" y="{y + 16}" fill="white">{v:.0f}</text>')
             x += w
-    y0 = 44 + 34 * len(runs)
+    y0 = 54 + 44 * len(runs)
     for j, (_, label) in enumerate(STEPS):
         parts.append(
             f'<rect x="10" y="{y0 + 20 * j}" width="14" height="14" fill="{COLOURS[j]}"/>'

@@ -184,13 +184,18 @@ public class PoolReconciler implements Reconciler<SloPool> {
     }
     Table table = table(pool, context);
     // a pool already applied with ready pods gets its new table pushed while the workflow writes
-    // the objects (the ConfigMap, the durable copy): the push no longer waits for that write
+    // the objects (the ConfigMap, the durable copy): the push no longer waits for that write. Not
+    // during a key rotation: its pushes and the admin Secret's tokens keep their old order.
     CompletableFuture<TablePusher.Result> early =
-        PoolProgress.applied(pool.getStatus()) && table.due() ? table.pushAsync() : null;
+        !table.rotating && PoolProgress.applied(pool.getStatus()) && table.due()
+            ? table.pushAsync()
+            : null;
     var objects = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
     log.debug("pool {}: objects reconciled", pool.getMetadata().getName());
     // joined before the pass ends, whatever the objects did: two pushes of one pool never overlap
     TablePusher.Result pushedEarly = early == null ? null : early.join();
+    // without an early push, the pods as the workflow left them (as before the early push existed)
+    Table after = early == null ? table(pool, context) : table;
     PoolProgress.Step step =
         objectsFailure(objects)
             .map(
@@ -198,7 +203,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
                   log.warn("pool {}: {}", pool.getMetadata().getName(), f.message());
                   return PoolProgress.held(pool, f, now);
                 })
-            .orElseGet(() -> table.step(pushedEarly, now));
+            .orElseGet(() -> after.step(pushedEarly, now));
     UpdateControl<SloPool> control =
         PoolProgress.same(pool.getStatus(), step.status())
             ? UpdateControl.noUpdate()
