@@ -33,9 +33,10 @@ t0=$SECONDS
 "$LOCALKUBE" config set network-policies.enabled true >/dev/null
 "$LOCALKUBE" up --nodes=2 >&2
 log "second node joined, NetworkPolicy enforced on both, in $((SECONDS - t0)) s"
-# the pools admit the controller and the host's clients by address: node 1's and node 2's bridge
-# (their kubelets' probes) and the node IP (the host's route to node 2's pods)
-export HOST_CIDRS=10.250.0.1/32,10.244.0.1/32,10.244.1.1/32
+# the pools admit the controller and the host's clients by address: node 1's bridge, the node IP
+# (the host's route to node 2's pods) and the host's end of node 2's veth (kube-proxy masquerades
+# the host's connections to a Service whose pod is on node 2 to it)
+export HOST_CIDRS=10.250.0.0/16,10.244.0.1/32
 load_saas_bench_image # into both nodes' containerd
 start_controller
 

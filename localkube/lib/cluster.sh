@@ -34,8 +34,10 @@ lk_up() {
     lk_apply_keda
     return 0
   fi
-  if [ "$n_running" -gt 0 ] || ls "$LK_PIDS"/*.pid >/dev/null 2>&1 || ip link show cni0 >/dev/null 2>&1 \
-    || ip netns list | grep -q '^localkube-node-'; then
+  # Only our own traces (PID files, every node's included, stay after a kill): a cni0 without
+  # them is another state directory's running cluster, which the port check below reports
+  # instead of tearing down its bridge, node IP and kube-proxy rules.
+  if [ "$n_running" -gt 0 ] || ls "$LK_PIDS"/*.pid >/dev/null 2>&1; then
     lk_step "found a half-started cluster (from a killed run?); cleaning up first"
     lk_down quiet
   fi
