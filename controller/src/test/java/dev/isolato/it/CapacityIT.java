@@ -32,43 +32,43 @@ class CapacityIT extends ItBase {
   @DocClaim("docs/api.md: and the 422 says so")
   void sustainedFailureBelowThePlanLowersTheCutoffScalesOutAndRefusesNewCommitments()
       throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson("drift", 4, 100, false)).status())
+    assertThat(api("POST", "/api/v1/slo-classes", classJson("lowcap", 4, 100, false)).status())
         .isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("dr-1", "drift", 100, "shared")).status())
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("dr-1", "lowcap", 100, "shared")).status())
         .isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("dr-2", "drift", 50, "shared")).status())
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("dr-2", "lowcap", 50, "shared")).status())
         .isEqualTo(201);
-    await().atMost(Duration.ofSeconds(30)).until(() -> replicas("drift") == 2);
+    await().atMost(Duration.ofSeconds(30)).until(() -> replicas("lowcap") == 2);
 
     // the pods deliver 50 req/s each at p95 500 ms: far below 100 × pivot 0.6
     AtomicReference<Double> p95 = new AtomicReference<>(500.0);
     PoolWindows windows =
         (window, percentiles, now) ->
             Map.of(
-                new PoolWindows.Pool("drift", "isolato-c-drift"),
+                new PoolWindows.Pool("lowcap", "isolato-c-lowcap"),
                 Map.of(95.0, new LiveWindow(now, 2, 50, p95.get())));
     VerificationLoop loop = loop(windows);
     Instant t = Instant.now();
     loop.pass(classes(), t);
     loop.pass(classes(), t.plusSeconds(5));
-    assertThat(cls("drift").getStatus().capacity.sloHeld)
+    assertThat(cls("lowcap").getStatus().capacity.sloHeld)
         .as("two windows are no evidence")
         .isTrue();
     loop.pass(classes(), t.plusSeconds(10));
 
-    SloClass c = cls("drift");
+    SloClass c = cls("lowcap");
     assertThat(c.getStatus().capacity.sloHeld).isFalse();
     assertThat(c.getStatus().capacity.effectivePerPodRps).as("0.7 × 50 delivered").isEqualTo(35.0);
     assertThat(c.getStatus().capacity.live.basis).isEqualTo("saturation");
     assertThat(c.getStatus().capacity.contextStable).isFalse();
     // the reconciler re-plans on the write: ⌈150 / 35⌉ = 5 → the maximum, 4
-    await().atMost(Duration.ofSeconds(30)).until(() -> replicas("drift") == 4);
+    await().atMost(Duration.ofSeconds(30)).until(() -> replicas("lowcap") == 4);
     await()
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () -> {
               JsonNode conditions =
-                  api("GET", "/api/v1/slo-classes/drift", null).body().at("/status/conditions");
+                  api("GET", "/api/v1/slo-classes/lowcap", null).body().at("/status/conditions");
               assertThat(condition(conditions, "SloHeld").get("status").asText())
                   .isEqualTo("False");
               assertThat(condition(conditions, "SloHeld").get("message").asText())
@@ -82,7 +82,7 @@ class CapacityIT extends ItBase {
     // existing tenants keep their admitted rates; a new commitment is refused, saying why
     assertThat(api("GET", "/api/v1/tenants/dr-1", null).body().at("/status/admittedRps").asDouble())
         .isEqualTo(100);
-    Reply refused = api("POST", "/api/v1/tenants", tenantJson("dr-3", "drift", 5, "shared"));
+    Reply refused = api("POST", "/api/v1/tenants", tenantJson("dr-3", "lowcap", 5, "shared"));
     assertThat(refused.status()).isEqualTo(422);
     assertThat(refused.raw().headers().firstValue("Content-Type").orElse(""))
         .startsWith("application/problem+json");
@@ -93,7 +93,7 @@ class CapacityIT extends ItBase {
 
     List<Event> events =
         kube.v1().events().inNamespace("default").list().getItems().stream()
-            .filter(e -> "drift".equals(e.getInvolvedObject().getName()))
+            .filter(e -> "lowcap".equals(e.getInvolvedObject().getName()))
             .toList();
     assertThat(events).extracting(Event::getReason).contains("SloNotHeld", "CapacityLowered");
 
@@ -102,14 +102,14 @@ class CapacityIT extends ItBase {
     for (int i = 3; i < 9; i++) {
       loop.pass(classes(), t.plusSeconds(5L * i));
     }
-    assertThat(cls("drift").getStatus().capacity.sloHeld).isTrue();
-    assertThat(cls("drift").getStatus().capacity.effectivePerPodRps).isEqualTo(35.0);
+    assertThat(cls("lowcap").getStatus().capacity.sloHeld).isTrue();
+    assertThat(cls("lowcap").getStatus().capacity.effectivePerPodRps).isEqualTo(35.0);
 
     // a new leader's loop resumes the limit from the status, not from nothing
     VerificationLoop next = loop(windows);
     next.pass(classes(), t.plusSeconds(60));
-    assertThat(cls("drift").getStatus().capacity.effectivePerPodRps).isEqualTo(35.0);
-    assertThat(replicas("drift")).isEqualTo(4);
+    assertThat(cls("lowcap").getStatus().capacity.effectivePerPodRps).isEqualTo(35.0);
+    assertThat(replicas("lowcap")).isEqualTo(4);
   }
 
   VerificationLoop loop(PoolWindows windows) {

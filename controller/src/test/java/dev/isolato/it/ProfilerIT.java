@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,19 +55,17 @@ class ProfilerIT extends ItBase {
             r.steps()));
   }
 
+  /** The pool pod's CPU (app + gate sidecar, as the class sized it), e.g. "250m". */
   String podCpu(String cls) {
     var d = kube.apps().deployments().inNamespace("isolato-c-" + cls).withName("saas-bench").get();
-    return d == null
-        ? null
-        : d.getSpec()
-            .getTemplate()
-            .getSpec()
-            .getContainers()
-            .get(0)
-            .getResources()
-            .getLimits()
-            .get("cpu")
-            .toString();
+    if (d == null) {
+      return null;
+    }
+    BigDecimal cores =
+        d.getSpec().getTemplate().getSpec().getContainers().stream()
+            .map(c -> Quantity.getAmountInBytes(c.getResources().getLimits().get("cpu")))
+            .reduce(BigDecimal.ZERO, BigDecimal::add);
+    return cores.movePointRight(3).longValue() + "m";
   }
 
   @Test
