@@ -11,10 +11,10 @@
 # N`, left up: `localkube kwok down` removes them), e.g. the paper's Fig. 8 shape:
 #   KWOK_NODES=16 make tune TUNE_ARGS="--pods 1600 --timeout 300"
 # --path tenants|scale|class tunes one of Isolato's own paths instead: J dedicated tenants
-# onboarded at once (--workloads, default 50), a pool scaled by P pods or a new class with a pool
+# onboarded at once (--workloads, default 25: 60m pods on two cores), a pool scaled by P pods or a new class with a pool
 # of P pods (--pods, default 9), with the
 # controller jar run and restarted by the loop to apply its isolato.* settings, e.g.
-#   make tune TUNE_ARGS="--path tenants --workloads 50 --max-changes 3"
+#   make tune TUNE_ARGS="--path tenants --workloads 25 --max-changes 3"
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LK="$ROOT/localkube/localkube"

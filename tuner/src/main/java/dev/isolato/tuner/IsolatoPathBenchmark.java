@@ -66,11 +66,12 @@ final class IsolatoPathBenchmark implements PipelineBenchmark, AutoCloseable {
   static final int CLIENTS = 10;
 
   /**
-   * The class's CPU per pod (requests == limits): small, so that 50 dedicated pools fit on two
-   * cores. It throttles each pool pod's own start (the model counts it: {@link
+   * The class's CPU per pod (requests == limits): the smallest a class may have above the
+   * isolato-gate sidecar's fixed 50m, so that the default 25 dedicated pools fit on two cores. It
+   * throttles each pool pod's own start (the model counts it: {@link
    * WorkloadShape#podCpuLimitMillis}).
    */
-  static final int POD_CPU_MILLIS = 10;
+  static final int POD_CPU_MILLIS = 60;
 
   private static final Duration GONE_TIMEOUT = Duration.ofMinutes(5);
   private static final JsonMapper JSON = JsonMapper.builder().build();

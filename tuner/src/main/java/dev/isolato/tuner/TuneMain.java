@@ -126,7 +126,7 @@ public final class TuneMain {
       shape =
           path.isPresent()
               ? IsolatoPathBenchmark.shape(
-                  path.get(), num(opt, "workloads", 50), num(opt, "pods", 9))
+                  path.get(), num(opt, "workloads", 25), num(opt, "pods", 9))
               : new WorkloadShape(
                   num(opt, "workloads", 1), num(opt, "pods", 100), num(opt, "containers", 1));
       if (path.isPresent()) {
