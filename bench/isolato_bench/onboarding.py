@@ -426,8 +426,10 @@ def check(n: int) -> None:
         flush=True,
     )
     offboard([f"{cls}-warm", *ids], [cls])
+    # correctness only: the write budget is ControllerIT's (deterministic, 40 tenants); here the
+    # count includes every periodic status write of the run, which grows with its length (2.05 and
+    # 4.01 per tenant in two runs of the same tree, 12 s and 26 s to the last Serving)
     assert (created, again, other) == (n, dups, 0), (created, again, other)
-    assert per_tenant <= 3, per_tenant
 
 
 def scale(n: int, classes: int, out: str) -> None:
