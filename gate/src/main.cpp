@@ -28,11 +28,4 @@ int run(int argc, char** argv) {
 }
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {  // what makes serving impossible: address in use, token file, ...
-    saasbench::log_line("error", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return saasbench::run_logging_errors(run, argc, argv); }

@@ -56,9 +56,7 @@ app_pid=
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$url/readyz")" = 503 ] || fail "ready without an upstream"
 [ "$(code b)" = 502 ] || fail "dead upstream is not 502"
 
-kill -TERM "$gate_pid"
-rc=0; wait "$gate_pid" || rc=$?
+stop_cleanly "$gate_pid" gate
 gate_pid=
-[ "$rc" = 0 ] || fail "exit code $rc after SIGTERM"
 grep -q 'drained, exiting' "$dir/gate.log" || fail "no drain message"
 echo "gate process_test: ok"

@@ -58,10 +58,8 @@ grep -q 'saasbench_tenant_table_info{version="v2"} 1' <<<"$metrics" || fail "tab
 grep -q 'process_resident_memory_bytes [1-9]' <<<"$metrics" || fail "rss metric"
 grep -q 'saasbench_admin_token_reloads_total{result="rejected"} 1' <<<"$metrics" || fail "token reload metric"
 
-kill -TERM "$pid"
-rc=0; wait "$pid" || rc=$?
+stop_cleanly "$pid" service
 pid=
-[ "$rc" = 0 ] || fail "exit code $rc after SIGTERM"
 grep -q 'drained, exiting' "$dir/log" || fail "no drain message"
 [ -z "$(ls -A "$dir/data")" ] || fail "scratch files left behind"
 # soak (the filler): burns CPU until SIGTERM, then stops at once and exits 0
@@ -70,9 +68,7 @@ pid=$!
 eventually grep -q 'soaking idle CPU with 1 threads' "$dir/log" || fail "soak did not start"
 used_cpu() { [ "$(awk '{print $14}' "/proc/$pid/stat")" -gt 0 ]; }  # utime, clock ticks
 eventually used_cpu || fail "soak used no CPU"
-kill -TERM "$pid"
-rc=0; wait "$pid" || rc=$?
+stop_cleanly "$pid" soak
 pid=
-[ "$rc" = 0 ] || fail "soak exit code $rc after SIGTERM"
 grep -q 'soak stopped after [1-9][0-9]* steps' "$dir/log" || fail "soak did no work"
 echo "process_test: ok"
