@@ -5,7 +5,9 @@ from isolato_bench.faults.verdict import (
     FaultResult,
     LoadWindow,
     fault_table,
+    histogram_buckets,
     kill_instants,
+    latency_bound,
     load_window,
     spread,
     table_ids,
@@ -137,3 +139,30 @@ def test_fault_table_renders_one_row_per_fault():
     v = healthy(unconfirmed=frozenset({"zz"}))
     row = FaultResult("f", 4, v, 1.0, LoadWindow(1, 0), True, "seed 1").row()
     assert row[-1] == "1 never accepted (no answer, or refused: see refusals); seed 1"
+
+
+LEASE_PUTS = """# HELP apiserver_request_duration_seconds x
+apiserver_request_duration_seconds_bucket{resource="leases",verb="PUT",le="0.005"} {a}
+apiserver_request_duration_seconds_bucket{resource="leases",verb="PUT",le="0.025"} {b}
+apiserver_request_duration_seconds_bucket{resource="leases",verb="PUT",le="0.1"} {c}
+apiserver_request_duration_seconds_bucket{resource="leases",verb="PUT",le="+Inf"} {c}
+apiserver_request_duration_seconds_bucket{group="",resource="pods",verb="PUT",le="0.005"} 7
+apiserver_request_duration_seconds_bucket{group="",resource="pods",verb="PUT",le="+Inf"} 9
+"""
+
+
+def scrape(a, b, c):
+    return LEASE_PUTS.replace("{a}", str(a)).replace("{b}", str(b)).replace("{c}", str(c))
+
+
+def test_latency_bound_counts_only_the_matching_series_between_two_scrapes():
+    match = {"resource": {"leases"}, "verb": {"PUT", "PATCH"}}
+    before = histogram_buckets(scrape(10, 10, 10), "apiserver_request_duration_seconds", match)
+    after = histogram_buckets(scrape(100, 199, 200), "apiserver_request_duration_seconds", match)
+    b = latency_bound(before, after)
+    assert (b.count, b.p50_le, b.p99_le, b.max_le) == (190, 0.025, 0.025, 0.1)
+    assert "p99 ≤ 0.025 s" in b.render()
+
+
+def test_latency_bound_of_nothing_says_so():
+    assert latency_bound({}, {}).render() == "no requests"

@@ -9,6 +9,10 @@ steady-load tenant and a 200-tenant burst into one class, then injects, one afte
   etcd-pause     etcd stopped with SIGSTOP for 10 s, then SIGCONT
   kubelet        the kubelet restarted (`localkube restart kubelet`)
   node           the whole node restarted (`localkube down`, `localkube up`)
+  handover       the leader's JVM SIGKILLed --handovers times per lease setting, the reference
+                 (10 s / 8 s / 2 s, Kubernetes' own components' order) and the chart's: seconds
+                 from the kill to another replica holding the lease, and to the first onboarding
+                 the API Service accepts (4 staggered probes, each POSTing every 0.05 s)
 
 A few tenants are onboarded during each fault too. After each fault it waits until every tenant
 accepted so far has its one Tenant object, is in exactly one pool table, is Serving and is
@@ -33,16 +37,21 @@ import time
 import urllib.error
 import urllib.request
 from datetime import UTC, datetime
+from http.client import HTTPException
 from pathlib import Path
 
+import yaml
 from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS
 from runner.sections import write_section
 
 from .verdict import (
     FaultResult,
     fault_table,
+    histogram_buckets,
     kill_instants,
+    latency_bound,
     load_window,
+    spread,
     table_ids,
     tenant_verdict,
 )
@@ -77,7 +86,9 @@ def kubectl_json(*args: str) -> dict:
     return json.loads(sh("kubectl", *args, "-o", "json", timeout=30))
 
 
-def http(method: str, url: str, token: str | None = None, body: dict | None = None) -> int:
+def http(
+    method: str, url: str, token: str | None = None, body: dict | None = None, timeout: float = 3
+) -> int:
     """Status code, 0 when no answer came (refused, reset, timed out)."""
     headers = {"Content-Type": "application/json"}
     if token:
@@ -86,13 +97,22 @@ def http(method: str, url: str, token: str | None = None, body: dict | None = No
         url, method=method, headers=headers, data=json.dumps(body).encode() if body else None
     )
     try:
-        with urllib.request.urlopen(req, timeout=3) as r:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
             r.read()
             return r.status
     except urllib.error.HTTPError as e:
         return e.code
-    except (OSError, urllib.error.URLError):
-        return 0
+    except (OSError, urllib.error.URLError, HTTPException, ValueError):
+        return 0  # ValueError: a chunked answer cut off by the dying process
+
+
+def tenant_body(tid: str, rps: float = 1) -> dict:
+    return {
+        "tenantId": tid,
+        "sloClass": CLASS,
+        "committedRps": rps,
+        "profile": {"cpu": 1, "memory": 4, "io": 0},
+    }
 
 
 class Cluster:
@@ -108,8 +128,8 @@ class Cluster:
         ).stdout
         self.pool = ""
 
-    def call(self, method: str, path: str, body: dict | None = None) -> int:
-        return http(method, self.api + path, self.token, body)
+    def call(self, method: str, path: str, body: dict | None = None, timeout: float = 3) -> int:
+        return http(method, self.api + path, self.token, body, timeout)
 
     def post_until_taken(self, path: str, body: dict, deadline_s: float = 180) -> bool:
         """POSTed until the API takes it: 201, 200 (the same body again) or 409 (an earlier try
@@ -126,13 +146,11 @@ class Cluster:
         return False
 
     def onboard(self, tid: str, rps: float = 1) -> bool:
-        body = {
-            "tenantId": tid,
-            "sloClass": CLASS,
-            "committedRps": rps,
-            "profile": {"cpu": 1, "memory": 4, "io": 0},
-        }
-        return self.post_until_taken("/api/v1/tenants", body)
+        return self.post_until_taken("/api/v1/tenants", tenant_body(tid, rps))
+
+    def lease_holder(self) -> str:
+        return sh("kubectl", "-n", NS, "get", "lease", "isolato-controller",
+                  "-o", "jsonpath={.spec.holderIdentity}", check=False, timeout=30)  # fmt: skip
 
     def pool_url(self) -> str:
         svc = kubectl_json("-n", POOL_NS, "get", "svc", "saas-bench")
@@ -173,6 +191,77 @@ class Load(threading.Thread):
             t = now()
             self.samples.append((t, http("POST", url) == 200))
             self.stop.wait(max(0.0, self.period - (now() - t)))
+
+
+def only_other(endpoints: str, pod: str) -> bool:
+    """Whether an EndpointSlice line ("<pod>=<ready> ...") has ready endpoints, none of them
+    `pod`'s."""
+    ready = [e.split("=")[0] for e in endpoints.split() if e.endswith("=true")]
+    return bool(ready) and pod not in ready
+
+
+class Watch:
+    """`kubectl get --watch` of one kind in the controller's namespace, each change's jsonpath
+    value kept with the time it arrived."""
+
+    def __init__(self, kind: str, *args: str) -> None:
+        *selector, path = args
+        line = f'jsonpath={path}{{"\\n"}}'  # one line per change
+        self.proc = subprocess.Popen(
+            ["kubectl", "-n", NS, "get", kind, *selector, "--watch", "-o", line],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        self.seen: list[tuple[float, str]] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.seen.append((now(), line.strip()))
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        self.reader.join(timeout=5)
+
+    def first_after(self, t0: float, wanted) -> float | None:
+        return next((t for t, v in self.seen if t >= t0 and wanted(v)), None)
+
+
+class ApiProbe(threading.Thread):
+    """Onboards a new tenant every `period` s through the API Service, one try each with a 1 s
+    timeout, and keeps (sent, answered) of each accepted one: when the API is back."""
+
+    def __init__(self, run: Run, tag: str, period: float = 0.05) -> None:
+        super().__init__(daemon=True)
+        self.run_, self.tag, self.period = run, tag, period
+        self.accepted: list[tuple[float, float]] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        i = 0
+        while not self.stop.is_set():
+            tid = f"ho-{self.tag}-{i}"
+            i += 1
+            with self.run_.lock:
+                self.run_.attempted.add(tid)
+            sent = now()
+            code = self.run_.cluster.call("POST", "/api/v1/tenants", tenant_body(tid), timeout=1)
+            if code in (200, 201):
+                with self.run_.lock:
+                    self.run_.accepted.add(tid)
+                self.accepted.append((sent, now()))
+            elif code not in (0, 429) and code < 500:
+                with self.run_.lock:
+                    self.run_.refusals.append(f"POST {tid}: HTTP {code}")
+            self.stop.wait(self.period)
+
+    def back_after(self, t0: float) -> float | None:
+        """When the first onboarding sent after `t0` was accepted."""
+        return next((answered for sent, answered in self.accepted if sent >= t0), None)
 
 
 def observe(cluster: Cluster, expected: set[str], served: set[str], unconfirmed: frozenset[str]):
@@ -229,6 +318,8 @@ class Run:
         self.records: list[dict] = []
         self.load: Load | None = None
         self.lock = threading.Lock()
+        self.handovers: list[dict] = []
+        self.lease_puts_before = lease_put_buckets()
 
     def onboard(self, tid: str, rps: float = 1) -> None:
         with self.lock:
@@ -394,6 +485,100 @@ class Run:
         log(f"  killed leader {pod} (JVM pids {killed}) at {now():.1f} s (planned {planned:.1f})")
         return {"pod": pod, "at_s": now(), "planned_s": planned, "waited_for_leader_s": now() - t}
 
+    def handover(self) -> None:
+        """Crash hand-over, per lease setting, in one run (the reference first)."""
+        chart = chart_lease()
+        for label, lease in (("reference", REFERENCE_LEASE), ("chart", chart)):
+            self.set_lease(lease)
+            start = now()
+            crashes = [self.crash_once(f"{label}-{k}") for k in range(self.args.handovers)]
+            self.handovers.append({"lease": label, "timing": lease, "crashes": crashes})
+            times = {}
+            for k in ("lease_s", "endpoint_s", "api_s"):
+                xs = [c[k] for c in crashes if c[k] is not None]
+                times[k] = spread(xs).render() if xs else "—"
+            self.record(
+                f"leader JVM killed ×{len(crashes)}, {label} lease {'/'.join(lease)}",
+                start,
+                now(),
+                load_goal=True,
+                detail=f"new lease holder after {times['lease_s']} s; the API Service's only"
+                f" endpoint after {times['endpoint_s']} s; API accepts after {times['api_s']} s",
+                extra={"lease": lease, "crashes": crashes},
+                complete=all(c["api_s"] is not None for c in crashes),
+            )
+
+    def set_lease(self, lease: tuple[str, str, str]) -> None:
+        keys = ("leaseDuration", "renewDeadline", "retryPeriod")
+        sets = ",".join(f"leaderElection.{k}={v}" for k, v in zip(keys, lease, strict=True))
+        log(f"lease {'/'.join(lease)}: helm upgrade")
+        sh(os.environ["HELM"], "upgrade", "isolato", str(ROOT / "helm/isolato"), "-n", NS,
+           "--reuse-values", "--set", sets, "--wait", "--timeout", "3m", timeout=240)  # fmt: skip
+        sh("kubectl", "-n", NS, "rollout", "status", "deployment/isolato-controller",
+           "--timeout=180s", timeout=200)  # fmt: skip
+
+    def crash_once(self, tag: str) -> dict:
+        """SIGKILLs the leader's JVM (its pod force-deleted too, as in leader-kills): seconds to
+        a new lease holder and to the first onboarding the API Service accepts."""
+        end = time.monotonic() + LEADER_WAIT_S
+        while (pod := self.cluster.leader_pod()) is None or len(self.ready_pods()) < 2:
+            if time.monotonic() > end:
+                raise RuntimeError(f"no ready leader with a ready standby in {LEADER_WAIT_S} s")
+            time.sleep(0.2)
+        holder = self.cluster.lease_holder()
+        # What the API server saw, as it happened: the lease, the pod labelled for the API
+        # Service (config/LeaderRouting), the Service's ready endpoints.
+        watches = {
+            "lease": Watch("lease", "isolato-controller", "{.spec.holderIdentity}"),
+            "label": Watch("pods", "-l", "isolato.dev/api-leader=true", "{.metadata.name}"),
+            "endpoint": Watch(
+                "endpointslices",
+                "-l",
+                "kubernetes.io/service-name=isolato",
+                "{range .endpoints[*]}{.targetRef.name}={.conditions.ready} {end}",
+            ),
+        }
+        # Staggered probes: one whose request went to the dead pod waits out its timeout, the others
+        # keep the resolution at ~period / PROBES.
+        probes = [ApiProbe(self, f"{tag}-{i}") for i in range(PROBES)]
+        for probe in probes:
+            probe.start()
+            time.sleep(0.05 / PROBES)
+        crash_pod_jvm(pod)
+        t0 = now()  # the JVM is gone: what is accepted from now on, another replica accepted
+        sh("kubectl", "-n", NS, "delete", "pod", pod, "--grace-period=0", "--force",
+           "--wait=false", check=False)  # fmt: skip
+        api_s = None
+        while now() - t0 < 60 and api_s is None:
+            backs = [b for b in (p.back_after(t0) for p in probes) if b is not None]
+            api_s = min(backs) - t0 if backs else None
+            time.sleep(0.05)
+        for probe in probes:
+            probe.stop.set()
+        for w in watches.values():
+            w.stop()
+        for probe in probes:
+            probe.join(timeout=5)
+        # seconds from the kill to: another lease holder, its pod labelled, the Service's only
+        # ready endpoint being another pod, the API accepting
+        seen = {
+            "lease_s": watches["lease"].first_after(t0, lambda v: v not in ("", holder)),
+            "label_s": watches["label"].first_after(t0, lambda v: v not in ("", pod)),
+            "endpoint_s": watches["endpoint"].first_after(t0, lambda v: only_other(v, pod)),
+        }
+        seen = {k: None if v is None else round(v - t0, 2) for k, v in seen.items()}
+        log(f"  {tag}: killed {pod}; {seen}, API back after {api_s} s")
+        return {"pod": pod, **seen, "api_s": api_s}
+
+    def ready_pods(self) -> list[str]:
+        pods = kubectl_json("-n", NS, "get", "pods", "-l", "app.kubernetes.io/name=isolato")
+        return [
+            p["metadata"]["name"]
+            for p in pods["items"]
+            if not p["metadata"].get("deletionTimestamp")
+            and any(s.get("ready") for s in p["status"].get("containerStatuses") or [])
+        ]
+
     def simple_fault(self, name: str, load_goal: bool, inject, detail: str = "") -> None:
         log(f"{name}")
         th = self.during(name.split()[0], self.args.during)
@@ -488,7 +673,23 @@ def diagnose(folder: Path, what: str) -> None:
     log(f"  diagnostics in {folder / (what + '.txt')}")
 
 
-FAULTS = ["leader-kills", "apiserver", "etcd-pause", "kubelet", "node"]
+FAULTS = ["leader-kills", "apiserver", "etcd-pause", "kubelet", "node", "handover"]
+REFERENCE_LEASE = ("10s", "8s", "2s")
+PROBES = 4  # API probes per hand-over
+
+
+def chart_lease() -> tuple[str, str, str]:
+    """The chart's default lease timings (helm/isolato/values.yaml)."""
+    le = yaml.safe_load((ROOT / "helm/isolato/values.yaml").read_text())["leaderElection"]
+    return (le["leaseDuration"], le["renewDeadline"], le["retryPeriod"])
+
+
+def lease_put_buckets() -> dict[float, float]:
+    """The API server's latency histogram of Lease writes (the leaders' renewals: fabric8
+    patches, the kubelets and Kubernetes' own components update), summed."""
+    text = sh("kubectl", "get", "--raw", "/metrics", timeout=60, check=False)
+    writes = {"resource": {"leases"}, "verb": {"PUT", "PATCH", "APPLY"}}
+    return histogram_buckets(text, "apiserver_request_duration_seconds", writes)
 
 
 def machine() -> str:
@@ -507,6 +708,8 @@ def machine() -> str:
 def write(run: Run, out: Path, started: str, bench: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     ok = all(r.passed for r in run.results)
+    lease_puts = latency_bound(run.lease_puts_before, lease_put_buckets())
+    lease = "/".join(chart_lease())
     doc = {
         "started": started,
         "machine": machine(),
@@ -515,6 +718,7 @@ def write(run: Run, out: Path, started: str, bench: Path) -> None:
         "load_period_s": 0.1,
         "passed": ok,
         "faults": run.records,
+        "lease_puts": vars(lease_puts),
     }
     (out / "results.json").write_text(json.dumps(doc, indent=2) + "\n")
     table = fault_table(run.results)
@@ -525,7 +729,7 @@ Produced by `make chaos` (`isolato-bench chaos`: bench/sh/chaos.sh → faults/ch
 {doc["machine"]}. **The machine is shared**: other builds and tests ran on the same 2 CPUs, so
 the times are upper bounds of a busy host. Raw data: [results.json](results.json).
 
-The chart installed on localkube with 2 replicas (lease 10 s / renew 8 s / retry 2 s); one
+The chart installed on localkube with 2 replicas (lease / renew / retry {lease}); one
 class (`{CLASS}`), a steady-load tenant and a burst of {run.args.tenants} tenants, then each
 fault in turn, {run.args.during} more tenants onboarded during each. After each fault, every
 tenant accepted so far must have its one Tenant object, be in exactly one pool table, be
@@ -536,16 +740,20 @@ errors are counted from the fault's start until convergence (goal 0 for controll
 API-server faults). Seed of the kill instants: {run.args.seed}.
 
 {table}
+
+Lease writes (renewals; PUT, PATCH) as the API server timed them over the whole run
+(`apiserver_request_duration_seconds`): {lease_puts.render()}.
 """
     )
     write_section(
         bench,
-        f"## Control-plane faults — {started}, {doc['machine']}\n"
+        f"## Control-plane faults ({out.name}) — {started}, {doc['machine']}\n"
         "From `make chaos` (`isolato-bench chaos`; table and raw JSON in"
-        f" [results/chaos]({os.path.relpath(out / 'README.md', bench.parent)})). Shared machine:"
-        " other helpers' builds and tests ran meanwhile.\n\n"
-        f"{table}\n",
-        "chaos",
+        f" [results/{out.name}]({os.path.relpath(out / 'README.md', bench.parent)}))."
+        " Shared machine: other helpers' builds and tests ran meanwhile.\n\n"
+        f"{table}\n\nLease writes (renewals) as the API server timed them over the run:"
+        f" {lease_puts.render()}.\n",
+        out.name,  # one section per results folder: a reduced run does not replace the full one
     )
 
 
@@ -560,6 +768,7 @@ def parser(add_help: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--min-gap", type=float, default=5.0, help="seconds between planned kills")
     p.add_argument("--during", type=int, default=5, help="tenants onboarded during each fault")
     p.add_argument("--pause", type=float, default=10.0, help="seconds etcd stays stopped")
+    p.add_argument("--handovers", type=int, default=5, help="leader crashes per lease setting")
     p.add_argument("--out", type=Path, default=RESULTS / "chaos")
     p.add_argument("--benchmarks", type=Path, default=BENCHMARK_LOG)
     return p

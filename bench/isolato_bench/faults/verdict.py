@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
@@ -202,3 +203,58 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
 
 def fault_table(results: list[FaultResult]) -> str:
     return markdown_table(HEADER, [r.row() for r in results])
+
+
+_SAMPLE = re.compile(r"^(?P<name>[a-zA-Z_:][\w:]*)\{(?P<labels>[^}]*)\}\s+(?P<value>\S+)")
+_LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
+
+
+def histogram_buckets(text: str, metric: str, match: dict[str, set[str]]) -> dict[float, float]:
+    """Cumulative bucket counts {le: count} of a Prometheus histogram in exposition `text`,
+    summed over every series whose labels take one of `match`'s values (e.g. all writes to
+    leases)."""
+    buckets: dict[float, float] = {}
+    for line in text.splitlines():
+        m = _SAMPLE.match(line)
+        if not m or m["name"] != metric + "_bucket":
+            continue
+        labels = dict(_LABEL.findall(m["labels"]))
+        if any(labels.get(k) not in allowed for k, allowed in match.items()):
+            continue
+        le = float(labels["le"])
+        buckets[le] = buckets.get(le, 0.0) + float(m["value"])
+    return buckets
+
+
+@dataclass(frozen=True)
+class LatencyBound:
+    """Requests counted between two scrapes of a histogram and the bucket bounds that hold the
+    median, the 99th percentile and the slowest of them (a bound, not a value: the error is
+    the bucket's width)."""
+
+    count: int
+    p50_le: float
+    p99_le: float
+    max_le: float
+
+    def render(self) -> str:
+        if not self.count:
+            return "no requests"
+        return (
+            f"{self.count} requests: p50 ≤ {self.p50_le:g} s, p99 ≤ {self.p99_le:g} s,"
+            f" slowest ≤ {self.max_le:g} s"
+        )
+
+
+def latency_bound(before: dict[float, float], after: dict[float, float]) -> LatencyBound:
+    """What the requests made between two scrapes (cumulative buckets) looked like."""
+    delta = sorted((le, after[le] - before.get(le, 0.0)) for le in after)
+    if not delta:
+        return LatencyBound(0, 0.0, 0.0, 0.0)
+    total = delta[-1][1]
+
+    def bound(q: float) -> float:
+        return next(le for le, c in delta if c >= q * total)
+
+    below_max = [le for le, c in delta if c >= total]
+    return LatencyBound(int(total), bound(0.5), bound(0.99), below_max[0] if total else 0.0)
