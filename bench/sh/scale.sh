@@ -12,7 +12,9 @@ BARE="$ROOT/bench/sh/bare-apiserver.sh"
 BUILD=${BUILD_DIR:-$ROOT/build}
 GATE_BIN=${GATE_BIN:-$BUILD/saas-bench/gate/isolato-gate}
 SAAS_BIN=${SAAS_BENCH_BIN:-$BUILD/saas-bench/saas-bench/saas-bench}
-[ -x "$GATE_BIN" ] && [ -x "$SAAS_BIN" ] || die "$GATE_BIN or $SAAS_BIN missing (make saas-bench-build)"
+if [ ! -x "$GATE_BIN" ] || [ ! -x "$SAAS_BIN" ]; then
+  die "$GATE_BIN or $SAAS_BIN missing (make saas-bench-build)"
+fi
 HOST_IP=$(hostname -I | awk '{print $1}')
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 pids=()
