@@ -3,7 +3,7 @@ package dev.isolato.api;
 import dev.isolato.calibration.FieldError;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.KubernetesConfig;
-import dev.isolato.config.PagedList;
+import dev.isolato.kube.PagedList;
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.PoolObjects;

@@ -2,7 +2,7 @@ package dev.isolato.api;
 
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.KubernetesConfig;
-import dev.isolato.config.LeanItemStore;
+import dev.isolato.kube.LeanItemStore;
 import dev.isolato.tenancy.CachedTenants;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;

@@ -1,5 +1,7 @@
 package dev.isolato.config;
 
+import dev.isolato.kube.LeanItemStore;
+import dev.isolato.kube.NamedThreads;
 import dev.isolato.pool.PoolReconciler;
 import dev.isolato.profiler.TenantProfilerLoop;
 import dev.isolato.scaling.Autoscaler;

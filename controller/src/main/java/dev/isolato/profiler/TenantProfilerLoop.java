@@ -2,9 +2,9 @@ package dev.isolato.profiler;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.isolato.config.PagedList;
 import dev.isolato.events.ObjectEvents;
 import dev.isolato.events.Periodic;
+import dev.isolato.kube.PagedList;
 import dev.isolato.metrics.LiveMultiGauge;
 import dev.isolato.slo.TenantProfiler;
 import dev.isolato.tenancy.Tenant;

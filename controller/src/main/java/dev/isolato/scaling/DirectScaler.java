@@ -1,6 +1,6 @@
 package dev.isolato.scaling;
 
-import dev.isolato.config.LeanItemStore;
+import dev.isolato.kube.LeanItemStore;
 import dev.isolato.metrics.Exposition;
 import dev.isolato.metrics.ServiceMetrics;
 import dev.isolato.tenancy.PoolObjects;

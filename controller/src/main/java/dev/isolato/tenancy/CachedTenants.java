@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import java.util.function.Consumer;
 
 /**
- * What the informer caches of Tenants keep (with {@link dev.isolato.config.LeanItemStore}): every
+ * What the informer caches of Tenants keep (with {@link dev.isolato.kube.LeanItemStore}): every
  * copy shares one instance of each string that repeats across tenants (a class name, a phase, a
  * condition's type, reason, message and time: the class reconciler writes them for a class's
  * tenants at once), and the caches whose readers never read a status drop it. At 10,000 tenants in

@@ -1,6 +1,6 @@
 package dev.isolato.tenancy;
 
-import dev.isolato.config.LeanItemStore;
+import dev.isolato.kube.LeanItemStore;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.slo.PlanRequest;

@@ -1,4 +1,4 @@
-package dev.isolato.config;
+package dev.isolato.kube;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;

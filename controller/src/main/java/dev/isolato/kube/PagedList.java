@@ -1,4 +1,4 @@
-package dev.isolato.config;
+package dev.isolato.kube;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
