@@ -82,9 +82,22 @@ def start_ab(a: argparse.Namespace) -> None:
 
 
 def scale(a: argparse.Namespace) -> None:
+    opts = os.environ.get("ISOLATO_JAVA_OPTS", scale_report.JAVA_OPTS)
+    if a.check:
+        # `make test-scale-e2e`: the reference shape once, correctness only (scale.py asserts
+        # every POST created, every class counting its tenants, the probe's tenants Serving)
+        with tempfile.TemporaryDirectory() as out:
+            env = {"SHAPES": a.reference, "OUT": out, "ISOLATO_JAVA_OPTS": opts}
+            run_sh("scale.sh", env=env)
+            r = json.loads((Path(out) / f"{a.reference.replace(':', 'x')}.json").read_text())
+        assert r["table_push_status"] == 200, r["table_push_status"]
+        print(
+            f"[scale-check] {r['tenants']} tenants in {r['classes']} classes: all created and "
+            f"counted, the probe's served; a {r['table_bytes']} B table taken by gate → saas-bench"
+        )
+        return
     out = RESULTS / "scale" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     shapes = [a.reference, f"{a.tenants}:{a.classes}"]
-    opts = os.environ.get("ISOLATO_JAVA_OPTS", scale_report.JAVA_OPTS)
     run_sh("scale.sh", env={"SHAPES": " ".join(shapes), "OUT": str(out), "ISOLATO_JAVA_OPTS": opts})
     results = [json.loads((out / f"{s.replace(':', 'x')}.json").read_text()) for s in shapes]
     emit(
@@ -402,6 +415,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--tenants", type=int, default=10000)
     s.add_argument("--classes", type=int, default=200)
     s.add_argument("--reference", default="1000:20", help="TENANTS:CLASSES measured first")
+    s.add_argument("--check", action="store_true", help="the reference shape only, asserted")
     s = add("start-ab", start_ab, "controller start: plain vs AppCDS variants, alternated")
     s.add_argument("--repeats", type=int, default=3)
     s = add(
