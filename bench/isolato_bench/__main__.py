@@ -24,7 +24,7 @@ from pathlib import Path
 from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS
 from runner.sections import load_average, machine, write_section
 
-from . import onboarding_stages
+from . import onboarding_stages, scale_report
 from . import start_ab as start_ab_report
 from .faults import chaos, run_modes
 from .profile import jfr_hot
@@ -82,13 +82,35 @@ def start_ab(a: argparse.Namespace) -> None:
 
 
 def scale(a: argparse.Namespace) -> None:
-    run_sh(
-        "scale.sh",
-        env={
-            "TENANTS": str(a.tenants),
-            "CLASSES": str(a.classes),
-            "BENCHMARK_LOG": os.environ.get("BENCHMARK_LOG", str(BENCHMARK_LOG)),
-        },
+    opts = os.environ.get("ISOLATO_JAVA_OPTS", scale_report.JAVA_OPTS)
+    if a.check:
+        # `make test-scale-e2e`: the reference shape once, correctness only (scale.py asserts
+        # every POST created, every class counting its tenants, the probe's tenants Serving)
+        with tempfile.TemporaryDirectory() as out:
+            env = {"SHAPES": a.reference, "OUT": out, "ISOLATO_JAVA_OPTS": opts}
+            run_sh("scale.sh", env=env)
+            r = json.loads((Path(out) / f"{a.reference.replace(':', 'x')}.json").read_text())
+        assert r["table_push_status"] == 200, r["table_push_status"]
+        print(
+            f"[scale-check] {r['tenants']} tenants in {r['classes']} classes: all created and "
+            f"counted, the probe's served; a {r['table_bytes']} B table taken by gate → saas-bench"
+        )
+        return
+    out = RESULTS / "scale" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    shapes = [a.reference, f"{a.tenants}:{a.classes}"]
+    run_sh("scale.sh", env={"SHAPES": " ".join(shapes), "OUT": str(out), "ISOLATO_JAVA_OPTS": opts})
+    results = [json.loads((out / f"{s.replace(':', 'x')}.json").read_text()) for s in shapes]
+    emit(
+        f"### Scale: {a.tenants:,} tenants in {a.classes} classes"
+        f" — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC — {machine()}, load average at the end"
+        f" {load_average()}\n\n"
+        "`bench/isolato-bench scale` (bench/sh/scale.sh): per shape a fresh bare kube-apiserver + "
+        "etcd on this host (no kubelet: pools get no pods), the controller jar with "
+        f"`{opts}`, and for one class, the probe, a Deployment reported ready and one endpoint: "
+        "a real isolato-gate in front of a real saas-bench on this host, so its tenants reach "
+        "Serving through a real table push. The first shape is the reference of the ratios; raw "
+        f"results in results/scale/{out.name}/.\n\n" + "\n".join(scale_report.report(results)),
+        "scale",
     )
 
 
@@ -390,8 +412,10 @@ def parser() -> argparse.ArgumentParser:
     )
     add("burst-check", burst_check, "1,000 tenants at concurrency 50, exact and all Serving")
     s = add("scale", scale, "controller RSS, heap and table size at N tenants in M classes")
-    s.add_argument("--tenants", type=int, default=1000)
-    s.add_argument("--classes", type=int, default=20)
+    s.add_argument("--tenants", type=int, default=10000)
+    s.add_argument("--classes", type=int, default=200)
+    s.add_argument("--reference", default="1000:20", help="TENANTS:CLASSES measured first")
+    s.add_argument("--check", action="store_true", help="the reference shape only, asserted")
     s = add("start-ab", start_ab, "controller start: plain vs AppCDS variants, alternated")
     s.add_argument("--repeats", type=int, default=3)
     s = add(

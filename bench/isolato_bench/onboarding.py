@@ -432,88 +432,8 @@ def check(n: int) -> None:
     assert (created, again, other) == (n, dups, 0), (created, again, other)
 
 
-def scale(n: int, classes: int, out: str) -> None:
-    """`isolato-bench scale`: n tenants spread over `classes` classes, posted at concurrency 50;
-    once every class's status counts its tenants, the controller's RSS and heap (its JVM options
-    in ISOLATO_JAVA_OPTS), the largest pool table, and the API writes per tenant. The pools' pods
-    need not run (on a 2-core node they stay Pending): the API server, the informers and every
-    reconcile are real, the table push has no ready pod to go to."""
-    names = [f"sc{RUN}-{k:03d}" for k in range(classes)]
-    t0 = time.monotonic()
-    with cf.ThreadPoolExecutor(10) as ex:
-        list(ex.map(lambda c: make_class(c, 1, 100000), names))
-    print(f"[scale] {classes} classes in {time.monotonic() - t0:.1f} s", flush=True)
-    ids = [(f"{names[i % classes]}-{i:05d}", names[i % classes]) for i in range(n)]
-    w0, t0 = writes(), time.monotonic()
-    with cf.ThreadPoolExecutor(50) as ex:
-        answers = list(ex.map(lambda t: post_answer(*t)[0], ids))
-    posted = time.monotonic() - t0
-    assert answers.count(201) == n, {a: answers.count(a) for a in set(answers)}
-    print(f"[scale] {n} tenants posted in {posted:.1f} s ({n / posted:.0f}/s)", flush=True)
-    want = {c: n // classes + (1 if k < n % classes else 0) for k, c in enumerate(names)}
-    deadline = time.monotonic() + 900
-    while time.monotonic() < deadline:
-        _, b = call("GET", "/api/v1/slo-classes?limit=1000")
-        got = {i["name"]: (i.get("status") or {}).get("tenants") for i in b["items"]}
-        if all(got.get(c) == k for c, k in want.items()):
-            break
-        time.sleep(2)
-    else:
-        raise SystemExit("classes did not count their tenants within 900 s")
-    settled = time.monotonic() - t0
-    per_tenant = (writes() - w0) / n
-    time.sleep(10)  # the last passes' garbage: RSS after the controller went idle
-    subprocess.run(["jcmd", os.environ["CTL_PID"], "GC.run"], check=True, stdout=subprocess.DEVNULL)
-    heap = subprocess.check_output(["jcmd", os.environ["CTL_PID"], "GC.heap_info"], text=True)
-    used = next(
-        (int(x.split("used ")[1].split("K")[0]) / 1024 for x in heap.splitlines() if "used " in x),
-        float("nan"),
-    )
-    table = len(
-        subprocess.check_output(
-            [
-                "kubectl",
-                "-n",
-                f"isolato-c-{names[0]}",
-                "get",
-                "configmap",
-                "tenant-table",
-                "-o",
-                "jsonpath={.data.tenants\\.json}",
-            ]
-        )
-    )
-    rss = rss_mib()
-    text = [
-        f"\n### Scale: {n} tenants in {classes} classes ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
-        f"{platform.node()}, {os.cpu_count()} CPUs, load average at the end {load_average()})\n",
-        f"Controller JVM options: `{os.environ.get('ISOLATO_JAVA_OPTS') or 'default'}`; the pools' "
-        "pods stay Pending (no node room): every reconcile and informer is real, no table push.\n",
-        "| measure | value |",
-        "|---|---|",
-        f"| tenants posted at concurrency 50 | {posted:.1f} s ({n / posted:.0f}/s) |",
-        f"| POST start → every class's status counts its tenants | {settled:.1f} s |",
-        f"| API writes per tenant | {per_tenant:.2f} |",
-        f"| controller RSS, idle after the run | {rss:.0f} MiB |",
-        f"| heap used after a full GC | {used:.0f} MiB |",
-        f"| one class's table (tenants.json, {want[names[0]]} tenants) | {table / 1024:.1f} KiB |",
-    ]
-    print("\n".join(text), flush=True)
-    write_section(Path(out), "\n".join(text), "scale")
-    with cf.ThreadPoolExecutor(10) as ex:
-        list(ex.map(lambda t: call("DELETE", "/api/v1/tenants/" + t[0]), ids))
-    left, t1 = set(names), time.monotonic()
-    while left and time.monotonic() - t1 < 300:
-        for c in sorted(left):
-            if call("DELETE", "/api/v1/slo-classes/" + c)[0] in (200, 202, 204, 404):
-                left.discard(c)
-        time.sleep(1)
-
-
 if __name__ == "__main__":
     if sys.argv[1] == "--check":
         check(int(sys.argv[2]))
-    elif sys.argv[1] == "--scale":
-        scale(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     else:
         main(sys.argv[1])

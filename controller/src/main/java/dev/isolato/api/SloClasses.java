@@ -3,6 +3,7 @@ package dev.isolato.api;
 import dev.isolato.calibration.FieldError;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.KubernetesConfig;
+import dev.isolato.kube.PagedList;
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.PoolObjects;
@@ -111,9 +112,9 @@ public class SloClasses {
 
   /** Every tenant (live or terminating) of the class. */
   public List<Tenant> tenantsOf(String sloClass) {
-    return client.resources(Tenant.class).inNamespace(tenantNamespace).list().getItems().stream()
-        .filter(t -> sloClass.equals(t.getSpec().sloClass))
-        .toList();
+    return PagedList.all(
+        o -> client.resources(Tenant.class).inNamespace(tenantNamespace).list(o),
+        t -> sloClass.equals(t.getSpec().sloClass));
   }
 
   /** The class's shared pool with its live tenants (as the reconciler plans it). */

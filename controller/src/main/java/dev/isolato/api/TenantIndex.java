@@ -2,6 +2,8 @@ package dev.isolato.api;
 
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.KubernetesConfig;
+import dev.isolato.kube.LeanItemStore;
+import dev.isolato.tenancy.CachedTenants;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -63,8 +65,12 @@ public class TenantIndex implements DisposableBean {
     if (i == null) {
       synchronized (this) {
         if (informer == null) {
-          informer = client.resources(Tenant.class).inNamespace(namespace).inform();
-          classes = client.resources(SloClass.class).inform();
+          // admission reads the tenants' specs only: their statuses (conditions) stay out
+          informer =
+              LeanItemStore.inform(
+                  client.resources(Tenant.class).inNamespace(namespace),
+                  new LeanItemStore<>(CachedTenants.WITHOUT_STATUS));
+          classes = LeanItemStore.inform(client.resources(SloClass.class));
         }
         i = informer;
       }

@@ -1,10 +1,13 @@
 package dev.isolato.config;
 
+import dev.isolato.kube.LeanItemStore;
+import dev.isolato.kube.NamedThreads;
 import dev.isolato.pool.PoolReconciler;
 import dev.isolato.profiler.TenantProfilerLoop;
 import dev.isolato.scaling.Autoscaler;
 import dev.isolato.scaling.DirectScaler;
 import dev.isolato.slo.CapacityPlanner;
+import dev.isolato.tenancy.CachedTenants;
 import dev.isolato.tenancy.SloClassReconciler;
 import dev.isolato.tenancy.TablePusher;
 import dev.isolato.tenancy.TenancyMetrics;
@@ -25,6 +28,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.UUID;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,6 +116,12 @@ public class OperatorLifecycle implements SmartLifecycle {
                   // the class and pool reconcilers share JOSDK's executor
                   .withConcurrentReconciliationThreads(
                       props.reconcileThreads() + props.poolApplyThreads())
+                  // the pools' workflows (their dependents run in parallel): JOSDK's default is
+                  // 50 unnamed threads, which a 10,000-tenant run filled; two per pool applier
+                  // keep every applier's dependents moving
+                  .withWorkflowExecutorService(
+                      Executors.newFixedThreadPool(
+                          2 * props.poolApplyThreads(), new NamedThreads("isolato-workflow")))
                   .withUseSSAToPatchPrimaryResource(true)
                   // reconcile timers and counters per controller (operator_sdk_* in Prometheus);
                   // not per
@@ -153,6 +163,7 @@ public class OperatorLifecycle implements SmartLifecycle {
                 .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
                 .withGenerationAware(false)
                 .withOnUpdateFilter(SloClassReconciler::worthReconciling)
+                .withItemStore(new LeanItemStore<>())
                 .withRetry(neverGiveUp())
                 .withReconciliationMaxInterval(RESYNC_INTERVAL));
     // each pool resource the class reconciler writes: its objects, table push and status
@@ -161,6 +172,7 @@ public class OperatorLifecycle implements SmartLifecycle {
         c ->
             c.withName("slopool")
                 .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
+                .withItemStore(new LeanItemStore<>())
                 .withRetry(neverGiveUp())
                 .withReconciliationMaxInterval(RESYNC_INTERVAL));
     // deleted tenants whose class is gone (the class reconciler releases all others)
@@ -170,7 +182,12 @@ public class OperatorLifecycle implements SmartLifecycle {
             c.withName("tenant-release")
                 .settingNamespace(props.namespace())
                 .withFinalizer(Tenant.FINALIZER)
-                .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER));
+                .withOnAddFilter(TenantReleaser::worthReconciling)
+                .withOnUpdateFilter((newer, older) -> TenantReleaser.worthReconciling(newer))
+                .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)
+                // the releaser reads a tenant's class and metadata: statuses stay out
+                .withItemStore(new LeanItemStore<>(CachedTenants.WITHOUT_STATUS))
+                .withInformerListLimit(LeanItemStore.LIST_PAGE));
     op.start();
     if (!props.leaderElection().enabled()) {
       routing.lead();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.isolato.events.ObjectEvents;
 import dev.isolato.events.Periodic;
+import dev.isolato.kube.PagedList;
 import dev.isolato.metrics.LiveMultiGauge;
 import dev.isolato.slo.TenantProfiler;
 import dev.isolato.tenancy.Tenant;
@@ -118,7 +119,9 @@ public final class TenantProfilerLoop {
       return;
     }
     Map<String, Map<String, Long>> counts = new TreeMap<>();
-    for (Tenant t : client.resources(Tenant.class).inNamespace(namespace).list().getItems()) {
+    for (Tenant t :
+        PagedList.all(
+            o -> client.resources(Tenant.class).inNamespace(namespace).list(o), t -> true)) {
       if (t.getMetadata().getDeletionTimestamp() != null || t.getSpec() == null) {
         continue;
       }

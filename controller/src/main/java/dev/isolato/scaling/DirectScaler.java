@@ -1,5 +1,6 @@
 package dev.isolato.scaling;
 
+import dev.isolato.kube.LeanItemStore;
 import dev.isolato.metrics.Exposition;
 import dev.isolato.metrics.ServiceMetrics;
 import dev.isolato.tenancy.PoolObjects;
@@ -83,20 +84,20 @@ public final class DirectScaler implements AutoCloseable {
       return;
     }
     pods =
-        client
-            .pods()
-            .inAnyNamespace()
-            .withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
-            .withLabel("app.kubernetes.io/name", Workload.NAME)
-            .inform();
+        LeanItemStore.inform(
+            client
+                .pods()
+                .inAnyNamespace()
+                .withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
+                .withLabel("app.kubernetes.io/name", Workload.NAME));
     deployments =
-        client
-            .apps()
-            .deployments()
-            .inAnyNamespace()
-            .withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
-            .inform();
-    classes = client.resources(SloClass.class).inform();
+        LeanItemStore.inform(
+            client
+                .apps()
+                .deployments()
+                .inAnyNamespace()
+                .withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER));
+    classes = LeanItemStore.inform(client.resources(SloClass.class));
     timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {

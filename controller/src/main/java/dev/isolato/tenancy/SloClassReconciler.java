@@ -1,5 +1,6 @@
 package dev.isolato.tenancy;
 
+import dev.isolato.kube.LeanItemStore;
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.slo.CapacityPlanner;
 import dev.isolato.slo.PlanRequest;
@@ -132,6 +133,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
             InformerEventSourceConfiguration.from(Tenant.class, SloClass.class)
                 .withName("tenants")
                 .withNamespaces(Set.of(tenantNamespace))
+                .withItemStore(new LeanItemStore<>(CachedTenants.WHOLE))
+                .withInformerListLimit(LeanItemStore.LIST_PAGE)
                 .withSecondaryToPrimaryMapper(t -> Set.of(new ResourceID(t.getSpec().sloClass)))
                 .build(),
             context);
@@ -142,6 +145,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(SloPool.class, SloClass.class)
                 .withName("pools")
+                .withItemStore(new LeanItemStore<>())
                 .withSecondaryToPrimaryMapper(
                     p ->
                         p.getSpec() == null || p.getSpec().sloClass == null
