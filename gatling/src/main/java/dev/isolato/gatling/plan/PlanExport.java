@@ -80,13 +80,17 @@ public final class PlanExport {
    */
   private static Map<String, Object> requests(RequestMix mix) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put(
-        "endpoints",
-        mix.endpoints().stream()
-            .map(e -> Map.of("method", e.method(), "path", e.path(), "weight", e.weight()))
-            .toList());
+    out.put("endpoints", mix.endpoints().stream().map(PlanExport::endpoint).toList());
     out.put("tenantHeader", mix.tenantHeader());
     out.put("cycle", mix.cycle());
+    return out;
+  }
+
+  private static Map<String, Object> endpoint(RequestMix.Endpoint e) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("method", e.method());
+    out.put("path", e.path());
+    out.put("weight", e.weight());
     return out;
   }
 
