@@ -2,8 +2,8 @@
 # The gate's CPU beside go-httpbin's in the httpbin-alone pod, under open-loop load at the
 # class's measured cut-off (and at half of it), from the containers' own cpu cgroups (cgroupfs,
 # v1). Run with KUBECONFIG set to the cluster (root: the cgroup files), after
-# `make experiment NAME=httpbin-alone` (its class stays): usage gatling/experiments/gate_share.sh
-# (writes results/httpbin-alone/gate-share.json; docs/bring-your-service.md quotes it).
+# `make experiment NAME=httpbin-alone` (its class stays); run by `isolato-bench gate-share`, which
+# writes its section of docs/benchmarks-log.md (writes results/httpbin-alone/gate-share.json).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=results/httpbin-alone/gate-share.json
