@@ -34,10 +34,14 @@ gate-image-load: ## build the gate image into localkube (as $(GATE_IMAGE)); hold
 	@ctx=$$($(MAKE) -s --no-print-directory gate-image | tail -1) && \
 	  flock /tmp/isolato-cluster.lock $(LOCALKUBE) load-image --build "$$ctx" --tag $(GATE_IMAGE)
 
-.PHONY: test-gate-bench-report bench-gate-overhead
+.PHONY: test-gate-bench-report bench-gate-overhead bench-gate-share
 UNIT_TEST_TARGETS += test-gate-bench-report
-test-gate-bench-report: ## unit tests of the gate-overhead report (no measuring)
-	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_gate_overhead.py
+test-gate-bench-report: ## unit tests of the gate-overhead and gate-share reports (no measuring)
+	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_gate_overhead.py tests/test_gate_share.py
+
+# after `make experiment NAME=httpbin-alone` on the cluster (KUBECONFIG), whose class stays
+bench-gate-share: openloop-build ## the gate's CPU beside the app's at the httpbin class's cut-off → docs/benchmarks-log.md
+	@bench/isolato-bench gate-share
 
 bench-gate-overhead: saas-bench-build openloop-build ## isolato-gate vs direct vs HAProxy 2.6 → docs/benchmarks-log.md
 	@bench/isolato-bench gate-overhead

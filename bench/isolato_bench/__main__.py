@@ -356,6 +356,22 @@ def gate_overhead(a: argparse.Namespace) -> None:
     emit(section, "gate-overhead")
 
 
+def gate_share(a: argparse.Namespace) -> None:
+    import json
+
+    from . import gate_share as gs
+
+    out = RESULTS / "httpbin-alone" / "gate-share.json"
+    load0 = load_average()
+    if not a.report_only:
+        run_sh("gate-share.sh")
+    load1 = load_average()
+    if a.report_only:  # the stored run's load was not kept with it
+        load0 = load1 = "not recorded"
+    data = json.loads(out.read_text())
+    emit(gs.report(data, machine(), load0, load1), "gate-share")
+
+
 # --- stored results --------------------------------------------------------------------------
 
 
@@ -487,6 +503,8 @@ def parser() -> argparse.ArgumentParser:
     s = add("gate-overhead", gate_overhead, "isolato-gate vs direct vs HAProxy 2.6, open loop")
     s.add_argument("--repeats", type=int, default=2)
     s.add_argument("--out", type=Path, default=RESULTS / "gate-overhead")
+    s.add_argument("--report-only", action="store_true", help="re-render the stored run")
+    s = add("gate-share", gate_share, "the gate's CPU beside the app's at the class's cut-off")
     s.add_argument("--report-only", action="store_true", help="re-render the stored run")
     s = add("pipeline-plot", pipeline_plot, "stage-breakdown plots of tuning-loop analyses")
     s.add_argument("analyses", type=Path, nargs="+")

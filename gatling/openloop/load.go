@@ -32,7 +32,7 @@ type Plan struct {
 	// per connection, so each request then goes to a pod drawn anew; reused connections keep
 	// going to the pods they were opened to (Go reuses the most recently idle one first).
 	ConnectionPerRequest bool
-	Request              Request // method, path and tenant header of every request
+	Request              Request // the endpoints and tenant header of the requests
 }
 
 // sample is one request: its latency from its INTENDED send time, so a request the generator
@@ -94,20 +94,60 @@ type stepSchedule struct {
 	order   []int // request i goes to tenants[order[i]]
 }
 
-// Request is the shape of every request: saas-bench's route by default; a provider's service
-// (docs/bring-your-service.md) is sent its own method and path, the tenant in the path
-// ({tenant}) or in a header, as the class's tenantKey says.
+// Request is what each request is: saas-bench's route by default; a provider's service
+// (docs/bring-your-service.md) is sent its own endpoints, in a weighted mix, the tenant in the
+// path ({tenant}) or in a header, as the class's tenantKey says. A plan carries the mix as the
+// Gatling module exports it (RequestMix): every tenant's k-th request in a step is
+// Endpoints[Cycle[k % len(Cycle)]].
 type Request struct {
-	Method       string // default POST
-	Path         string // with {tenant} for the tenant id; default /v1/tenants/{tenant}/requests
-	TenantHeader string // when set, this header carries the tenant id
+	Endpoints    []Endpoint `json:"endpoints"`
+	TenantHeader string     `json:"tenantHeader"` // when set, this header carries the tenant id
+	Cycle        []int      `json:"cycle"`        // indexes into Endpoints; empty: the first
+}
+
+// Endpoint is one request shape of a mix.
+type Endpoint struct {
+	Method string `json:"method"` // default POST
+	Path   string `json:"path"`   // with {tenant} for the tenant id; default /v1/tenants/{tenant}/requests
+	Weight int    `json:"weight"` // its share of the cycle (informative: the cycle is what is sent)
 }
 
 // DefaultPath is saas-bench's per-tenant route.
 const DefaultPath = "/v1/tenants/{tenant}/requests"
 
-func (r Request) url(base, tenant string) string {
-	path := r.Path
+// single is a mix of one endpoint (the flags -method, -path).
+func single(method, path, tenantHeader string) Request {
+	return Request{Endpoints: []Endpoint{{Method: method, Path: path, Weight: 1}}, TenantHeader: tenantHeader}
+}
+
+// pick is the endpoint of a tenant's nth request (0-based) in a step.
+func (r Request) pick(nth int) Endpoint {
+	if len(r.Endpoints) == 0 {
+		return Endpoint{}
+	}
+	if len(r.Cycle) == 0 {
+		return r.Endpoints[0]
+	}
+	return r.Endpoints[r.Cycle[nth%len(r.Cycle)]]
+}
+
+// check refuses a mix whose cycle points outside its endpoints or whose paths are not absolute.
+func (r Request) check() error {
+	for _, e := range r.Endpoints {
+		if e.Path != "" && !strings.HasPrefix(e.Path, "/") {
+			return fmt.Errorf("request path must start with /, not %q", e.Path)
+		}
+	}
+	for _, c := range r.Cycle {
+		if c < 0 || c >= len(r.Endpoints) {
+			return fmt.Errorf("request cycle index %d is not one of the %d endpoints", c, len(r.Endpoints))
+		}
+	}
+	return nil
+}
+
+func (e Endpoint) url(base, tenant string) string {
+	path := e.Path
 	if path == "" {
 		path = DefaultPath
 	}
@@ -132,7 +172,7 @@ func newGenerator(body string, timeout time.Duration, maxInFlight int, connectio
 }
 
 // send issues one request due at `due` and returns its sample (latency from `due`).
-func (g *generator) send(ctx context.Context, url, tenantName string, tenant int, due time.Time) sample {
+func (g *generator) send(ctx context.Context, endpoint Endpoint, base, tenantName string, tenant int, due time.Time) sample {
 	if g.slots != nil {
 		select {
 		case g.slots <- struct{}{}:
@@ -142,7 +182,7 @@ func (g *generator) send(ctx context.Context, url, tenantName string, tenant int
 		}
 	}
 	ok := false
-	method := g.request.Method
+	method := endpoint.Method
 	if method == "" {
 		method = http.MethodPost
 	}
@@ -150,7 +190,7 @@ func (g *generator) send(ctx context.Context, url, tenantName string, tenant int
 	if method != http.MethodGet && method != http.MethodHead {
 		payload = bytes.NewBufferString(g.body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, url, payload)
+	req, err := http.NewRequestWithContext(ctx, method, endpoint.url(base, tenantName), payload)
 	if err == nil {
 		if payload != nil {
 			req.Header.Set("Content-Type", "application/json")
@@ -175,6 +215,7 @@ func (g *generator) send(ctx context.Context, url, tenantName string, tenant int
 func (g *generator) fire(ctx context.Context, s *schedule, start time.Time, offs []time.Duration, order []int, out []sample) <-chan bool {
 	var wg sync.WaitGroup
 	sent := 0
+	seen := make([]int, len(s.tenants)) // each tenant's requests so far: its place in the mix
 	for i, off := range offs {
 		due := start.Add(off)
 		if d := time.Until(due); d > 0 {
@@ -187,11 +228,12 @@ func (g *generator) fire(ctx context.Context, s *schedule, start time.Time, offs
 			break
 		}
 		sent++
+		endpoint := g.request.pick(seen[order[i]])
+		seen[order[i]]++
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			name := s.tenants[order[i]]
-			out[i] = g.send(ctx, g.request.url(s.baseURL, name), name, order[i], due)
+			out[i] = g.send(ctx, endpoint, s.baseURL, s.tenants[order[i]], order[i], due)
 		}()
 	}
 	complete := make(chan bool, 1)

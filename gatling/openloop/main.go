@@ -86,11 +86,11 @@ func run(args []string) error {
 		return runPlan(*planFile, *outDir, *runID, PlanOptions{Poisson: *arrivals == "poisson", Seed: *seed,
 			Timeout: *timeout, MaxInFlight: *maxInFlight, MaxDuration: *maxDuration,
 			ConnectionPerRequest: *connections == "per-request",
-			Request:              Request{Method: strings.ToUpper(*method), Path: *path, TenantHeader: *tenantHeader}})
+			Request:              single(strings.ToUpper(*method), *path, *tenantHeader)})
 	}
 	plan := Plan{BaseURL: strings.TrimRight(*baseURL, "/"), Body: *body, FirstIndex: *firstIndex,
 		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight,
-		Request: Request{Method: strings.ToUpper(*method), Path: *path, TenantHeader: *tenantHeader}}
+		Request: single(strings.ToUpper(*method), *path, *tenantHeader)}
 	var err error
 	if plan.Rates, err = stepRates(*rates, *startRate, *rateStep, *steps, *maxRate); err != nil {
 		return err

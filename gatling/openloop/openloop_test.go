@@ -198,7 +198,7 @@ func TestAProvidersServiceGetsItsMethodPathAndTenantHeader(t *testing.T) {
 	}))
 	t.Cleanup(s.Close)
 	p := plan(s.URL, 40)
-	p.Request = Request{Method: http.MethodGet, Path: "/get", TenantHeader: "X-Tenant"}
+	p.Request = single(http.MethodGet, "/get", "X-Tenant")
 	st := Execute(p, "r", "httpbin", map[string]any{"label": "alone"}).Steps[0]
 	if seen["GET /get t1 "] != 20 || seen["GET /get t2 "] != 20 || len(seen) != 2 {
 		t.Fatalf("requests seen: %v", seen)
@@ -206,7 +206,7 @@ func TestAProvidersServiceGetsItsMethodPathAndTenantHeader(t *testing.T) {
 	if st.Tenants["t2"].Errors != 20 || st.Tenants["t1"].Errors != 0 {
 		t.Fatalf("a 429 is an error of its tenant: %+v", st.Tenants)
 	}
-	p.Request = Request{Path: "/t/{tenant}/x"}
+	p.Request = single("", "/t/{tenant}/x", "")
 	seen = map[string]int{}
 	Execute(p, "r", "httpbin", map[string]any{"label": "alone"})
 	if seen["POST /t/t1/x  application/json"] != 20 {

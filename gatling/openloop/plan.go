@@ -20,6 +20,7 @@ type PlanFile struct {
 	RunID         string      `json:"runId"`
 	Body          string      `json:"body"`
 	WarmupSeconds float64     `json:"warmupSeconds"`
+	Requests      *Request    `json:"requests"` // the simulation's request mix; absent in older plans
 	Classes       []ClassPlan `json:"classes"`
 }
 
@@ -75,6 +76,11 @@ func (p PlanFile) check() error {
 	}
 	if p.WarmupSeconds < 0 {
 		return fmt.Errorf("warmupSeconds %g < 0", p.WarmupSeconds)
+	}
+	if p.Requests != nil {
+		if err := p.Requests.check(); err != nil {
+			return err
+		}
 	}
 	seen := map[string]bool{}
 	for _, c := range p.Classes {
@@ -173,7 +179,7 @@ type PlanOptions struct {
 	MaxDuration time.Duration
 	// ConnectionPerRequest: a new connection (so a new draw of the pod) for each request
 	ConnectionPerRequest bool
-	Request              Request // method, path and tenant header of every class's requests
+	Request              Request // the requests of every class when the plan does not give them
 }
 
 // ExecutePlan sends every class of the plan concurrently from one common start and returns one
@@ -183,6 +189,9 @@ func ExecutePlan(p PlanFile, runID string, o PlanOptions) []Run {
 	defer cancel()
 	g := newGenerator(p.Body, o.Timeout, o.MaxInFlight, o.ConnectionPerRequest)
 	g.request = o.Request
+	if p.Requests != nil {
+		g.request = *p.Requests
+	}
 	schedules := make([]schedule, len(p.Classes))
 	for i, c := range p.Classes {
 		seed := o.Seed + uint64(i)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -44,7 +45,9 @@ func twoClasses(url string) PlanFile {
 	}}
 }
 
-func TestAPlanSendsAProvidersRequestShape(t *testing.T) {
+// shapeRecorder is a service that counts the requests it gets by "METHOD path X-Tenant"; read
+// the counts once the requests have ended.
+func shapeRecorder(t *testing.T) (*httptest.Server, map[string]int) {
 	var mu sync.Mutex
 	received := map[string]int{}
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -54,8 +57,13 @@ func TestAPlanSendsAProvidersRequestShape(t *testing.T) {
 		w.WriteHeader(http.StatusOK)
 	}))
 	t.Cleanup(s.Close)
+	return s, received
+}
+
+func TestAPlanSendsAProvidersRequestShape(t *testing.T) {
+	s, received := shapeRecorder(t)
 	runs := ExecutePlan(twoClasses(s.URL), "r1", PlanOptions{Timeout: 5 * time.Second, MaxDuration: 10 * time.Second,
-		Request: Request{Method: http.MethodGet, Path: "/get", TenantHeader: "X-Tenant"}})
+		Request: single(http.MethodGet, "/get", "X-Tenant")})
 	if len(runs) != 2 || runs[0].Steps[1].Tenants["a2"].Errors != 0 {
 		t.Fatalf("runs: %+v", runs)
 	}
@@ -194,5 +202,32 @@ func TestBadPlansAndFlagsAreRefused(t *testing.T) {
 		if err := run(args); err == nil {
 			t.Errorf("accepted %v", args)
 		}
+	}
+}
+
+func TestAPlanSendsItsRequestMixToEachTenant(t *testing.T) {
+	s, received := shapeRecorder(t)
+	p := twoClasses(s.URL)
+	p.WarmupSeconds = 0
+	// as PlanExport writes GET:/get*3,POST:/anything/{tenant}: each tenant's k-th request is
+	// Endpoints[Cycle[k % 4]], whatever the flags say
+	p.Requests = &Request{TenantHeader: "X-Tenant", Cycle: []int{0, 0, 1, 0},
+		Endpoints: []Endpoint{{Method: "GET", Path: "/get", Weight: 3}, {Method: "POST", Path: "/anything/{tenant}", Weight: 1}}}
+	ExecutePlan(p, "r1", PlanOptions{Timeout: 5 * time.Second, MaxDuration: 10 * time.Second,
+		Request: single(http.MethodPut, "/ignored", "")})
+	// a1 sends 10 then 20 (per step: 10 -> 2 POSTs + 8 GETs... by cycle: 0..9 -> POST at 2, 6)
+	want := map[string]int{
+		"GET /get a1": 8 + 15, "POST /anything/a1 a1": 2 + 5,
+		"GET /get a2": 23 + 15, "POST /anything/a2 a2": 7 + 5,
+		"GET /get b1": 15 + 30, "POST /anything/b1 b1": 5 + 10,
+	}
+	if fmt.Sprint(received) != fmt.Sprint(want) {
+		t.Fatalf("requests: %v, want %v", received, want)
+	}
+	bad := *p.Requests
+	bad.Cycle = []int{2}
+	p.Requests = &bad
+	if err := p.check(); err == nil || !strings.Contains(err.Error(), "cycle index 2") {
+		t.Fatalf("a cycle outside the endpoints: %v", err)
 	}
 }

@@ -4,7 +4,9 @@
 # that Ctrl-C keeps the complete steps of a run marked partial, and that every run follows the
 # format's JSON schema. Then the open-loop referee sends the plans the Gatling module exports
 # for AggressiveTenant, TenantMix and CoLocatedRamp (openloop -plan) to the same stubs: each
-# tenant must get the same count per step from both instruments. No cluster needed.
+# tenant must get the same count per step from both instruments; and a provider's endpoint mix
+# (isolato.requests, isolato.tenantHeader) must reach a stub as the same requests from both.
+# No cluster needed.
 set -euo pipefail
 LOG_TAG=gatling-local
 source "$(dirname "$0")/lib.sh"
@@ -12,12 +14,13 @@ source "$(dirname "$0")/lib.sh"
 OUT=$(mktemp -d)
 STUB_PID=
 RAMP_STUB_PID=
+PROVIDER_PIDS=()
 SIM_PID=
 BG_PIDS=()
 cleanup() {
   stop_group "$SIM_PID"
   for p in "${BG_PIDS[@]}"; do stop_group "$p"; done
-  for p in "$STUB_PID" "$RAMP_STUB_PID"; do
+  for p in "$STUB_PID" "$RAMP_STUB_PID" "${PROVIDER_PIDS[@]}"; do
     if [ -n "$p" ]; then { kill "$p" && wait "$p"; } 2>/dev/null || true; fi
   done
   if [ -n "${KEEP_OUT:-}" ]; then log "kept $OUT"; else rm -rf "$OUT"; fi
@@ -32,12 +35,17 @@ check() { # check JQ-EXPR FILE MESSAGE
 # The ramp gets a stub of its own that records arrival times (the others share one).
 start_stub --delay-ms 2 --arrivals "$OUT/ramp-arrivals.txt"
 RAMP_STUB_PID=$STUB_PID RAMP_URL=$STUB_URL
+# a provider's service, one stub per instrument, each writing down the requests it got
+for i in gatling referee; do
+  start_stub --delay-ms 1 --requests "$OUT/provider-$i.txt"
+  PROVIDER_PIDS+=("$STUB_PID") PROVIDER_URLS+=("$STUB_URL")
+done
 start_stub --delay-ms 2 --reject t3 --arrivals "$OUT/arrivals.txt"
 log "stub service at $STUB_URL (pid $STUB_PID)"
 
-# The five short runs below are independent: started together, they share the JVM start-up
+# The six short runs below are independent: started together, they share the JVM start-up
 # time (the test stays near a minute on 2 cores); each is checked once all have ended.
-# gatling:test forks a test-compile: compiled once here, the concurrent runs skip it (five
+# gatling:test forks a test-compile: compiled once here, the concurrent runs skip it (six
 # compilers in one target/ race: a recompiling one empties target/classes under the others).
 # The runtime classpath is the plan export's (the referee's part, below).
 "$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling -am test-compile \
@@ -50,7 +58,7 @@ bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
   BG_PIDS+=("$SIM_PID"); BG_NAMES+=("$name"); SIM_PID=
 }
 BG_NAMES=()
-log "starting 5 runs: LinearRampCalibration, AggressiveTenant, TenantMix, CoLocatedRamp, unreachable target"
+log "starting 6 runs: LinearRampCalibration (saas-bench's route, a provider's mix), AggressiveTenant, TenantMix, CoLocatedRamp, unreachable target"
 bg ramp LinearRampCalibration -Disolato.baseUrl="$RAMP_URL" -Disolato.sloClass=gold \
   -Disolato.tenants=t1,t2 -Disolato.startRate=20 -Disolato.rateStep=20 -Disolato.steps=3 \
   -Disolato.requestsPerStep=60 -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/ramp" \
@@ -68,6 +76,14 @@ COLOC=(-Disolato.classes=ca,cb -Disolato.ca.baseUrl="$STUB_URL" -Disolato.cb.bas
   -Disolato.ca.tenantCount=2 -Disolato.ca.startRate=10 -Disolato.ca.rateStep=10
   -Disolato.cb.startRate=5 -Disolato.steps=2 -Disolato.stepSeconds=2 -Disolato.warmupSeconds=1
   -Disolato.ca.context=replicas=1 -Disolato.cb.context=replicas=2)
+# three GET /get to one POST /post per tenant, the tenant in X-Tenant (httpbin-alone's shape);
+# no warm-up: a sixth JVM's 3,000 loopback requests starved the others' on 2 busy cores
+# shellcheck disable=SC2054
+PROVIDER=(-Disolato.sloClass=httpbin -Disolato.tenants=p1,p2 -Disolato.startRate=20
+  -Disolato.steps=2 -Disolato.requestsPerStep=24 -Disolato.warmup=false
+  -Disolato.requests=GET:/get*3,POST:/post -Disolato.tenantHeader=X-Tenant -Disolato.context=replicas=1)
+bg provider LinearRampCalibration "${PROVIDER[@]}" -Disolato.baseUrl="${PROVIDER_URLS[0]}" \
+  -Disolato.outputDir="$OUT/provider"
 bg aggr AggressiveTenant "${AGGR[@]}" -Disolato.outputDir="$OUT/aggr"
 bg mix TenantMix "${MIX[@]}" -Disolato.outputDir="$OUT/mix"
 bg coloc CoLocatedRamp "${COLOC[@]}" -Disolato.outputDir="$OUT/coloc"
@@ -80,7 +96,7 @@ for i in "${!BG_PIDS[@]}"; do
   RC[${BG_NAMES[$i]}]=$rc
 done
 BG_PIDS=()
-for n in ramp aggr mix coloc; do
+for n in ramp provider aggr mix coloc; do
   [ "${RC[$n]}" = 0 ] || { cat "$OUT/$n.log" >&2; die "run $n failed (exit ${RC[$n]})"; }
 done
 
@@ -134,10 +150,11 @@ referee() { # referee NAME SIMULATION PROPERTIES...: export the plan, send it; p
 referee aggr AggressiveTenant "${AGGR[@]}"
 referee mix TenantMix "${MIX[@]}"
 referee coloc CoLocatedRamp "${COLOC[@]}"
+referee provider LinearRampCalibration "${PROVIDER[@]}" -Disolato.baseUrl="${PROVIDER_URLS[1]}"
 for p in "${BG_PIDS[@]}"; do wait "$p" || die "a referee run failed (logs: $OUT/*-referee.log)"; done
 BG_PIDS=()
 counts='[.steps[] | [.index, (.tenants | map_values(.count))]]'
-for run in aggr/bronze mix/gold mix/bronze coloc/ca coloc/cb; do
+for run in aggr/bronze mix/gold mix/bronze coloc/ca coloc/cb provider/httpbin; do
   name=${run%/*} cls=${run#*/}
   g=$(jq -c "$counts" "$OUT/$run.json") o=$(jq -c "$counts" "$OUT/$name-referee/$cls.json")
   [ "$g" = "$o" ] || die "$run: Gatling sent $g, the referee $o (step, tenant counts)"
@@ -147,6 +164,14 @@ for run in aggr/bronze mix/gold mix/bronze coloc/ca coloc/cb; do
 done
 check '.steps[1].tenants.t3.errors == 30' "$OUT/aggr-referee/bronze.json" \
   "the referee's aggressive tenant got the stub's 429s too"
+# the same requests, line for line once sorted: 12 per tenant and step, each tenant's in the
+# cycle GET GET POST GET
+g=$(sort "$OUT/provider-gatling.txt" | uniq -c | tr -s ' ' | paste -sd,)
+o=$(sort "$OUT/provider-referee.txt" | uniq -c | tr -s ' ' | paste -sd,)
+[ "$g" = "$o" ] || die "provider: Gatling sent $g, the referee $o (method path tenant)"
+[ "$g" = " 18 GET /get p1, 18 GET /get p2, 6 POST /post p1, 6 POST /post p2" ] \
+  || die "provider: not the mix 3:1 per tenant: $g"
+log "ok: provider: both instruments sent the endpoint mix $g"
 
 log "interrupt: 3 steps of ~4 s, stopped during step 2 as a runner's Ctrl-C does"
 before=$(wc -l <"$OUT/arrivals.txt")

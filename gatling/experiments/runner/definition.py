@@ -131,15 +131,43 @@ class Simulation:
     name: str
     service_urls: Mapping[str, str]  # simulation property -> class whose Service URL it gets
     properties: Mapping[str, Any]
-    # the open-loop referee's request shape for a provider's service (method, path with
-    # {tenant}, tenantHeader); None: saas-bench's route. Gatling sends saas-bench's only.
-    request: Mapping[str, str] | None = None
+    # what each request is for a provider's service: {method, path} or a weighted `mix` of
+    # them, and tenantHeader; None: saas-bench's route. Both instruments send it: Gatling from
+    # the -D properties, the referee from the plan the same properties export.
+    request: Mapping[str, Any] | None = None
 
     def args(self, urls: Mapping[str, str]) -> list[str]:
         """The -Disolato.* arguments, given each class's Service URL."""
         out = [f"-Disolato.{p}={urls[c]}" for p, c in self.service_urls.items()]
         out += [f"-Disolato.{k}={templates.text(v)}" for k, v in self.properties.items()]
+        out += [f"-Disolato.{k}={v}" for k, v in request_properties(self.request).items()]
         return out
+
+
+def first_request(
+    request: Mapping[str, Any] | None, tenant: str
+) -> tuple[str, str, dict[str, str]]:
+    """Method, path and headers of a tenant's first request as the instruments send it (the
+    readiness probe's): saas-bench's route, or the first endpoint of a provider's mix."""
+    if not request:
+        return "POST", f"/v1/tenants/{tenant}/requests", {}
+    first = (request.get("mix") or [request])[0]
+    header = request.get("tenantHeader")
+    path = str(first["path"]).replace("{tenant}", tenant)
+    return str(first.get("method", "POST")).upper(), path, {header: tenant} if header else {}
+
+
+def request_properties(request: Mapping[str, Any] | None) -> dict[str, str]:
+    """The simulations' `requests` (METHOD:/path*weight,...: RequestMix of the Gatling module)
+    and `tenantHeader` properties of a definition's simulation.request."""
+    if not request:
+        return {}
+    mix = request.get("mix") or [{"method": request.get("method", "POST"), "path": request["path"]}]
+    entries = [f"{e.get('method', 'POST').upper()}:{e['path']}*{e.get('weight', 1)}" for e in mix]
+    out = {"requests": ",".join(entries)}
+    if request.get("tenantHeader"):
+        out["tenantHeader"] = str(request["tenantHeader"])
+    return out
 
 
 @dataclass(frozen=True)
@@ -545,6 +573,17 @@ def _tenants(f: _Fields, classes: list[str]) -> list[Tenant]:
     return [Tenant(f"{prefix}-t{i}", cls, r, profile) for i, r in enumerate(rates, 1)]
 
 
+def _endpoint(f: _Fields, *, weighted: bool) -> None:
+    """One endpoint of a request mix: method, path (absolute; {tenant} for a path tenant key),
+    and in a mix its weight (>= 1)."""
+    if not re.fullmatch(r"[A-Za-z]+", str(f.get("method", str, "POST"))):
+        f.fail("method", "is not an HTTP method")
+    if not re.fullmatch(r"/[^*\s,]*", str(f.get("path", str))):
+        f.fail("path", "must start with / and hold no space, comma or *")
+    if weighted and (w := f.get("weight", int, 1)) < 1:
+        f.fail("weight", f"must be >= 1, not {w}")
+
+
 def _simulation(f: _Fields, classes: list[str]) -> Simulation:
     name = f.get("name", str)
     if name not in SIMULATIONS:
@@ -557,17 +596,27 @@ def _simulation(f: _Fields, classes: list[str]) -> Simulation:
             f.fail(f"serviceUrls.{prop}", f"'{cls}' is not one of this definition's classes")
     props = f.get("properties", dict)
     for k, v in props.items():
-        if not _PROPERTY.match(str(k)) or k in ("runId", "outputDir"):
+        if not _PROPERTY.match(str(k)) or k in ("runId", "outputDir", "requests", "tenantHeader"):
             f.fail(f"properties.{k}", "is not a property a definition may set")
         if isinstance(v, (dict, list)) or v is None:
             f.fail(f"properties.{k}", f"must be a string or a number, not {v!r}")
     request = f.get("request", (dict, type(None)), None)
     if request is not None:
         r = f.child("request", request)
-        r.get("method", str, "POST")
-        if not str(r.get("path", str, "/")).startswith("/"):
-            r.fail("path", "must start with /")
-        r.get("tenantHeader", str, "")
+        mix = r.get("mix", list, None)
+        if mix is None:
+            _endpoint(r, weighted=False)
+        else:
+            if not mix or "method" in request or "path" in request:
+                r.fail(
+                    "mix", "is a non-empty list of {method, path, weight}, instead of method, path"
+                )
+            for i, e in enumerate(mix):
+                e_fields = r.child(f"mix[{i}]", e)
+                _endpoint(e_fields, weighted=True)
+                e_fields.done()
+        if not re.fullmatch(r"[A-Za-z0-9-]*", str(r.get("tenantHeader", str, ""))):
+            r.fail("tenantHeader", "is not a header name")
         r.done()
     f.done()
     return Simulation(name, urls, props, request)

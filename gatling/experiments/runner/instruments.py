@@ -81,17 +81,12 @@ def openloop_plan_command(
     out_dir: Path,
     arrivals: str = "even",
     connections: str = "reuse",
-    request: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """The open-loop generator sending an exported plan: one <class>.json per class; `request`
-    (method, path, tenantHeader) for a provider's service instead of saas-bench's route."""
-    shape = []
-    for key, flag in (("method", "-method"), ("path", "-path"), ("tenantHeader", "-tenant-header")):
-        if request and request.get(key):
-            shape += [flag, str(request[key])]
+    """The open-loop generator sending an exported plan: one <class>.json per class (the plan
+    carries the requests, a provider's endpoints included, as the simulation sends them)."""
     return [
         str(binary), "-plan", str(plan), "-out-dir", str(out_dir), "-run-id", run_id,
-        "-arrivals", arrivals, "-connections", connections, *shape,
+        "-arrivals", arrivals, "-connections", connections,
     ]  # fmt: skip
 
 

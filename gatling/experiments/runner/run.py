@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,15 @@ from .api import ApiError, IsolatoApi
 from .cluster import ClusterError, Kubectl, pool_selector
 from .collision import differences
 from .compare import compare, compare_steps, cutoff_of, lines, rate_step, step_lines
-from .definition import LATENCY, Calibrate, DeleteCreated, Experiment, Step, Verdict
+from .definition import (
+    LATENCY,
+    Calibrate,
+    DeleteCreated,
+    Experiment,
+    Step,
+    Verdict,
+    first_request,
+)
 from .hygiene import (
     CpusetPinning,
     Sampler,
@@ -194,9 +203,10 @@ class Run:
                 ) from None
             if t.slo_class not in urls:
                 urls[t.slo_class] = self.kube.class_service_url(t.slo_class)
-            url = f"{urls[t.slo_class]}/v1/tenants/{t.tenant_id}/requests"
-            log(f"waiting until tenant {t.tenant_id} answers at {url}")
-            last = _probe(url)
+            method, path, headers = first_request(self.experiment.simulation.request, t.tenant_id)
+            url = f"{urls[t.slo_class]}{path}"
+            log(f"waiting until tenant {t.tenant_id} answers {method} {url}")
+            last = _probe(url, method, headers)
             while not (200 <= last < 300):
                 if time.monotonic() > deadline:
                     raise RunError(
@@ -204,7 +214,7 @@ class Run:
                         f"{self.ready_timeout_s}s (last HTTP {last or 'no answer'})"
                     )
                 time.sleep(1)  # a new Service's kube-proxy rule lags Serving by about a second
-                last = _probe(url)
+                last = _probe(url, method, headers)
         return urls
 
     def wait_planned_pods(self) -> None:
@@ -239,12 +249,6 @@ class Run:
         ramp = ramp_of(e.simulation) if e.simulation.name == RAMP else None
         if "openloop" in opts.instruments and not opts.openloop.is_file():
             raise RunError(f"no open-loop generator at {opts.openloop} (make openloop-build)")
-        if e.simulation.request and "gatling" in opts.instruments:
-            raise RunError(
-                "the definition's simulation.request is a provider's service, which only the"
-                " open-loop referee sends (Gatling's simulations send saas-bench's route):"
-                " run it with INSTRUMENT=openloop"
-            )
         uids = [
             p["metadata"]["uid"]
             for c in e.classes
@@ -390,9 +394,7 @@ class Run:
             except PlanExportError as err:
                 raise RunError(f"the plan of {simulation.name} was not exported: {err}") from None
             run_id = f"{self.run_id}-openloop"
-            cmd = openloop_plan_command(
-                o.openloop, plan, run_id, work, o.arrivals, o.connections, simulation.request
-            )
+            cmd = openloop_plan_command(o.openloop, plan, run_id, work, o.arrivals, o.connections)
         cmd = [*prefix, *cmd]
         sampler = Sampler(lambda: cgroups)
         capture = self.capture(work, pin, cgroups) if ramp else None
@@ -554,10 +556,14 @@ def aligned_durations(runs: list[dict[str, Any]]) -> list[float] | None:
     return lists[0]
 
 
-def _probe(url: str) -> int:
+def _probe(url: str, method: str = "POST", headers: Mapping[str, str] | None = None) -> int:
     """The HTTP status of one request to a tenant (0 without an answer)."""
+    body = None if method in ("GET", "HEAD") else b"{}"
     request = urllib.request.Request(
-        url, data=b"{}", method="POST", headers={"Content-Type": "application/json"}
+        url,
+        data=body,
+        method=method,
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
     try:
         with urllib.request.urlopen(request, timeout=2) as answer:

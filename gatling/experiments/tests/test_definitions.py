@@ -180,6 +180,23 @@ def test_a_minimal_definition_and_its_defaults(tmp_path):
         (("startRate: 1", "startRate: {a: 1}"), r"simulation\.properties\.startRate: must be a"),
         (("sloClass: c,", "sloClass: '{R}',"), r"simulation: unknown name 'R'"),
         (("description: d", "descripton: d"), r"description: is required"),
+        (
+            ("properties:", "request: {mix: [{method: GET, path: get}]}\n  properties:"),
+            r"simulation\.request\.mix\[0\]\.path: must start with /",
+        ),
+        (
+            ("properties:", "request: {mix: [{path: /a, weight: 0}]}\n  properties:"),
+            r"simulation\.request\.mix\[0\]\.weight: must be >= 1",
+        ),
+        (
+            ("properties:", "request: {path: /a, mix: [{path: /b}]}\n  properties:"),
+            r"simulation\.request\.mix: is a non-empty list",
+        ),
+        (
+            ("properties:", "request: {path: /a, tenantHeader: X T}\n  properties:"),
+            r"simulation\.request\.tenantHeader: is not a header name",
+        ),
+        (("startRate: 1", "requests: GET:/a"), r"simulation\.properties\.requests: is not a prop"),
     ],
 )
 def test_a_mistake_names_the_file_and_the_field(tmp_path, change, where):

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from runner.definition import Simulation, catalogue
+from runner.definition import Simulation, catalogue, first_request, request_properties
 from runner.instruments import (
     InstrumentError,
     Options,
@@ -94,13 +94,24 @@ def test_the_referee_sends_the_exported_plan():
     ]  # fmt: skip
 
 
-def test_the_referee_sends_a_providers_request_shape():
-    request = {"method": "GET", "path": "/get", "tenantHeader": "X-Tenant"}
-    cmd = openloop_plan_command(Path("/b"), Path("p.json"), "r", Path("o"), request=request)
-    assert cmd[-6:] == ["-method", "GET", "-path", "/get", "-tenant-header", "X-Tenant"]
+def test_both_instruments_send_a_providers_request_mix():
     sim = DEFS["httpbin-alone"].resolve({}).simulation  # the catalogue's provider example
-    assert sim.request == request
-    assert probe_simulation(sim, 50).request == request  # the knee's probes send it too
+    args = sim.args({"httpbin": "http://10.96.0.9:8080"})
+    # Gatling reads these; the referee gets them from the plan the same properties export
+    assert "-Disolato.requests=GET:/get*3,POST:/post*1" in args
+    assert "-Disolato.tenantHeader=X-Tenant" in args
+    # the readiness probe asks what the instruments will: the mix's first endpoint
+    assert first_request(sim.request, "httpbin-t1") == ("GET", "/get", {"X-Tenant": "httpbin-t1"})
+    assert first_request(None, "t1") == ("POST", "/v1/tenants/t1/requests", {})
+    assert "-method" not in openloop_plan_command(Path("/b"), Path("p.json"), "r", Path("o"))
+    probe = probe_simulation(sim, 50)  # the knee's probes send it too
+    assert "-Disolato.requests=GET:/get*3,POST:/post*1" in probe.args({"httpbin": "http://x"})
+
+
+def test_a_single_endpoint_is_a_mix_of_one():
+    one = {"method": "get", "path": "/t/{tenant}/x"}
+    assert request_properties(one) == {"requests": "GET:/t/{tenant}/x*1"}
+    assert request_properties(None) == {}
 
 
 def test_connections_per_request_give_gatling_a_connection_per_virtual_user():

@@ -42,7 +42,7 @@ public record IsolatoProperties(
     api = api == null ? Api.defaults() : api;
     leaderElection =
         leaderElection == null ? new LeaderElection(true, null, null, null, null) : leaderElection;
-    pools = pools == null ? new Pools(null, null, null, null, null, null) : pools;
+    pools = pools == null ? new Pools(null, null, null, null, null, null, null) : pools;
   }
 
   /**
@@ -50,6 +50,8 @@ public record IsolatoProperties(
    *
    * @param imageAllowlist images a class may run: exact references or prefixes ending in *
    *     (default: the saas-bench image and the gate sidecar's, which every pool pod runs)
+   * @param gateImage the isolato-gate sidecar's image, which every pool pod runs (default {@link
+   *     Workload#GATE_IMAGE}); like the class's images, it must be in the allowlist
    * @param ingressNamespaceSelector {@code key=value,...} labels of the namespaces whose pods may
    *     reach a pool's Service port (the provider's ingress); empty = none
    * @param ingressPodSelector {@code key=value,...} labels of those pods; empty = any pod there
@@ -65,11 +67,13 @@ public record IsolatoProperties(
       String ingressPodSelector,
       List<String> ingressCidrs,
       List<String> controllerCidrs,
-      String controllerNamespace) {
+      String controllerNamespace,
+      String gateImage) {
     public Pools {
+      gateImage = gateImage == null || gateImage.isBlank() ? Workload.GATE_IMAGE : gateImage;
       imageAllowlist =
           imageAllowlist == null || imageAllowlist.isEmpty()
-              ? List.of(Workload.DEFAULT_IMAGE, Workload.GATE_IMAGE)
+              ? List.of(Workload.DEFAULT_IMAGE, gateImage)
               : List.copyOf(imageAllowlist);
       ingressNamespaceSelector =
           ingressNamespaceSelector == null ? "isolato.dev/ingress=true" : ingressNamespaceSelector;
@@ -81,7 +85,7 @@ public record IsolatoProperties(
   }
 
   public ImagePolicy imagePolicy() {
-    return new ImagePolicy(pools.imageAllowlist());
+    return new ImagePolicy(pools.imageAllowlist(), pools.gateImage());
   }
 
   public NetworkPeers networkPeers() {

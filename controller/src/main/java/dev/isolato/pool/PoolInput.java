@@ -38,7 +38,8 @@ final class PoolInput {
         plan,
         pool.getSpec().table,
         PoolTokens.tokens(keys, pool.getMetadata().getName(), !rotating(pool, keys)),
-        pool.getSpec().peers);
+        pool.getSpec().peers,
+        pool.getSpec().gateImage);
   }
 
   /**
@@ -83,7 +84,11 @@ final class PoolInput {
               + expected
               + ")");
     }
-    return images.problem(pool.getSpec().classSpec);
+    // the pool's own gate image too: a pool resource written by anyone else must not name one
+    String gate = pool.getSpec().gateImage;
+    return images
+        .problem(pool.getSpec().classSpec)
+        .or(() -> gate == null ? Optional.empty() : images.problem(gate));
   }
 
   /** The owning class as far as the pool's objects need it: its name, uid and spec. */

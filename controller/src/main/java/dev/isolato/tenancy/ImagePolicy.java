@@ -6,11 +6,18 @@ import java.util.Optional;
 /**
  * Which images a class may run (the controller's configuration, not the class's author, decides).
  * An entry is an exact image reference, or a prefix ending in {@code *} ({@code
- * registry.example.com/isolato/*}).
+ * registry.example.com/isolato/*}). {@code gateImage} is the sidecar every pool pod runs
+ * (isolato.pools.gate-image): checked like the class's images, so an operator's registry must be
+ * allowed too.
  */
-public record ImagePolicy(List<String> allowed) {
+public record ImagePolicy(List<String> allowed, String gateImage) {
   public ImagePolicy {
     allowed = List.copyOf(allowed);
+  }
+
+  /** The allowlist with the default gate image. */
+  public ImagePolicy(List<String> allowed) {
+    this(allowed, Workload.GATE_IMAGE);
   }
 
   public boolean allows(String image) {
@@ -28,7 +35,7 @@ public record ImagePolicy(List<String> allowed) {
    */
   public Optional<String> problem(SloClassSpec spec) {
     List<String> images = new java.util.ArrayList<>(List.of(Workload.imageOf(spec)));
-    images.add(Workload.GATE_IMAGE);
+    images.add(gateImage);
     if (spec != null && spec.headroom != null && spec.headroom.filler) {
       images.add(Workload.saasBenchImage(spec));
     }

@@ -45,13 +45,15 @@ public final class PoolContainers {
    * @param requests the whole pod's requests (the class's pod size)
    * @param limits the whole pod's limits (requests, with any headroom CPU added)
    * @param scratch size limit of saas-bench's scratch directory (its io stress)
+   * @param gateImage the gate sidecar's image (isolato.pools.gate-image)
    */
   public static Pod of(
       SloClassSpec spec,
       Map<String, Quantity> requests,
       Map<String, Quantity> limits,
       Quantity scratch,
-      SecurityContext isolatoSecurity) {
+      SecurityContext isolatoSecurity,
+      String gateImage) {
     Map<String, Quantity> gate = gateShare();
     Container app =
         Workload.isProvided(spec)
@@ -90,7 +92,8 @@ public final class PoolContainers {
               .endEmptyDir()
               .build());
     }
-    return new Pod(List.of(app, gate(spec, gate, isolatoSecurity)), List.copyOf(volumes));
+    return new Pod(
+        List.of(app, gate(spec, gate, isolatoSecurity, gateImage)), List.copyOf(volumes));
   }
 
   /**
@@ -112,10 +115,10 @@ public final class PoolContainers {
   }
 
   private static Container gate(
-      SloClassSpec spec, Map<String, Quantity> share, SecurityContext security) {
+      SloClassSpec spec, Map<String, Quantity> share, SecurityContext security, String image) {
     return new ContainerBuilder()
         .withName(Workload.GATE_NAME)
-        .withImage(Workload.GATE_IMAGE)
+        .withImage(image)
         .withImagePullPolicy("IfNotPresent")
         .withArgs(Workload.gateArgs(spec))
         .withSecurityContext(security)

@@ -84,6 +84,7 @@ public final class PoolObjects {
    *
    * @param adminTokens the tokens the pool's admin endpoint accepts, the one pushes use first
    * @param peers who may reach the pool's Service port
+   * @param gateImage the gate sidecar's image (null: {@link Workload#GATE_IMAGE})
    */
   public record Input(
       SloClass sloClass,
@@ -91,9 +92,22 @@ public final class PoolObjects {
       CapacityPlan plan,
       String tableJson,
       List<String> adminTokens,
-      NetworkPeers peers) {
+      NetworkPeers peers,
+      String gateImage) {
     public Input {
       adminTokens = List.copyOf(adminTokens);
+      gateImage = gateImage == null || gateImage.isBlank() ? Workload.GATE_IMAGE : gateImage;
+    }
+
+    /** With the default gate image. */
+    public Input(
+        SloClass sloClass,
+        Pool pool,
+        CapacityPlan plan,
+        String tableJson,
+        List<String> adminTokens,
+        NetworkPeers peers) {
+      this(sloClass, pool, plan, tableJson, adminTokens, peers, null);
     }
   }
 
@@ -355,7 +369,8 @@ public final class PoolObjects {
             withStorage(podShape(in), disk.ephemeralBytes()),
             withStorage(podLimits(in), disk.ephemeralBytes()),
             new Quantity(PodLimits.quantity(disk.scratchBytes())),
-            containerSecurity());
+            containerSecurity(),
+            in.gateImage());
     return new DeploymentBuilder()
         .withMetadata(meta(in, Workload.NAME, true))
         .withNewSpec()

@@ -32,7 +32,8 @@ public final class PoolResources {
       double perPodCutoffRps,
       String table,
       Scaling scaling,
-      NetworkPeers peers) {
+      NetworkPeers peers,
+      String gateImage) {
     SloPool p = new SloPool();
     p.setMetadata(
         new ObjectMetaBuilder()
@@ -52,6 +53,7 @@ public final class PoolResources {
     s.autoscaler = scaling.keda() ? SloPoolSpec.KEDA : SloPoolSpec.HPA;
     s.keda = scaling.keda() ? scaling.settings() : null;
     s.peers = peers;
+    s.gateImage = gateImage;
     p.setSpec(s);
     return p;
   }

@@ -63,6 +63,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final PoolKeys poolKeys;
   private final ImagePolicy images;
   private final NetworkPeers peers;
+  private final String gateImage;
   private final ScalingChoice scaling;
 
   /** The tenants' informer index by class name. */
@@ -101,6 +102,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     this.poolKeys = new PoolKeys(client, tenantNamespace);
     this.images = images;
     this.peers = peers;
+    this.gateImage = images.gateImage();
     this.scaling = scaling;
   }
 
@@ -361,7 +363,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     CapacityPlan plan = planner.plan(request);
     String table = TenantTable.json(pool.tenants(), plan, cls.getSpec().admission);
     SloPool desired =
-        PoolResources.desired(cls, pool, plan, request.perPodCutoffRps(), table, chosen, peers);
+        PoolResources.desired(
+            cls, pool, plan, request.perPodCutoffRps(), table, chosen, peers, gateImage);
     SloPool live = poolSource.get(new ResourceID(pool.namespace())).orElse(null);
     try {
       Ownership.require(live, cls);

@@ -42,6 +42,12 @@ public class SloPoolSpec {
   /** Who may reach the pool's Service port. */
   @Required public NetworkPeers peers;
 
+  /**
+   * The isolato-gate sidecar's image (the controller's isolato.pools.gate-image); absent: {@link
+   * Workload#GATE_IMAGE}.
+   */
+  public String gateImage;
+
   public static final String HPA = "hpa";
   public static final String KEDA = "keda";
 

@@ -116,6 +116,10 @@ class ControllerIT extends ItBase {
     assertThat(c.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("200m"));
     Container gate = d.getSpec().getTemplate().getSpec().getContainers().get(1);
     assertThat(gate.getName()).isEqualTo("isolato-gate");
+    // the controller's isolato.pools.gate-image (default), carried in the pool resource
+    assertThat(gate.getImage()).isEqualTo("localhost/isolato/gate:dev");
+    assertThat(kube.resources(SloPool.class).withName(ns).get().getSpec().gateImage)
+        .isEqualTo(gate.getImage());
     assertThat(gate.getResources().getLimits().get("cpu")).isEqualTo(new Quantity("50m"));
     assertThat(d.getSpec().getReplicas()).isEqualTo(1); // ⌈30 / 100⌉
     assertThat(d.getSpec().getTemplate().getSpec().getPriorityClassName())

@@ -7,6 +7,7 @@ import dev.isolato.tenancy.Fixtures;
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.NetworkPeers;
 import dev.isolato.tenancy.Pool;
+import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.PoolResources;
 import dev.isolato.tenancy.PoolTokens;
 import dev.isolato.tenancy.SloClass;
@@ -22,6 +23,10 @@ class PoolInputTest {
   final PoolTokens.Keys rotated = new PoolTokens.Keys("key-2", "key-1");
 
   SloPool pool() {
+    return pool(null);
+  }
+
+  SloPool pool(String gateImage) {
     return PoolResources.desired(
         gold,
         new Pool("gold", "isolato-c-gold", null, List.of()),
@@ -29,7 +34,8 @@ class PoolInputTest {
         50,
         "{\"tenants\":{},\"version\":\"v1\"}",
         new PoolResources.Scaling(false, null),
-        new NetworkPeers(Map.of(), Map.of(), List.of(), "isolato-system", List.of()));
+        new NetworkPeers(Map.of(), Map.of(), List.of(), "isolato-system", List.of()),
+        gateImage);
   }
 
   @Test
@@ -74,5 +80,25 @@ class PoolInputTest {
     assertThat(PoolInput.rotating(p, rotated)).isFalse();
     assertThat(PoolInput.of(p, rotated).adminTokens())
         .containsExactly(PoolTokens.token("key-2", "isolato-c-gold"));
+  }
+
+  @Test
+  void theConfiguredGateImageReachesThePodsAndAForeignOneIsRefused() {
+    String mirror = "registry.example.com/isolato/gate:1.2";
+    SloPool p = pool(mirror);
+    var deployment =
+        (io.fabric8.kubernetes.api.model.apps.Deployment)
+            PoolObjects.deployment(PoolInput.of(p, new PoolTokens.Keys("key-1", null)));
+    assertThat(deployment.getSpec().getTemplate().getSpec().getContainers())
+        .filteredOn(c -> c.getName().equals(Workload.GATE_NAME))
+        .singleElement()
+        .satisfies(c -> assertThat(c.getImage()).isEqualTo(mirror));
+    var mirrorPolicy = new ImagePolicy(List.of(Workload.DEFAULT_IMAGE, mirror), mirror);
+    assertThat(PoolInput.refusal(p, mirrorPolicy)).isEmpty();
+    assertThat(PoolInput.refusal(p, new ImagePolicy(List.of(Workload.DEFAULT_IMAGE, "x"), "x")))
+        .hasValueSatisfying(m -> assertThat(m).contains(mirror));
+    // a pool written before the setting names none: the default gate image
+    assertThat(PoolInput.of(pool(), new PoolTokens.Keys("key-1", null)).gateImage())
+        .isEqualTo(Workload.GATE_IMAGE);
   }
 }

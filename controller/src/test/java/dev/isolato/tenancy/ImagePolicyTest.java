@@ -38,6 +38,28 @@ class ImagePolicyTest {
   }
 
   @Test
+  void aConfiguredGateImageIsTheOneChecked() {
+    String mirror = "registry.example.com/isolato/gate:1.2";
+    SloClassSpec s = new SloClassSpec();
+    assertThat(
+            new ImagePolicy(List.of(Workload.DEFAULT_IMAGE, Workload.GATE_IMAGE), mirror)
+                .problem(s))
+        .hasValueSatisfying(m -> assertThat(m).contains(mirror));
+    assertThat(
+            new ImagePolicy(
+                    List.of(Workload.DEFAULT_IMAGE, "registry.example.com/isolato/*"), mirror)
+                .problem(s))
+        .isEmpty();
+    var props =
+        new dev.isolato.config.IsolatoProperties.Pools(null, null, null, null, null, null, mirror);
+    assertThat(props.imageAllowlist()).containsExactly(Workload.DEFAULT_IMAGE, mirror);
+    assertThat(
+            new dev.isolato.config.IsolatoProperties.Pools(null, null, null, null, null, null, " ")
+                .gateImage())
+        .isEqualTo(Workload.GATE_IMAGE);
+  }
+
+  @Test
   void theGateAndTheWorkloadImageMustBeAllowedToo() {
     SloClassSpec s = new SloClassSpec();
     assertThat(new ImagePolicy(List.of(Workload.DEFAULT_IMAGE)).problem(s))

@@ -18,7 +18,8 @@ class PoolResourcesTest {
   final PoolResources.Scaling hpa = new PoolResources.Scaling(false, null);
 
   SloPool desired(String tableJson, PoolResources.Scaling scaling) {
-    return PoolResources.desired(gold, pool, plan, 50, tableJson, scaling, PoolObjectsTest.PEERS);
+    return PoolResources.desired(
+        gold, pool, plan, 50, tableJson, scaling, PoolObjectsTest.PEERS, Workload.GATE_IMAGE);
   }
 
   @Test

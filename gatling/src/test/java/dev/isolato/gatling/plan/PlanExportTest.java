@@ -188,4 +188,26 @@ class PlanExportTest {
             + " CoLocatedRamp",
         e.getMessage());
   }
+
+  /** The requests block of a one-step ramp's plan, with {@code extra} settings. */
+  private static JsonNode requestsOf(String... extra) throws Exception {
+    List<String> kv =
+        new java.util.ArrayList<>(
+            List.of("baseUrl", "http://a:1", "sloClass", "c", "tenants", "t1", "startRate", "20"));
+    kv.addAll(List.of(extra));
+    return JSON.readTree(
+            PlanExport.export("LinearRampCalibration", settings(kv.toArray(String[]::new))))
+        .get("requests");
+  }
+
+  @Test
+  void exportsTheRequestMixTheSimulationSends() throws Exception {
+    JsonNode r = requestsOf("requests", "GET:/get*2,POST:/anything", "tenantHeader", "X-Tenant");
+    assertEquals("X-Tenant", r.get("tenantHeader").asText());
+    assertEquals("/anything", r.get("endpoints").get(1).get("path").asText());
+    assertEquals(2, r.get("endpoints").get(0).get("weight").asInt());
+    assertEquals("[0,1,0]", r.get("cycle").toString());
+    assertEquals(
+        "/v1/tenants/{tenant}/requests", requestsOf().get("endpoints").get(0).get("path").asText());
+  }
 }

@@ -2,6 +2,7 @@ package dev.isolato.gatling.simulations;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -13,17 +14,20 @@ import dev.isolato.gatling.plan.Arrivals;
 import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.LoadPlans;
+import dev.isolato.gatling.plan.RequestMix;
 import dev.isolato.gatling.plan.Settings;
 import dev.isolato.gatling.plan.TenantLoad;
 import dev.isolato.gatling.plan.TenantOrder;
 import dev.isolato.gatling.stats.CalibrationReport;
 import dev.isolato.gatling.stats.StepRecorder;
+import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.gatling.javaapi.http.HttpRequestActionBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -40,9 +44,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a step plan as an open model: one Gatling scenario per (class, step) that injects users
- * evenly spaced at the class's rate during the step, each user sending one {@code POST
- * {base}/v1/tenants/{tenant}/requests} for the tenant {@link TenantOrder} gives its place. Request
- * names are {@code <class> s<step> <tenant>}, so Gatling's HTML report shows the same cells.
+ * evenly spaced at the class's rate during the step, each user sending one request for the tenant
+ * {@link TenantOrder} gives its place: saas-bench's {@code POST
+ * {base}/v1/tenants/{tenant}/requests} or a provider's endpoints as {@link RequestMix} says ({@code
+ * isolato.requests}, {@code isolato.tenantHeader}). Request names are {@code <class> s<step>
+ * <tenant>}, so Gatling's HTML report shows the same cells.
  *
  * <p>Latency is timed in-process around each request with {@link System#nanoTime()} (Gatling's own
  * times are whole milliseconds, too coarse for a 5 ms service) and recorded per cell, failures
@@ -55,6 +61,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
   private static final String T0_MILLIS = "isolatoT0Millis";
   private static final String TENANT = "isolatoTenant";
   private static final String REQUEST = "isolatoRequest";
+  private static final String METHOD = "isolatoMethod";
+  private static final String PATH = "isolatoPath";
   private static final Duration GRACE = Duration.ofSeconds(15);
 
   private final List<ClassPlan> plans;
@@ -63,6 +71,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
   private final double warmupSeconds;
   private final double jitSeconds;
   private final LoopbackTarget loopback;
+  private final RequestMix mix;
+  private final String body;
   private final StepRecorder recorder = new StepRecorder();
   private volatile boolean started;
   private boolean written;
@@ -86,7 +96,8 @@ public abstract class PlannedLoadSimulation extends Simulation {
     if (settings.bool("shareConnections", true)) {
       protocol = protocol.shareConnections();
     }
-    String body = settings.string("body", "{}");
+    body = settings.string("body", "{}");
+    mix = RequestMix.of(settings);
     warmupSeconds = LoadPlans.warmupSeconds(settings);
     int jitRequests = warmupSeconds > 0 ? settings.positiveInt("jitWarmupRequests", 3000) : 0;
     jitSeconds = jitRequests > 0 ? settings.positiveDouble("jitWarmupSeconds", 10.0) : 0;
@@ -94,15 +105,15 @@ public abstract class PlannedLoadSimulation extends Simulation {
     List<PopulationBuilder> populations = new ArrayList<>();
     double endSeconds = 0;
     if (loopback != null) {
-      populations.add(jitWarmup(loopback.url(), jitRequests, body));
+      populations.add(jitWarmup(loopback.url(), jitRequests));
     }
     for (ClassPlan plan : plans) {
       endSeconds = Math.max(endSeconds, jitSeconds + warmupSeconds + plan.endSeconds());
       if (warmupSeconds > 0) {
-        populations.add(warmup(plan, body));
+        populations.add(warmup(plan));
       }
       for (ClassStep step : plan.steps()) {
-        populations.add(population(plan, step, body));
+        populations.add(population(plan, step));
       }
     }
     printPlan();
@@ -116,29 +127,26 @@ public abstract class PlannedLoadSimulation extends Simulation {
    * TenantOrder} picks for its place in the stream, so every tenant sends its exact count at its
    * rate, interleaved with the others.
    */
-  private PopulationBuilder population(ClassPlan plan, ClassStep step, String body) {
+  private PopulationBuilder population(ClassPlan plan, ClassStep step) {
     String cls = plan.sloClass();
     int index = step.index();
     List<TenantLoad> loads = step.tenants();
     int[] order = TenantOrder.interleave(step.counts());
+    long[] nth = RequestMix.nthOfTenant(order, loads.size());
     AtomicInteger next = new AtomicInteger();
     String name = String.format("%s s%02d", cls, index);
     ScenarioBuilder scenario =
         scenario(name)
             .exec(
                 session -> {
-                  String tenant =
-                      loads.get(order[next.getAndIncrement() % order.length]).tenantId();
-                  return session
-                      .set(TENANT, tenant)
+                  int place = next.getAndIncrement() % order.length;
+                  String tenant = loads.get(order[place]).tenantId();
+                  return address(session, tenant, nth[place])
                       .set(REQUEST, name + " " + tenant)
                       .set(T0_NANOS, System.nanoTime())
                       .set(T0_MILLIS, System.currentTimeMillis());
                 })
-            .exec(
-                http("#{" + REQUEST + "}")
-                    .post(plan.baseUrl() + "/v1/tenants/#{" + TENANT + "}/requests")
-                    .body(StringBody(body)))
+            .exec(send("#{" + REQUEST + "}", plan.baseUrl()))
             .exec(session -> record(session, cls, index, session.getString(TENANT)));
     recorder.expect(cls, index, order.length);
     return scenario.injectOpen(
@@ -167,12 +175,43 @@ public abstract class PlannedLoadSimulation extends Simulation {
   }
 
   /**
+   * One request as its session says ({@link #METHOD}, {@link #PATH}): the mix's methods are few, so
+   * one guarded request per method, of which exactly one runs.
+   */
+  private ChainBuilder send(String name, String baseUrl) {
+    ChainBuilder chain = exec(session -> session);
+    for (String method : mix.endpoints().stream().map(e -> e.method()).distinct().toList()) {
+      HttpRequestActionBuilder request =
+          http(name).httpRequest(method, baseUrl + "#{" + PATH + "}");
+      if (!mix.tenantHeader().isEmpty()) {
+        request = request.header(mix.tenantHeader(), "#{" + TENANT + "}");
+      }
+      if (!method.equals("GET") && !method.equals("HEAD")) {
+        request = request.body(StringBody(body));
+      }
+      chain = chain.doIfEquals("#{" + METHOD + "}", method).then(exec(request));
+    }
+    return chain;
+  }
+
+  /** Sets the session's tenant and, as its {@code nth} request, the mix's endpoint. */
+  private Session address(Session session, String tenant, long nth) {
+    RequestMix.Endpoint endpoint = mix.pick(nth);
+    return session
+        .set(TENANT, tenant)
+        .set(METHOD, endpoint.method())
+        .set(PATH, endpoint.path(tenant));
+  }
+
+  /**
    * Unrecorded requests to a loopback target in this JVM before anything reaches the pods: the JIT
    * compiles the request path on them ({@link LoopbackTarget}).
    */
-  private PopulationBuilder jitWarmup(String url, int requests, String body) {
+  private PopulationBuilder jitWarmup(String url, int requests) {
+    AtomicInteger next = new AtomicInteger();
     return scenario("jit warm-up")
-        .exec(http("jit warm-up").post(url + "/v1/tenants/warm-up/requests").body(StringBody(body)))
+        .exec(session -> address(session, "warm-up", next.getAndIncrement()))
+        .exec(send("jit warm-up", url))
         .injectOpen(evenly(0, requests, jitSeconds));
   }
 
@@ -180,16 +219,15 @@ public abstract class PlannedLoadSimulation extends Simulation {
    * Unrecorded requests at the first step's rate before step 0: the first requests of a fresh JVM
    * pay for class loading and JIT compilation in the load generator, not in the service.
    */
-  private PopulationBuilder warmup(ClassPlan plan, String body) {
+  private PopulationBuilder warmup(ClassPlan plan) {
     ClassStep first = plan.steps().get(0);
     String name = plan.sloClass() + " warm-up";
     String tenant = first.tenants().get(0).tenantId();
     long users = plan.warmupRequests(warmupSeconds);
+    AtomicInteger next = new AtomicInteger();
     return scenario(name)
-        .exec(
-            http(name)
-                .post(plan.baseUrl() + "/v1/tenants/" + tenant + "/requests")
-                .body(StringBody(body)))
+        .exec(session -> address(session, tenant, next.getAndIncrement()))
+        .exec(send(name, plan.baseUrl()))
         .injectOpen(evenly(jitSeconds, users, warmupSeconds));
   }
 
