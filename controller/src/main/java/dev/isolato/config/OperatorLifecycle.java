@@ -1,5 +1,6 @@
 package dev.isolato.config;
 
+import dev.isolato.calibration.InContextCalibrations;
 import dev.isolato.pool.PoolReconciler;
 import dev.isolato.profiler.TenantProfilerLoop;
 import dev.isolato.scaling.Autoscaler;
@@ -69,6 +70,9 @@ public class OperatorLifecycle implements SmartLifecycle {
   /** The capacity verification loop (issue 34); null without Prometheus. Leader only. */
   private final VerificationLoop verification;
 
+  /** In-context calibrations (issue 34 item 1): advanced by the leader only. */
+  private final InContextCalibrations calibrations;
+
   public OperatorLifecycle(
       KubernetesClient client,
       IsolatoProperties props,
@@ -80,8 +84,10 @@ public class OperatorLifecycle implements SmartLifecycle {
       Autoscaler autoscaler,
       DirectScaler directScaler,
       ObjectProvider<TenantProfilerLoop> profiler,
-      ObjectProvider<VerificationLoop> verification) {
+      ObjectProvider<VerificationLoop> verification,
+      InContextCalibrations calibrations) {
     this.verification = verification.getIfAvailable();
+    this.calibrations = calibrations;
     this.autoscaler = autoscaler;
     this.directScaler = directScaler;
     this.profiler = profiler.getIfAvailable();
@@ -201,6 +207,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     if (profiler != null) {
       profiler.stop();
     }
+    calibrations.stop();
     if (verification != null) {
       verification.stop();
     }
@@ -223,6 +230,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     if (profiler != null) {
       profiler.start();
     }
+    calibrations.start();
     if (verification != null) {
       verification.start();
     }
