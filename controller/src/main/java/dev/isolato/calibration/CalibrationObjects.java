@@ -37,6 +37,10 @@ public final class CalibrationObjects {
   public static final String REPLICA_NAME = Workload.NAME + "-calibration";
 
   public static final String CALIBRATION_ROLE = "calibration";
+
+  /** The replica's managed-by: Isolato's, but not the value pool pods carry. */
+  public static final String MANAGED_BY = "isolato-calibration";
+
   public static final String ID_LABEL = "isolato.dev/calibration";
   static final String NAME_LABEL = "app.kubernetes.io/name";
 
@@ -82,6 +86,11 @@ public final class CalibrationObjects {
     Map<String, String> podLabels = new LinkedHashMap<>(template.getMetadata().getLabels());
     podLabels.putAll(labels(cls, id));
     podLabels.put(NAME_LABEL, REPLICA_NAME);
+    // Not one of the pool's pods for anything that counts them: the pool-pod scrape (selected by
+    // Isolato's managed-by label) would hand the ramp's overload to the verification loop as
+    // live traffic, and the pool label would wake the pool's reconciler.
+    podLabels.put(PoolObjects.MANAGED_BY, MANAGED_BY);
+    podLabels.remove(PoolObjects.POOL_LABEL);
     PodSpec spec = new PodBuilder().withSpec(template.getSpec()).build().getSpec();
     List<Volume> volumes = new ArrayList<>();
     for (Volume v : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes()) {

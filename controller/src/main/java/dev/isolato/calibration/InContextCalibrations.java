@@ -175,9 +175,19 @@ public final class InContextCalibrations {
     }
     String id = Long.toString(now.toEpochMilli(), 36);
     StepPlan plan = StepPlan.of(CalibrationStatusMapper.perPodCutoff(cls), props.budget());
-    client.resource(CalibrationObjects.table(cls, id, ns, tableJson)).create();
-    client.resource(CalibrationObjects.admitGenerator(cls, id, ns, generatorNamespace)).create();
-    client.resource(CalibrationObjects.replica(cls, id, pool)).create();
+    try {
+      client.resource(CalibrationObjects.table(cls, id, ns, tableJson)).create();
+      client.resource(CalibrationObjects.admitGenerator(cls, id, ns, generatorNamespace)).create();
+      client.resource(CalibrationObjects.replica(cls, id, pool)).create();
+    } catch (KubernetesClientException e) {
+      // e.g. the pool's quota (maxReplicas + 1 pods) taken by a rolling update: nothing may stay
+      cleanUp(id, ns);
+      if (e.getCode() == 403 || e.getCode() == 409 || e.getCode() == 422) {
+        throw new Refused(
+            "the calibration replica of class " + name + " was refused: " + e.getMessage(), false);
+      }
+      throw e;
+    }
     SloClassStatus.InContext s = new SloClassStatus.InContext();
     s.id = id;
     s.phase = CalibrationState.PENDING;

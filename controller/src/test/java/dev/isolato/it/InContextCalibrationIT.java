@@ -96,6 +96,11 @@ class InContextCalibrationIT extends ItBase {
                 .map(c -> c.getResources().getLimits().get("cpu"))
                 .toList());
     assertThat(replica.getSpec().getNodeName()).as("nothing pinned").isNull();
+    assertThat(replica.getMetadata().getLabels())
+        .as("out of the pool-pod scrape (managed-by=isolato) and of the pool's label")
+        .containsEntry("app.kubernetes.io/managed-by", "isolato-calibration")
+        .doesNotContainKey("isolato.dev/pool")
+        .containsEntry("isolato.dev/class", CLS);
     ConfigMap table = kube.configMaps().inNamespace(POOL).withName(name).get();
     assertThat(table.getData().get("tenants.json")).contains("ic-1").doesNotContain("rateRps");
     assertThat(
