@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.isolato.calibration.CalibrationObjects;
+import dev.isolato.calibration.CalibrationProperties;
+import dev.isolato.calibration.InContextCalibrations;
+import dev.isolato.slo.SloEngine;
 import dev.isolato.tenancy.SloClass;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -218,6 +221,27 @@ class InContextCalibrationIT extends ItBase {
         .contains("CalibrationStarted", "CalibrationFailed");
     assertThat(deployment().getSpec().getSelector().getMatchLabels())
         .isEqualTo(Map.copyOf(svc.getSpec().getSelector()));
+
+    // automatic starts (isolato.calibration.auto): the class is still uncalibrated and the last
+    // attempt failed; once the retry delay has passed the loop starts another by itself
+    InContextCalibrations auto =
+        new InContextCalibrations(
+            kube,
+            SloEngine.withDefaults(),
+            new CalibrationProperties(null, null, true, null, Duration.ofMinutes(15), null),
+            NS);
+    auto.pass(List.of(kube.resources(SloClass.class).withName(CLS).get()), Instant.now());
+    assertThat(kube.resources(SloClass.class).withName(CLS).get().getStatus().inContext.id)
+        .as("within the retry delay of the failed attempt")
+        .isEqualTo(id);
+    auto.pass(
+        List.of(kube.resources(SloClass.class).withName(CLS).get()),
+        Instant.now().plus(Duration.ofMinutes(16)));
+    var next = kube.resources(SloClass.class).withName(CLS).get().getStatus().inContext;
+    assertThat(next.id).isNotEqualTo(id);
+    assertThat(next.phase).isEqualTo("Pending");
+    assertThat(next.reason).isEqualTo("the class has no calibration");
+    auto.cleanUp(next.id, POOL);
   }
 
   static boolean selects(Map<String, String> selector, Pod pod) {
