@@ -85,7 +85,9 @@ c=$(cls)
 jq -e --argjson x "$cutoff" '.status.perPodCutoffRps == $x' <<< "$c" >/dev/null \
   || die "status.perPodCutoffRps is not the calibration's: $(jq -c '.status | {perPodCutoffRps, cutoffs}' <<< "$c")"
 [ "$(jq -r '.status.cutoffs[-1].context' <<< "$c")" = "$(jq -r .context <<< "$now")" ] || die "cut-off stored under another context"
-kubectl get sloclass $CLASS >&2
+kubectl get sloclass $CLASS -o wide >&2
+# the ramp as stored: offered → achieved req/s, p95 ms, errors per step
+jq -r '.status.calibrationRuns[-1].steps[] | "step \(.index): \(.offeredRps) → \(.achievedRps) req/s, p95 \(.total.p95) ms, errors \(.total.errors)/\(.total.count)"' <<< "$c" >&2
 
 wait "$LOAD_PID" || true
 LOAD_PID=
