@@ -1,10 +1,10 @@
 package dev.isolato.api;
 
-import dev.isolato.calibration.CalibrationRecorder;
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationValidator;
 import dev.isolato.calibration.FieldError;
 import dev.isolato.config.KubernetesConfig;
+import dev.isolato.incontext.CalibrationRecorder;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.ModelFit;

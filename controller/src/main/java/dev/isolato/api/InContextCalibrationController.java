@@ -1,6 +1,6 @@
 package dev.isolato.api;
 
-import dev.isolato.calibration.InContextCalibrations;
+import dev.isolato.incontext.InContextCalibrations;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassStatus;
 import io.swagger.v3.oas.annotations.Operation;

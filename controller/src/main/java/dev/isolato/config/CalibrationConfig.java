@@ -1,7 +1,7 @@
 package dev.isolato.config;
 
-import dev.isolato.calibration.CalibrationProperties;
-import dev.isolato.calibration.InContextCalibrations;
+import dev.isolato.incontext.CalibrationProperties;
+import dev.isolato.incontext.InContextCalibrations;
 import dev.isolato.slo.SloEngine;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,6 +1,6 @@
 package dev.isolato.config;
 
-import dev.isolato.calibration.InContextCalibrations;
+import dev.isolato.incontext.InContextCalibrations;
 import dev.isolato.pool.PoolReconciler;
 import dev.isolato.profiler.TenantProfilerLoop;
 import dev.isolato.scaling.Autoscaler;

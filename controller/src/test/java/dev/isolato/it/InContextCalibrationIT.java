@@ -3,9 +3,9 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.isolato.calibration.CalibrationObjects;
-import dev.isolato.calibration.CalibrationProperties;
-import dev.isolato.calibration.InContextCalibrations;
+import dev.isolato.incontext.CalibrationObjects;
+import dev.isolato.incontext.CalibrationProperties;
+import dev.isolato.incontext.InContextCalibrations;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.tenancy.SloClass;
 import io.fabric8.kubernetes.api.model.ConfigMap;

@@ -72,10 +72,10 @@ final class KilledController implements AutoCloseable {
             new StaticListableBeanFactory().getBeanProvider(TenantProfilerLoop.class),
             new StaticListableBeanFactory()
                 .getBeanProvider(dev.isolato.verification.VerificationLoop.class),
-            new dev.isolato.calibration.InContextCalibrations(
+            new dev.isolato.incontext.InContextCalibrations(
                 client,
                 dev.isolato.slo.SloEngine.withDefaults(),
-                new dev.isolato.calibration.CalibrationProperties(
+                new dev.isolato.incontext.CalibrationProperties(
                     null, null, false, null, null, null),
                 props.namespace()));
     lifecycle.start();

@@ -1,4 +1,4 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
 /** The phases of an in-context calibration ({@code status.inContext.phase}). */
 public final class CalibrationState {

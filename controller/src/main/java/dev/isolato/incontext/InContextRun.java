@@ -1,5 +1,7 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
+import dev.isolato.calibration.CalibrationContext;
+import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassStatus;
 import java.util.ArrayList;

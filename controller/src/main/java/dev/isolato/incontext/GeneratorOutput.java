@@ -1,8 +1,10 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationStep;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

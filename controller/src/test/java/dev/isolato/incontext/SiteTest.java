@@ -1,4 +1,4 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

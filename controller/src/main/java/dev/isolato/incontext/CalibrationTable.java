@@ -1,4 +1,4 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.SloClass;

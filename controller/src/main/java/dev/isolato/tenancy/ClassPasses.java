@@ -1,6 +1,6 @@
-package dev.isolato.events;
+package dev.isolato.tenancy;
 
-import dev.isolato.tenancy.SloClass;
+import dev.isolato.events.Periodic;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;

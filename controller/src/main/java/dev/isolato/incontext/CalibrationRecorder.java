@@ -1,5 +1,6 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
+import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.ModelFit;

@@ -1,14 +1,17 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.isolato.events.ClassPasses;
-import dev.isolato.events.ClassStatusApply;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationValidator;
+import dev.isolato.calibration.FieldError;
 import dev.isolato.events.ObjectEvents;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.tenancy.CalibrationStatusMapper;
+import dev.isolato.tenancy.ClassPasses;
+import dev.isolato.tenancy.ClassStatusApply;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.SloClass;

@@ -1,4 +1,4 @@
-package dev.isolato.calibration;
+package dev.isolato.incontext;
 
 import java.util.ArrayList;
 import java.util.List;
