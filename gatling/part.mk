@@ -14,6 +14,11 @@ OPENLOOP := build/openloop
 openloop-build: ## build the open-loop load generator into build/openloop
 	@cd gatling/openloop && go build -trimpath -o $(CURDIR)/$(OPENLOOP) .
 
+# The same referee as an image: the generator Job of in-context calibrations (issue 34).
+.PHONY: openloop-image
+openloop-image: ## build the referee statically and stage its FROM-scratch image context; prints its directory
+	@gatling/openloop/image/stage.sh $(CURDIR)/build/openloop-image
+
 test-openloop: ## go vet + go test of the open-loop generator (httptest services of known service time)
 	@cd gatling/openloop && test -z "$$(gofmt -l .)" || { echo "gofmt: $$(gofmt -l .)"; exit 1; } \
 	  && go vet ./... && go test -count=1 ./...

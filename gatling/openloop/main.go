@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -53,7 +54,8 @@ func run(args []string) error {
 	runID := fs.String("run-id", "", "runId (default openloop-<class>-<UTC time>)")
 	label := fs.String("label", "alone", "context label")
 	ctxPairs := fs.String("context", "", "more context: key=value,... (numbers kept as numbers)")
-	out := fs.String("out", "", "file the calibration JSON is written to (required)")
+	out := fs.String("out", "", "file the calibration JSON is written to (required; - : one line on stdout, prefixed "+runLinePrefix+")")
+	selfStats := fs.Bool("self-stats", false, "add the generator's own CPU, the node's CPU busy and its CPU model (\"generator\")")
 	samplesOut := fs.String("samples", "", "also write every request (intended send time, latency, 2xx) to this CSV file")
 	planFile := fs.String("plan", "", "a simulation's load plan (Gatling's PlanExport) instead of the ramp flags")
 	outDir := fs.String("out-dir", "", "with -plan: directory of the calibration JSON, one <class>.json per class")
@@ -137,7 +139,12 @@ func run(args []string) error {
 	fmt.Fprintf(os.Stderr, "openloop: %s, class %s at %s: %d steps of %d requests (%s arrivals, connections %s), planned %s, bounded %s\n",
 		*runID, *sloClass, plan.BaseURL, len(plan.Rates), plan.RequestsPerStep, *arrivals, *connections,
 		plannedDuration(plan).Round(time.Second), plan.MaxDuration)
+	stats := startSelfStats()
 	result := Execute(plan, *runID, *sloClass, runContext)
+	if *selfStats {
+		s := stats()
+		result.Generator = &s
+	}
 	if len(result.Steps) == 0 {
 		return fmt.Errorf("no step completed within %s", plan.MaxDuration)
 	}
@@ -147,6 +154,19 @@ func run(args []string) error {
 		}
 	}
 	return writeRun(result, *out)
+}
+
+// runLinePrefix marks the run on stdout (-out -): a Job's log also holds the progress lines.
+const runLinePrefix = "ISOLATO-RUN "
+
+// writeRunLine writes the run as one compact JSON line after runLinePrefix.
+func writeRunLine(r Run, w io.Writer) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s%s\n", runLinePrefix, data)
+	return err
 }
 
 // runPlan sends a plan file's classes concurrently and writes <outDir>/<class>.json for each.
@@ -262,6 +282,9 @@ func parseContext(label, pairs string) (map[string]any, error) {
 
 // writeRun writes the run atomically (temp file + rename): a reader never sees half a file.
 func writeRun(r Run, path string) error {
+	if path == "-" {
+		return writeRunLine(r, os.Stdout)
+	}
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err

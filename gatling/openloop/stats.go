@@ -41,6 +41,8 @@ type Run struct {
 	Partial       bool           `json:"partial"`
 	Context       map[string]any `json:"context"`
 	Steps         []Step         `json:"steps"`
+	// the generator's own CPU and its node's (-self-stats); not part of the calibration format
+	Generator *SelfStats `json:"generator,omitempty"`
 	// every request of the kept steps, for -samples (latency over time); not in the JSON
 	requests []sample
 }

@@ -4,6 +4,7 @@ import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationValidator;
 import dev.isolato.calibration.FieldError;
 import dev.isolato.config.KubernetesConfig;
+import dev.isolato.incontext.CalibrationRecorder;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.ModelFit;
@@ -13,8 +14,6 @@ import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -129,29 +128,13 @@ public class CalibrationController {
     if (!targetErrors.isEmpty()) {
       throw EngineErrors.classUnusable(cls.getMetadata().getName(), "calibrated", targetErrors);
     }
-    CalibrationOutcome outcome = engine.ingest(run, target);
-    List<CalibrationStatusMapper.StoredRunRef> fitRuns =
-        CalibrationStatusMapper.runsForFit(cls.getStatus(), run);
-    ModelFit fit =
-        fitRuns.size() == 1
-            ? outcome.fit()
-            : engine.fit(
-                fitRuns.stream().map(CalibrationStatusMapper.StoredRunRef::run).toList(), target);
-    SloClassStatus next =
-        CalibrationStatusMapper.record(
-            cls.getStatus(),
-            run,
-            outcome,
-            fit,
-            fitRuns,
-            Instant.now().truncatedTo(ChronoUnit.MILLIS));
-    client
-        .resources(SloClass.class)
-        .withName(cls.getMetadata().getName())
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            CalibrationStatusMapper.mergePatch(next, cls.getMetadata().getResourceVersion()));
+    CalibrationRecorder.Recorded stored =
+        CalibrationRecorder.record(
+            client, engine, cls, target, run, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    CalibrationOutcome outcome = stored.outcome();
+    ModelFit fit = stored.fit();
+    List<CalibrationStatusMapper.StoredRunRef> fitRuns = stored.fitRuns();
+    SloClassStatus next = stored.next();
     List<String> warnings = new ArrayList<>(outcome.warnings());
     if (!fit.trusted()) {
       warnings.add(

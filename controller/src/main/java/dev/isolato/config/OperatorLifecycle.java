@@ -1,5 +1,6 @@
 package dev.isolato.config;
 
+import dev.isolato.incontext.InContextCalibrations;
 import dev.isolato.kube.LeanItemStore;
 import dev.isolato.kube.NamedThreads;
 import dev.isolato.pool.PoolReconciler;
@@ -73,6 +74,9 @@ public class OperatorLifecycle implements SmartLifecycle {
   /** The capacity verification loop (issue 34); null without Prometheus. Leader only. */
   private final VerificationLoop verification;
 
+  /** In-context calibrations (issue 34 item 1): advanced by the leader only. */
+  private final InContextCalibrations calibrations;
+
   public OperatorLifecycle(
       KubernetesClient client,
       IsolatoProperties props,
@@ -84,8 +88,10 @@ public class OperatorLifecycle implements SmartLifecycle {
       Autoscaler autoscaler,
       DirectScaler directScaler,
       ObjectProvider<TenantProfilerLoop> profiler,
-      ObjectProvider<VerificationLoop> verification) {
+      ObjectProvider<VerificationLoop> verification,
+      InContextCalibrations calibrations) {
     this.verification = verification.getIfAvailable();
+    this.calibrations = calibrations;
     this.autoscaler = autoscaler;
     this.directScaler = directScaler;
     this.profiler = profiler.getIfAvailable();
@@ -218,6 +224,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     if (profiler != null) {
       profiler.stop();
     }
+    calibrations.stop();
     if (verification != null) {
       verification.stop();
     }
@@ -240,6 +247,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     if (profiler != null) {
       profiler.start();
     }
+    calibrations.start();
     if (verification != null) {
       verification.start();
     }

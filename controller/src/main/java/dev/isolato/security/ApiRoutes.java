@@ -70,6 +70,15 @@ public final class ApiRoutes {
             GET,
             "/api/v1/slo-classes/{name}/calibration",
             c -> classes.apply("get").subresource("status").named(c.getVariables().get("name"))),
+        // starting one creates a replica and a Job on the class's behalf: an update of its status
+        new Route(
+            POST,
+            "/api/v1/slo-classes/{name}/calibrations",
+            c -> classes.apply("update").subresource("status").named(c.getVariables().get("name"))),
+        new Route(
+            GET,
+            "/api/v1/slo-classes/{name}/calibrations/{id}",
+            c -> classes.apply("get").subresource("status").named(c.getVariables().get("name"))),
         new Route(
             GET,
             "/api/v1/calibrations",

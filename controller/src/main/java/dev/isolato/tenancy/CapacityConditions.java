@@ -81,7 +81,7 @@ public final class CapacityConditions {
             String.format(
                 ROOT,
                 "planned on the declared %.1f req/s per pod, never measured where the class"
-                    + " runs; calibrate it (POST /api/v1/calibrations)",
+                    + " runs; calibrate it (POST /api/v1/slo-classes/{name}/calibrations)",
                 cutoff),
             now);
   }

@@ -428,7 +428,7 @@ public final class PoolObjects {
    * Non-root, the runtime's seccomp profile: what the namespace's "restricted" Pod Security level
    * demands.
    */
-  private static PodSecurityContext podSecurity() {
+  public static PodSecurityContext podSecurity() {
     return new PodSecurityContextBuilder()
         .withRunAsNonRoot(true)
         .withRunAsUser(POD_USER)
@@ -439,7 +439,7 @@ public final class PoolObjects {
         .build();
   }
 
-  private static SecurityContext containerSecurity() {
+  public static SecurityContext containerSecurity() {
     return new SecurityContextBuilder()
         .withRunAsNonRoot(true)
         .withReadOnlyRootFilesystem(true)

@@ -64,6 +64,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     getDescription = "False: planned on the declared cut-off (Uncalibrated)")
 @AdditionalPrinterColumn(
+    name = "Calibration",
+    jsonPath = ".status.inContext.phase",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1,
+    getDescription = "the latest in-context calibration: Pending, Running, Succeeded or Failed")
+@AdditionalPrinterColumn(
     name = "SloHeld",
     jsonPath = ".status.conditions[?(@.type==\"SloHeld\")].status",
     type = AdditionalPrinterColumn.Type.STRING,

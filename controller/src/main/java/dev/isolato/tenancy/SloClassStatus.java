@@ -4,6 +4,7 @@ import dev.isolato.calibration.CalibrationStep;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the controller and calibration know about a class. Two writers share it: the class
@@ -58,6 +59,60 @@ public class SloClassStatus {
   public Capacity capacity;
 
   public List<Condition> conditions = new ArrayList<>();
+
+  /**
+   * The latest in-context calibration (issue 34 item 1), written by the in-context calibration loop
+   * (field manager {@code isolato-calibration}).
+   */
+  public InContext inContext;
+
+  /**
+   * One in-context calibration: a temporary extra replica of the class on a real node, out of the
+   * tenants' Service, ramped by an in-cluster open-loop generator.
+   */
+  public static class InContext {
+    public String id;
+
+    /**
+     * {@code Pending} (replica starting), {@code Running} (generator), {@code Succeeded}, {@code
+     * Failed}.
+     */
+    public String phase;
+
+    /** Why it started: {@code api} or the automatic reason. */
+    public String reason;
+
+    public String message;
+    public String startedAt;
+    public String finishedAt;
+
+    /** The generator's hard bound (RFC 3339): past it, the calibration fails. */
+    public String deadline;
+
+    public Long podCpuMillis;
+    public List<Double> rates = new ArrayList<>();
+    public Integer requestsPerStep;
+
+    /** Where it measured: node, CPU, neighbour classes and their load, node CPU busy. */
+    public String node;
+
+    public String context;
+    public String cpuModel;
+    public Double cpuMhz;
+    public Map<String, Integer> neighbourPods;
+    public Map<String, Double> neighbourRps;
+    public Double nodeBusyPct;
+
+    /** The generator's own CPU (% of one CPU) and the rate it achieved (req/s, mean of steps). */
+    public Double generatorCpuPct;
+
+    public Double achievedRps;
+
+    /** The per-pod cut-off found; null while running or when the lowest step already failed. */
+    public Double perPodCutoffRps;
+
+    public String runId;
+  }
 
   /** Calibrated, live and effective per-pod cut-offs, and whether the SLO holds now. */
   public static class Capacity {

@@ -2,7 +2,6 @@ package dev.isolato.verification;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.isolato.capacity.ClassModel;
 import dev.isolato.capacity.ClassVerdict;
 import dev.isolato.capacity.LiveWindow;
@@ -10,29 +9,25 @@ import dev.isolato.capacity.PoolVerifier;
 import dev.isolato.capacity.Verdict;
 import dev.isolato.capacity.VerificationPolicy;
 import dev.isolato.events.ObjectEvents;
-import dev.isolato.events.Periodic;
 import dev.isolato.metrics.LiveMultiGauge;
 import dev.isolato.profiler.TenantRates;
 import dev.isolato.tenancy.CalibrationStatusMapper;
+import dev.isolato.tenancy.ClassPasses;
+import dev.isolato.tenancy.ClassStatusApply;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,8 +59,7 @@ public final class VerificationLoop {
   private final LiveMultiGauge liveGauge;
   private final ObjectMapper json =
       new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
-  private SharedIndexInformer<SloClass> classes;
-  private ScheduledExecutorService executor;
+  private final ClassPasses passes;
   private String lastFailure;
 
   public VerificationLoop(
@@ -81,6 +75,7 @@ public final class VerificationLoop {
     this.interval = interval;
     this.window = window;
     this.refresh = Duration.ofSeconds(30);
+    this.passes = new ClassPasses(client, "capacity-verification", this::pass);
     this.held =
         new LiveMultiGauge(
             "isolato.class.slo.held",
@@ -99,33 +94,17 @@ public final class VerificationLoop {
   }
 
   /** Starts verifying (on becoming the leader); idempotent. */
-  public synchronized void start() {
-    if (executor != null) {
-      return;
-    }
-    classes = client.resources(SloClass.class).inform();
-    // passSafely logs each failed pass, so the schedule never stops
-    executor = Periodic.every(interval, "capacity-verification", this::passSafely);
-    log.info(
-        "capacity verification: every {} ms over {} s windows",
-        interval.toMillis(),
-        window.toSeconds());
-  }
-
-  public synchronized void stop() {
-    if (executor != null) {
-      executor.shutdownNow();
-      classes.close();
-      executor = null;
+  public void start() {
+    if (passes.start(interval)) {
+      log.info(
+          "capacity verification: every {} ms over {} s windows",
+          interval.toMillis(),
+          window.toSeconds());
     }
   }
 
-  private void passSafely() {
-    try {
-      pass(classes.getStore().list(), Instant.now().truncatedTo(ChronoUnit.MILLIS));
-    } catch (RuntimeException e) {
-      log.warn("capacity verification pass failed: {}", e.toString());
-    }
+  public void stop() {
+    passes.stop();
   }
 
   /** One pass over {@code all} classes. */
@@ -252,21 +231,7 @@ public final class VerificationLoop {
   }
 
   private void write(SloClass cls, SloClassStatus.Capacity capacity) {
-    ObjectNode patch = json.createObjectNode();
-    patch.put("apiVersion", cls.getApiVersion()).put("kind", cls.getKind());
-    patch.putObject("metadata").put("name", cls.getMetadata().getName());
-    patch.putObject("status").set("capacity", json.valueToTree(capacity));
-    client
-        .resources(SloClass.class)
-        .withName(cls.getMetadata().getName())
-        .subresource("status")
-        .patch(
-            new PatchContext.Builder()
-                .withPatchType(PatchType.SERVER_SIDE_APPLY)
-                .withFieldManager(FIELD_MANAGER)
-                .withForce(true)
-                .build(),
-            patch.toString());
+    ClassStatusApply.apply(client, cls, FIELD_MANAGER, "capacity", json.valueToTree(capacity));
   }
 
   private void event(SloClass cls, Verdict.Change change, Verdict v, ClassModel m, Instant now) {

@@ -71,7 +71,13 @@ final class KilledController implements AutoCloseable {
             new DirectScaler(client, false, Duration.ofSeconds(1), new SimpleMeterRegistry()),
             new StaticListableBeanFactory().getBeanProvider(TenantProfilerLoop.class),
             new StaticListableBeanFactory()
-                .getBeanProvider(dev.isolato.verification.VerificationLoop.class));
+                .getBeanProvider(dev.isolato.verification.VerificationLoop.class),
+            new dev.isolato.incontext.InContextCalibrations(
+                client,
+                dev.isolato.slo.SloEngine.withDefaults(),
+                new dev.isolato.incontext.CalibrationProperties(
+                    null, null, false, null, null, null),
+                props.namespace()));
     lifecycle.start();
   }
 

@@ -1,0 +1,75 @@
+package dev.isolato.incontext;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationStep;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the in-cluster generator (the open-loop referee, {@code -out -}) printed: one line {@value
+ * #PREFIX} followed by the calibration run JSON, with its own measurements under {@code generator}.
+ * Its log also holds its progress lines (stderr), so the run is found by its prefix.
+ *
+ * @param run the calibration run (docs/calibration-format.md)
+ * @param generator the generator's own CPU, the node's CPU busy and model; null when absent
+ */
+public record GeneratorOutput(CalibrationRun run, Generator generator) {
+  public static final String PREFIX = "ISOLATO-RUN ";
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  /**
+   * The generator's own measurements over the whole run.
+   *
+   * @param cpuPct its process CPU time / wall time, % of one CPU
+   * @param nodeBusyPct the node's CPU busy (/proc/stat), % of all CPUs
+   * @param cpuModel /proc/cpuinfo "model name"
+   * @param cpuMhz /proc/cpuinfo "cpu MHz", mean over cores
+   * @param node the node it ran on (downward API)
+   */
+  public record Generator(
+      Double cpuPct,
+      Double cpuSeconds,
+      Double wallSeconds,
+      Double nodeBusyPct,
+      String cpuModel,
+      Double cpuMhz,
+      String node) {}
+
+  /** The last run line of a log; empty when there is none. */
+  public static Optional<GeneratorOutput> parse(String log) {
+    if (log == null) {
+      return Optional.empty();
+    }
+    List<String> lines = log.lines().toList();
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      String line = lines.get(i);
+      int at = line.indexOf(PREFIX);
+      if (at >= 0) {
+        try {
+          JsonNode node = JSON.readTree(line.substring(at + PREFIX.length()));
+          CalibrationRun run = JSON.treeToValue(node, CalibrationRun.class);
+          Generator g =
+              node.hasNonNull("generator")
+                  ? JSON.treeToValue(node.get("generator"), Generator.class)
+                  : null;
+          return Optional.of(new GeneratorOutput(run, g));
+        } catch (IOException | IllegalArgumentException e) {
+          throw new IllegalArgumentException(
+              "the generator's run line is not a calibration run: " + e.getMessage(), e);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Mean achieved rate over the steps (req/s): what the generator really sent and got back. */
+  public double meanAchievedRps() {
+    return run.steps().stream().mapToDouble(CalibrationStep::achievedRps).average().orElse(0);
+  }
+}

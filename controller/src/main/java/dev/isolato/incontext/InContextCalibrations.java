@@ -1,0 +1,538 @@
+package dev.isolato.incontext;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.calibration.CalibrationValidator;
+import dev.isolato.calibration.FieldError;
+import dev.isolato.events.ObjectEvents;
+import dev.isolato.slo.CalibrationOutcome;
+import dev.isolato.slo.ClassTarget;
+import dev.isolato.slo.SloEngine;
+import dev.isolato.tenancy.CalibrationStatusMapper;
+import dev.isolato.tenancy.ClassPasses;
+import dev.isolato.tenancy.ClassStatusApply;
+import dev.isolato.tenancy.PoolNames;
+import dev.isolato.tenancy.PoolObjects;
+import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.SloClassStatus;
+import dev.isolato.tenancy.TenantTable;
+import dev.isolato.tenancy.Workload;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * In-context calibrations (issue 34 item 1). {@link #begin} starts one (the API, or this loop by
+ * itself, {@link AutoStart}): a temporary replica of the class next to its real neighbours, out of
+ * the tenants' Service. The loop, on the leader, advances each one: once the replica is ready it
+ * starts the generator Job on the replica's node; once the Job completes it reads the run from the
+ * Job's log, stores it like {@code POST /api/v1/calibrations} (the engine's cut-off and fit) under
+ * the context it measured, and deletes the replica and the Job. The calibration's state lives in
+ * the class's {@code status.inContext} (field manager {@value #FIELD_MANAGER}), so a restarted
+ * leader resumes it.
+ */
+public final class InContextCalibrations {
+  public static final String FIELD_MANAGER = "isolato-calibration";
+  private static final Logger log = LoggerFactory.getLogger(InContextCalibrations.class);
+
+  private final KubernetesClient client;
+  private final SloEngine engine;
+  private final CalibrationProperties props;
+  private final String generatorNamespace;
+  private final ObjectMapper json =
+      new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
+  /** Calibrations whose objects this leader deleted already (the status says they ended). */
+  private final Set<String> cleaned = ConcurrentHashMap.newKeySet();
+
+  private final ClassPasses passes;
+
+  /** Refused to start: already running, or no ready pool pod to copy. */
+  public static final class Refused extends RuntimeException {
+    public final boolean conflict;
+
+    Refused(String message, boolean conflict) {
+      super(message);
+      this.conflict = conflict;
+    }
+  }
+
+  public InContextCalibrations(
+      KubernetesClient client,
+      SloEngine engine,
+      CalibrationProperties props,
+      String generatorNamespace) {
+    this.client = client;
+    this.engine = engine;
+    this.props = props;
+    this.generatorNamespace = generatorNamespace;
+    this.passes = new ClassPasses(client, "in-context-calibration", this::pass);
+  }
+
+  /** Starts advancing calibrations (on becoming the leader); idempotent. */
+  public void start() {
+    if (passes.start(props.interval())) {
+      log.info(
+          "in-context calibration: generator {}, budget {} s, automatic starts {}",
+          props.generatorImage(),
+          props.budget().toSeconds(),
+          props.auto() ? "on" : "off");
+    }
+  }
+
+  public void stop() {
+    passes.stop();
+  }
+
+  /** One pass over every class: advance, clean up, start automatically. */
+  public void pass(List<SloClass> all, Instant now) {
+    for (SloClass cls : all) {
+      if (cls.getSpec() == null || cls.getMetadata().getDeletionTimestamp() != null) {
+        continue;
+      }
+      try {
+        advance(cls, now);
+      } catch (KubernetesClientException | IllegalArgumentException e) {
+        log.warn("in-context calibration of {}: {}", cls.getMetadata().getName(), e.toString());
+      }
+    }
+  }
+
+  private void advance(SloClass cls, Instant now) {
+    SloClassStatus st = cls.getStatus() == null ? new SloClassStatus() : cls.getStatus();
+    SloClassStatus.InContext s = st.inContext;
+    if (s != null && CalibrationState.PENDING.equals(s.phase)) {
+      pending(cls, s, now);
+    } else if (s != null && CalibrationState.RUNNING.equals(s.phase)) {
+      running(cls, s, now);
+    } else if (s != null && s.id != null && !cleaned.contains(s.id)) {
+      cleanUp(s.id, PoolNames.sharedNamespace(cls.getMetadata().getName()));
+      cleaned.add(s.id);
+    }
+    if (props.auto() && (s == null || !CalibrationState.running(s.phase))) {
+      AutoStart auto =
+          new AutoStart(
+              CalibrationStatusMapper.perPodCutoffMeasured(cls),
+              poolReady(cls),
+              false,
+              instant(s == null ? null : s.startedAt),
+              s != null && CalibrationState.SUCCEEDED.equals(s.phase) ? s.podCpuMillis : null,
+              podCpuMillis(cls),
+              instant(st.capacity == null ? null : st.capacity.driftSince));
+      var reason = auto.reason(now, props.retryAfter());
+      if (reason.isPresent()) {
+        try {
+          begin(cls, reason.get(), now);
+          return;
+        } catch (Refused e) {
+          log.info(
+              "class {}: no automatic calibration: {}",
+              cls.getMetadata().getName(),
+              e.getMessage());
+        }
+      }
+    }
+  }
+
+  /**
+   * Starts a calibration of {@code cls}: the replica's table, NetworkPolicy and pod, and {@code
+   * Pending} in the class's status.
+   *
+   * @throws Refused when one runs already (conflict) or the pool has no ready pod or no tenant
+   */
+  public SloClassStatus.InContext begin(SloClass cls, String reason, Instant now) {
+    String name = cls.getMetadata().getName();
+    SloClassStatus.InContext last = cls.getStatus() == null ? null : cls.getStatus().inContext;
+    if (last != null && CalibrationState.running(last.phase)) {
+      throw new Refused("calibration " + last.id + " of class " + name + " is " + last.phase, true);
+    }
+    String ns = PoolNames.sharedNamespace(name);
+    Deployment pool = client.apps().deployments().inNamespace(ns).withName(Workload.NAME).get();
+    if (pool == null
+        || pool.getStatus() == null
+        || pool.getStatus().getReadyReplicas() == null
+        || pool.getStatus().getReadyReplicas() < 1) {
+      throw new Refused("class " + name + " has no ready pod in " + ns + " to copy", false);
+    }
+    ConfigMap table = client.configMaps().inNamespace(ns).withName(Workload.TABLE_CONFIGMAP).get();
+    String tableJson = table == null ? null : table.getData().get(TenantTable.FILE);
+    if (tableJson == null || CalibrationTable.tenants(tableJson).isEmpty()) {
+      throw new Refused(
+          "class " + name + " has no tenant: the ramp replays the tenants' requests", false);
+    }
+    String id = Long.toString(now.toEpochMilli(), 36);
+    StepPlan plan = StepPlan.of(CalibrationStatusMapper.perPodCutoff(cls), props.budget());
+    try {
+      client.resource(CalibrationObjects.table(cls, id, ns, tableJson)).create();
+      client.resource(CalibrationObjects.admitGenerator(cls, id, ns, generatorNamespace)).create();
+      client.resource(CalibrationObjects.replica(cls, id, pool)).create();
+    } catch (KubernetesClientException e) {
+      // e.g. the pool's quota (maxReplicas + 1 pods) taken by a rolling update: nothing may stay
+      cleanUp(id, ns);
+      if (e.getCode() == 403 || e.getCode() == 409 || e.getCode() == 422) {
+        throw new Refused(
+            "the calibration replica of class " + name + " was refused: " + e.getMessage(), false);
+      }
+      throw e;
+    }
+    SloClassStatus.InContext s = new SloClassStatus.InContext();
+    s.id = id;
+    s.phase = CalibrationState.PENDING;
+    s.reason = reason;
+    s.startedAt = now.toString();
+    s.deadline = now.plus(props.readyTimeout()).plus(plan.bound()).plusSeconds(30).toString();
+    s.podCpuMillis = podCpuMillis(cls);
+    s.rates = plan.rates();
+    s.requestsPerStep = plan.requestsPerStep();
+    s.message =
+        "replica starting; then "
+            + plan.rates().size()
+            + " steps of "
+            + plan.requestsPerStep()
+            + " requests ("
+            + plan.ratesFlag()
+            + " req/s), planned "
+            + plan.planned().toSeconds()
+            + " s";
+    write(cls, s);
+    event(
+        cls,
+        "CalibrationStarted",
+        "Normal",
+        "in-context calibration " + id + " (" + reason + "): " + s.message,
+        now);
+    return s;
+  }
+
+  /** Replica ready: start the generator on its node. Not ready in time: fail. */
+  private void pending(SloClass cls, SloClassStatus.InContext s, Instant now) {
+    String ns = PoolNames.sharedNamespace(cls.getMetadata().getName());
+    Pod pod = client.pods().inNamespace(ns).withName(CalibrationObjects.name(s.id)).get();
+    if (pod == null) {
+      fail(cls, s, "the calibration replica is gone", now);
+      return;
+    }
+    if (!ready(pod)) {
+      Instant started = instant(s.startedAt);
+      if (started == null || now.isAfter(started.plus(props.readyTimeout()))) {
+        fail(
+            cls,
+            s,
+            "the calibration replica was not ready within "
+                + props.readyTimeout().toSeconds()
+                + " s (phase "
+                + (pod.getStatus() == null ? "?" : pod.getStatus().getPhase())
+                + ")",
+            now);
+      }
+      return;
+    }
+    String node = pod.getSpec().getNodeName();
+    String table =
+        client
+            .configMaps()
+            .inNamespace(ns)
+            .withName(CalibrationObjects.name(s.id))
+            .get()
+            .getData()
+            .get(TenantTable.FILE);
+    StepPlan plan = StepPlan.of(s.rates, s.requestsPerStep);
+    List<String> args =
+        GeneratorArgs.of(
+            runId(cls, s),
+            cls.getMetadata().getName(),
+            pod.getStatus().getPodIP(),
+            Workload.PORT,
+            CalibrationTable.tenants(table),
+            Workload.tenantKey(cls.getSpec()),
+            plan);
+    long deadline = Math.max(30, plan.bound().toSeconds() + 30);
+    client
+        .resource(
+            CalibrationObjects.generator(
+                cls, s.id, generatorNamespace, node, props.generatorImage(), args, deadline))
+        .create();
+    s.phase = CalibrationState.RUNNING;
+    s.node = node;
+    neighbours(cls, node, s);
+    s.message = "generator running on " + node + ": " + plan.ratesFlag() + " req/s";
+    write(cls, s);
+  }
+
+  /** Other classes' pods on the node, and their load from their latest live window. */
+  private void neighbours(SloClass cls, String node, SloClassStatus.InContext s) {
+    Map<String, Integer> pods = new TreeMap<>();
+    for (Pod p :
+        client
+            .pods()
+            .inAnyNamespace()
+            .withField("spec.nodeName", node)
+            .withLabel(PoolObjects.CLASS_LABEL)
+            .list()
+            .getItems()) {
+      String other = p.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL);
+      if (!other.equals(cls.getMetadata().getName())
+          && !CalibrationObjects.CALIBRATION_ROLE.equals(
+              p.getMetadata().getLabels().get(PoolObjects.ROLE_LABEL))) {
+        pods.merge(other, 1, Integer::sum);
+      }
+    }
+    Map<String, Double> rps = new TreeMap<>();
+    pods.forEach(
+        (other, n) -> {
+          SloClass o = passes.get(other);
+          if (o != null
+              && o.getStatus() != null
+              && o.getStatus().capacity != null
+              && o.getStatus().capacity.perPodRps != null) {
+            rps.put(other, o.getStatus().capacity.perPodRps * n);
+          }
+        });
+    s.neighbourPods = pods;
+    s.neighbourRps = rps;
+  }
+
+  private void running(SloClass cls, SloClassStatus.InContext s, Instant now) {
+    Job job =
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(generatorNamespace)
+            .withName(CalibrationObjects.name(s.id))
+            .get();
+    if (job == null) {
+      fail(cls, s, "the generator Job is gone", now);
+      return;
+    }
+    var js = job.getStatus();
+    if (js != null && js.getSucceeded() != null && js.getSucceeded() > 0) {
+      String logText = generatorLog(s.id);
+      GeneratorOutput out;
+      try {
+        out = GeneratorOutput.parse(logText).orElse(null);
+      } catch (IllegalArgumentException e) {
+        fail(cls, s, e.getMessage(), now);
+        return;
+      }
+      if (out == null) {
+        fail(cls, s, "the generator's log holds no run: " + tail(logText), now);
+        return;
+      }
+      finish(cls, s, out, now);
+    } else if (js != null && js.getFailed() != null && js.getFailed() > 0) {
+      fail(cls, s, "the generator failed: " + tail(generatorLog(s.id)), now);
+    } else {
+      Instant deadline = instant(s.deadline);
+      if (deadline != null && now.isAfter(deadline)) {
+        fail(cls, s, "past the calibration's deadline " + s.deadline, now);
+      }
+    }
+  }
+
+  private String generatorLog(String id) {
+    List<Pod> pods =
+        client
+            .pods()
+            .inNamespace(generatorNamespace)
+            .withLabel(CalibrationObjects.ID_LABEL, id)
+            .list()
+            .getItems();
+    for (Pod p : pods) {
+      try {
+        return client
+            .pods()
+            .inNamespace(generatorNamespace)
+            .withName(p.getMetadata().getName())
+            .getLog();
+      } catch (KubernetesClientException e) {
+        log.warn("generator log of {}: {}", p.getMetadata().getName(), e.getMessage());
+      }
+    }
+    return "";
+  }
+
+  /** Stores the run under the context it measured, then the outcome in the calibration's status. */
+  private void finish(SloClass cls, SloClassStatus.InContext s, GeneratorOutput out, Instant now) {
+    GeneratorOutput.Generator g = out.generator();
+    Site site =
+        new Site(
+            s.node,
+            g == null ? null : g.cpuModel(),
+            g == null ? null : g.cpuMhz(),
+            s.neighbourPods,
+            s.neighbourRps,
+            g == null ? null : g.nodeBusyPct());
+    CalibrationRun run = InContextRun.of(out.run(), site, cls, s, podCpu(cls), g);
+    List<FieldError> errors = CalibrationValidator.validate(run);
+    ClassTarget target = CalibrationStatusMapper.target(cls);
+    if (!errors.isEmpty() || !target.validate("spec.latency.").isEmpty()) {
+      fail(cls, s, "the run cannot be stored: " + errors + target.validate("spec.latency."), now);
+      return;
+    }
+    CalibrationOutcome outcome = null;
+    SloClass current = cls;
+    for (int attempt = 1; outcome == null; attempt++) {
+      try {
+        outcome = CalibrationRecorder.record(client, engine, current, target, run, now).outcome();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 3) {
+          throw e;
+        }
+        current = client.resources(SloClass.class).withName(cls.getMetadata().getName()).get();
+      }
+    }
+    s.phase = CalibrationState.SUCCEEDED;
+    s.finishedAt = now.toString();
+    s.context = site.label();
+    s.cpuModel = site.cpuModel();
+    s.cpuMhz = site.cpuMhz();
+    s.nodeBusyPct = site.nodeBusyPct();
+    s.generatorCpuPct = g == null ? null : g.cpuPct();
+    s.achievedRps = round(out.meanAchievedRps());
+    s.perPodCutoffRps = outcome.perPodCutoffRps();
+    s.runId = run.runId();
+    s.message =
+        (outcome.perPodCutoffRps() == null
+                ? "p95 over target at the lowest step: no cut-off found"
+                : "cut-off " + round(outcome.perPodCutoffRps()) + " req/s per pod")
+            + " on "
+            + s.node
+            + " ("
+            + site.label()
+            + ")";
+    write(cls, s);
+    event(cls, "Calibrated", "Normal", "in-context calibration " + s.id + ": " + s.message, now);
+    cleanUp(s.id, PoolNames.sharedNamespace(cls.getMetadata().getName()));
+    cleaned.add(s.id);
+  }
+
+  private void fail(SloClass cls, SloClassStatus.InContext s, String why, Instant now) {
+    s.phase = CalibrationState.FAILED;
+    s.finishedAt = now.toString();
+    s.message = why;
+    write(cls, s);
+    event(cls, "CalibrationFailed", "Warning", "in-context calibration " + s.id + ": " + why, now);
+    cleanUp(s.id, PoolNames.sharedNamespace(cls.getMetadata().getName()));
+    cleaned.add(s.id);
+  }
+
+  /**
+   * Deletes calibration {@code id}'s objects. Its pods go at once (grace 0): neither serves a
+   * tenant, and a pod whose node stopped answering would otherwise stay Terminating.
+   */
+  public void cleanUp(String id, String poolNamespace) {
+    String label = CalibrationObjects.ID_LABEL;
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(generatorNamespace)
+        .withLabel(label, id)
+        .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+        .delete();
+    for (String ns : List.of(generatorNamespace, poolNamespace)) {
+      client.pods().inNamespace(ns).withLabel(label, id).withGracePeriod(0).delete();
+    }
+    client
+        .network()
+        .v1()
+        .networkPolicies()
+        .inNamespace(poolNamespace)
+        .withLabel(label, id)
+        .delete();
+    client.configMaps().inNamespace(poolNamespace).withLabel(label, id).delete();
+  }
+
+  private boolean poolReady(SloClass cls) {
+    Deployment d =
+        client
+            .apps()
+            .deployments()
+            .inNamespace(PoolNames.sharedNamespace(cls.getMetadata().getName()))
+            .withName(Workload.NAME)
+            .get();
+    return d != null
+        && d.getStatus() != null
+        && d.getStatus().getReadyReplicas() != null
+        && d.getStatus().getReadyReplicas() > 0;
+  }
+
+  private static boolean ready(Pod pod) {
+    return pod.getStatus() != null
+        && pod.getStatus().getPodIP() != null
+        && pod.getSpec().getNodeName() != null
+        && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /** The pod CPU the class's pools run now (the plan's choice, else spec.resources.cpu). */
+  static String podCpu(SloClass cls) {
+    SloClassStatus st = cls.getStatus();
+    return st != null && st.plan != null && st.plan.podCpu != null
+        ? st.plan.podCpu
+        : cls.getSpec().resources.cpu;
+  }
+
+  static long podCpuMillis(SloClass cls) {
+    return CalibrationStatusMapper.cpuMillis(podCpu(cls));
+  }
+
+  static String runId(SloClass cls, SloClassStatus.InContext s) {
+    return "in-context-" + cls.getMetadata().getName() + "-" + s.id;
+  }
+
+  private static Instant instant(String at) {
+    try {
+      return at == null ? null : Instant.parse(at);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  private static double round(double d) {
+    return Math.round(d * 10) / 10.0;
+  }
+
+  private static String tail(String logText) {
+    String t = Objects.requireNonNullElse(logText, "").strip();
+    return t.length() > 300 ? "…" + t.substring(t.length() - 300) : t;
+  }
+
+  private void write(SloClass cls, SloClassStatus.InContext s) {
+    ClassStatusApply.apply(client, cls, FIELD_MANAGER, "inContext", json.valueToTree(s));
+  }
+
+  private void event(SloClass cls, String reason, String type, String message, Instant now) {
+    try {
+      ObjectEvents.record(client, cls, reason, type, message, FIELD_MANAGER, now);
+    } catch (KubernetesClientException e) {
+      log.warn("event {} on {}: {}", reason, cls.getMetadata().getName(), e.getMessage());
+    }
+    log.info("class {}: {} {}", cls.getMetadata().getName(), reason, message);
+  }
+
+  /** How long a calibration of {@code cls} may take at most, for callers that wait. */
+  public Duration bound(SloClass cls) {
+    return props
+        .readyTimeout()
+        .plus(StepPlan.of(CalibrationStatusMapper.perPodCutoff(cls), props.budget()).bound());
+  }
+}

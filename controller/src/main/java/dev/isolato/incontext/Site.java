@@ -1,0 +1,57 @@
+package dev.isolato.incontext;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Where an in-context calibration measured (issue 34 items 1 and 4): the node, its CPU, the other
+ * classes whose pods shared the node and their load, and how busy the node was. A cut-off holds for
+ * the site it was measured at; {@link #sameContext} says whether another site is that context.
+ *
+ * @param node the node the calibration replica ran on
+ * @param cpuModel the node's CPU model (/proc/cpuinfo "model name"); null when unknown
+ * @param cpuMhz the node's CPU clock during the run (MHz, mean over cores); null when unknown
+ * @param neighbourPods other classes' pods on the node, by class
+ * @param neighbourRps those classes' request rate on the node (req/s, their latest live window)
+ * @param nodeBusyPct the node's CPU busy during the run, % of all its CPUs (generator included)
+ */
+public record Site(
+    String node,
+    String cpuModel,
+    Double cpuMhz,
+    Map<String, Integer> neighbourPods,
+    Map<String, Double> neighbourRps,
+    Double nodeBusyPct) {
+  public Site {
+    Objects.requireNonNull(node, "node");
+    neighbourPods = Map.copyOf(neighbourPods == null ? Map.of() : neighbourPods);
+    neighbourRps = Map.copyOf(neighbourRps == null ? Map.of() : neighbourRps);
+  }
+
+  /**
+   * The context label the run is stored under: the CPU model and the neighbour classes, not the
+   * node name (nodes of one kind with the same neighbours are one context), e.g. {@code
+   * in-context:Intel Xeon 8375C+bronze,silver}.
+   */
+  public String label() {
+    String cpu = cpuModel == null || cpuModel.isBlank() ? "cpu?" : cpuModel.trim();
+    String neighbours = String.join(",", new TreeMap<>(neighbourPods).keySet());
+    return "in-context:" + cpu + (neighbours.isEmpty() ? "" : "+" + neighbours);
+  }
+
+  /**
+   * Whether a cut-off measured at {@code other} applies here: the same CPU model (speed is what a
+   * saas-bench CPU unit costs) and the same neighbour classes. Load and utilisation are recorded,
+   * not matched: they move all the time, and the verification loop watches their effect live.
+   */
+  public boolean sameContext(Site other) {
+    return other != null
+        && Objects.equals(norm(cpuModel), norm(other.cpuModel))
+        && neighbourPods.keySet().equals(other.neighbourPods.keySet());
+  }
+
+  private static String norm(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
+  }
+}

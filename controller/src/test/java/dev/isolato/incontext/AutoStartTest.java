@@ -1,0 +1,55 @@
+package dev.isolato.incontext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class AutoStartTest {
+  static final Instant NOW = Instant.parse("2026-11-27T18:00:00Z");
+  static final Duration RETRY = Duration.ofMinutes(15);
+
+  @Test
+  void aClassWithNoCalibrationStartsOnceItsPoolIsReady() {
+    assertThat(new AutoStart(false, true, false, null, null, 200, null).reason(NOW, RETRY))
+        .contains("the class has no calibration");
+    assertThat(new AutoStart(false, false, false, null, null, 200, null).reason(NOW, RETRY))
+        .isEmpty();
+    assertThat(new AutoStart(false, true, true, null, null, 200, null).reason(NOW, RETRY))
+        .isEmpty();
+  }
+
+  @Test
+  void aFailedAttemptIsRetriedOnlyAfterTheRetryDelay() {
+    Instant last = NOW.minus(Duration.ofMinutes(5));
+    assertThat(new AutoStart(false, true, false, last, null, 200, null).reason(NOW, RETRY))
+        .isEmpty();
+    assertThat(
+            new AutoStart(false, true, false, last, null, 200, null)
+                .reason(NOW.plus(Duration.ofMinutes(11)), RETRY))
+        .contains("the class has no calibration");
+  }
+
+  @Test
+  void aNewPodSizeStartsOne() {
+    Instant last = NOW.minus(Duration.ofHours(1));
+    assertThat(new AutoStart(true, true, false, last, 200L, 400, null).reason(NOW, RETRY))
+        .contains("pod size changed from 200m to 400m");
+    assertThat(new AutoStart(true, true, false, last, 200L, 200, null).reason(NOW, RETRY))
+        .isEmpty();
+  }
+
+  @Test
+  void driftAfterTheLastCalibrationStartsOneAndDriftBeforeItDoesNot() {
+    Instant last = NOW.minus(Duration.ofHours(1));
+    assertThat(
+            new AutoStart(true, true, false, last, 200L, 200, NOW.minusSeconds(60))
+                .reason(NOW, RETRY))
+        .hasValueSatisfying(r -> assertThat(r).startsWith("live capacity below"));
+    assertThat(
+            new AutoStart(true, true, false, last, 200L, 200, last.minusSeconds(1))
+                .reason(NOW, RETRY))
+        .isEmpty();
+  }
+}
