@@ -20,13 +20,7 @@ GEN_CPUS=${GEN_CPUS:-0}
 CLASS=fill TENANT=fill-t NS=isolato-c-fill
 CPU=200m HEADROOM=800m CUTOFF=48 PROFILE=150 TARGET_MS=50
 RATES="24 43"   # 0.5× and 0.9× of the cut-off
-LOAD_PID=
-cleanup() {
-  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
-  delete_tenant_and_class "$TENANT" "$CLASS"
-  stop_controller
-}
-trap cleanup EXIT
+one_tenant_test
 
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"

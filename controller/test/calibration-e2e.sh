@@ -14,13 +14,7 @@ OPENLOOP=$ROOT/build/openloop
 OPENLOOP_IMAGE=localhost/isolato/openloop:dev
 CLASS=e2e-incal TENANT=t-incal NS=isolato-c-e2e-incal
 DECLARED=80 TARGET_MS=50
-LOAD_PID=
-cleanup() {
-  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
-  delete_tenant_and_class "$TENANT" "$CLASS"
-  stop_controller
-}
-trap cleanup EXIT
+one_tenant_test
 
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"

@@ -12,13 +12,7 @@ source "$(dirname "$0")/prometheus.sh"
 OPENLOOP=$ROOT/build/openloop
 CLASS=e2e-drift TENANT=t-drift NS=isolato-c-e2e-drift
 TARGET_MS=50 CUTOFF=300 MAX=4 COMMITTED=120 RATE=${CAPACITY_E2E_RATE:-90} SECONDS_LOAD=150
-LOAD_PID=
-cleanup() {
-  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
-  delete_tenant_and_class "$TENANT" "$CLASS"
-  stop_controller
-}
-trap cleanup EXIT
+one_tenant_test
 
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"

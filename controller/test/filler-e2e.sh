@@ -13,13 +13,7 @@ CLASS=e2e-fill TENANT=t-fill NS=isolato-c-e2e-fill
 # together they want more than the node has. A request costs cpu 1000 units (≈ 20 ms here),
 # so 120 req/s asks for more than 2 cores: the class pod saturates whatever it gets.
 HEADROOM=1750m RATE=120 PROFILE=1000 WINDOW=6
-LOAD_PID=
-cleanup() {
-  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
-  delete_tenant_and_class "$TENANT" "$CLASS"
-  stop_controller
-}
-trap cleanup EXIT
+one_tenant_test
 
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"

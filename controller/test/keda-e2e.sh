@@ -14,13 +14,7 @@ CLASS=e2e-keda TENANT=t-keda NS=isolato-c-e2e-keda
 CUTOFF=20 PIVOT=70
 THRESHOLD=14
 LOW=7 HIGH=35   # 0.5× and 2.5× of one pod's threshold
-LOAD_PID=
-cleanup() {
-  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
-  delete_tenant_and_class "$TENANT" "$CLASS"
-  stop_controller
-}
-trap cleanup EXIT
+one_tenant_test
 
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"

@@ -102,6 +102,19 @@ delete_tenant_and_class() { # TENANT CLASS
   api DELETE "/api/v1/slo-classes/$2" >/dev/null
 }
 
+# A test of one tenant ($TENANT) of one class ($CLASS) under a background load ($LOAD_PID, set
+# by the caller when it starts one): on exit the load stops, the tenant and class are deleted
+# and the controller stops.
+one_tenant_cleanup() {
+  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
+  delete_tenant_and_class "$TENANT" "$CLASS"
+  stop_controller
+}
+one_tenant_test() {
+  LOAD_PID=
+  trap one_tenant_cleanup EXIT
+}
+
 # The saas-bench image built from this tree, loaded into localkube (SAAS_BENCH_IMAGE_CONTEXT:
 # an image context already staged).
 load_saas_bench_image() {
