@@ -13,6 +13,12 @@ SPREAD=e2e-spread DISK=e2e-disk
 TARGET_MS=100 RATE=20
 LOAD_PID=
 cleanup() {
+  local rc=$?
+  if [ "$rc" != 0 ] && [ -n "${KUBECONFIG:-}" ]; then # what the failure left, before it is removed
+    kubectl get pods -A -o wide 2>&1 | grep -v '^kube-system\|^keda' >&2 || true
+    kubectl get tenants -A -o json 2>/dev/null | jq -c '.items[] | {n: .metadata.name, c: [.status.conditions[]? | {type, status, reason, message}]}' >&2 || true
+    kubectl get events -A --field-selector type=Warning 2>&1 | tail -20 >&2 || true
+  fi
   if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2>/dev/null || true; fi
   if [ -n "$CTL_PID" ]; then
     offboard_tenants t-spread t-disk
@@ -27,12 +33,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"
+"$LOCALKUBE" status >/dev/null 2>&1 || die "localkube is not running"
 t0=$SECONDS
 "$LOCALKUBE" config set network-policies.enabled true >/dev/null
 "$LOCALKUBE" up --nodes=2 >&2
 log "second node joined, NetworkPolicy enforced on both, in $((SECONDS - t0)) s"
+require_cluster # after the join: it loads the gate image into every node
 # the pools admit the controller and the host's clients by address: node 1's bridge, the node IP
 # (the host's route to node 2's pods) and the host's end of node 2's veth (kube-proxy masquerades
 # the host's connections to a Service whose pod is on node 2 to it)
