@@ -15,7 +15,7 @@ OPENLOOP=$ROOT/build/openloop
 SPREAD=e2e-spread DISK=e2e-disk
 TARGET_MS=100 RATE=20
 LOAD_PID=
-lk_conf() { "$LOCALKUBE" config | awk -v k="$1" -F' *= *' '$1 == k { print $2 }'; }
+lk_conf() { "$LOCALKUBE" config | awk -v k="$1" '$1 == k && $2 == "=" { print $3 }'; } # "KEY = VALUE  # comment"
 NETPOL_BEFORE=$(lk_conf network-policies.enabled) # the cluster's own setting, restored at the end
 cleanup() {
   local rc=$?
