@@ -67,7 +67,11 @@ api POST /api/v1/tenants '{"tenantId":"t-disk","sloClass":"'$DISK'","committedRp
 wait_serving 120 t-spread t-disk
 
 pods() { kubectl -n "isolato-c-$1" get pods -l app.kubernetes.io/name=saas-bench -o json; }
+# a tenant can be Serving before every pod of its pool has an address: both pods Ready first
+kubectl -n "isolato-c-$SPREAD" wait --for=condition=Ready pod -l app.kubernetes.io/name=saas-bench --timeout=60s >/dev/null \
+  || die "the pods of $SPREAD are not Ready"
 spread=$(pods $SPREAD)
+[ "$(jq '.items | length' <<< "$spread")" = 2 ] || die "$SPREAD has not 2 pods: $(jq -c '[.items[].metadata.name]' <<< "$spread")"
 nodes=$(jq -r '[.items[].spec.nodeName] | unique | length' <<< "$spread")
 [ "$nodes" = 2 ] || die "the 2 pods of $SPREAD are not on 2 nodes: $(jq -c '[.items[] | {n: .metadata.name, node: .spec.nodeName}]' <<< "$spread")"
 log "pool $SPREAD spread: $(jq -c '[.items[] | .spec.nodeName]' <<< "$spread")"
