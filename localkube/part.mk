@@ -7,8 +7,9 @@ E2E_TEST_TARGETS += test-localkube-e2e
 localkube-build: ## build (or reuse cached) Kubernetes binaries
 	@localkube/lib/build.sh
 
-test-localkube-unit: ## localkube's pure logic (what `down` removes from iptables)
+test-localkube-unit: ## localkube's pure logic (what `down` removes from iptables; cni0, node IP, kube-proxy chains only when `up` made them)
 	@python3 localkube/test/test_iptables_owned.py
+	@localkube/test/test_owned.sh
 
 test-localkube-e2e: localkube-build ## localkube smoke test and host-safety test on a real cluster
 	@localkube/test/smoke.sh

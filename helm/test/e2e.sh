@@ -14,6 +14,8 @@ NS=isolato-system
 CLASS=e2e-helm
 WORK=$(mktemp -d /tmp/isolato-helm-e2e.XXXXXX)
 source "$ROOT/helm/test/lib.sh"
+# shellcheck source=../../localkube/test/probe-pod.sh
+source "$ROOT/localkube/test/probe-pod.sh"
 log() { printf '[helm-e2e] %s\n' "$*" >&2; }
 die() { # the replicas' last log lines (and their previous container's) say what they did
   log "FAIL: $*"; kubectl -n $NS get pods -o wide >&2 || true
@@ -50,6 +52,7 @@ cleanup() {
   done
   if [ -n "${LOAD_PID:-}" ]; then kill "$LOAD_PID" 2>/dev/null || true; wait "$LOAD_PID" 2>/dev/null || true; fi
   rm -rf "$WORK"
+  probe_pod_delete e2e-helm-probe
   # Waited for: the next e2e's controller would otherwise start on a terminating namespace.
   if ! kubectl delete namespace $NS "isolato-$CLASS" "isolato-c-$CLASS" --ignore-not-found --timeout=180s >/dev/null; then
     kubectl get namespace $NS "isolato-$CLASS" "isolato-c-$CLASS" -o yaml >&2 || true
@@ -88,6 +91,17 @@ diff -u <(grep -v '^#' "$ROOT/helm/test/expected-rbac.txt" | verbs_sorted) "$WOR
 ports=$(kubectl -n $NS get networkpolicy isolato-controller -o jsonpath='{.spec.ingress[*].ports[*].port}') \
   || die "the chart's NetworkPolicy is missing"
 [ "$ports" = 8080 ] || die "the controller's NetworkPolicy admits ports '$ports', not the API port alone (metricsFrom is empty)"
+# In force when the cluster enforces NetworkPolicy (localkube's network-policies.enabled): a pod
+# of another namespace reaches each replica's API port, not its management port (docs/security.md)
+if [ "$("$LK" config | awk '$1 == "network-policies.enabled" && $2 == "=" { print $3 }')" = true ]; then
+  probe_pod_start e2e-helm-probe || die "no probe pod"
+  for ip in $(kubectl -n $NS get pods -l app.kubernetes.io/name=isolato -o jsonpath='{.items[*].status.podIP}'); do
+    probe_connects e2e-helm-probe "$ip" 8080 || die "another namespace's pod is refused the API port of $ip"
+    probe_connects e2e-helm-probe "$ip" 9090 && die "another namespace's pod reached the management port of $ip"
+  done
+  probe_pod_delete e2e-helm-probe
+  log "NetworkPolicy enforced: another namespace's pod reaches the replicas' API port only"
+fi
 log "helm test: onboards a tenant through the Service and sends it a request"
 # The test pod is deleted when it succeeds and kept (with its log) when it fails.
 "$HELM" test isolato -n $NS --timeout 3m >"$WORK/helm-test" 2>&1 \

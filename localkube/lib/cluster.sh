@@ -136,8 +136,7 @@ EOF
 }
 
 lk_network_up() {
-  local ip; ip=$(lk_conf node.ip)
-  ip addr show dev lo | grep " $ip/32" >/dev/null || ip addr add "$ip/32" dev lo
+  lk_host_network_claim "$(lk_conf node.ip)"
   sysctl -qw net.ipv4.ip_forward=1
   [ -e /proc/sys/net/bridge/bridge-nf-call-iptables ] && sysctl -qw net.bridge.bridge-nf-call-iptables=1
   mkdir -p "$LK_HOME/cni/net.d" "$LK_HOME/cni/ipam"
@@ -166,6 +165,7 @@ lk_down() {
   local quiet=${1:-}
   LK_T0=${LK_T0:-$(date +%s.%N)}
   [ -n "$quiet" ] || lk_step "stopping the cluster"
+  lk_host_network_adopt "$(lk_conf node.ip)"
   if [ -f "$LK_PIDS/kwok.pid" ]; then lk_kwok_down || lk_step "warning: kwok's fake nodes were not all removed"; fi
   local netns
   local c i
@@ -229,14 +229,12 @@ lk_unmount_all() {
 }
 
 lk_network_down() {
-  local ip; ip=$(lk_conf node.ip)
-  ip link show cni0 >/dev/null 2>&1 && ip link del cni0
-  [ -x "$LK_BIN_DIR/kube-proxy" ] && "$LK_BIN_DIR/kube-proxy" --cleanup >/dev/null 2>&1
+  # cni0, the node IP and kube-proxy's chains only when our `up` made them (lib/owned.sh)
+  lk_host_network_release "$(lk_conf node.ip)" "$LK_BIN_DIR/kube-proxy"
   # What kube-proxy --cleanup leaves: the bridge/portmap plugins' rules tagged with our
   # network's name, and shared-name chains that did not exist before our `up`.
   python3 "$LK_SRC/lib/iptables_owned.py" clean --network "$LK_CNI_NET" --state "$LK_IPTABLES_RECORD" || true
   rm -f "$LK_IPTABLES_RECORD"
-  ip addr show dev lo | grep " $ip/32" >/dev/null && ip addr del "$ip/32" dev lo
   rm -rf "$LK_HOME/cni/ipam"
   return 0
 }

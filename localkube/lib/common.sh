@@ -14,6 +14,7 @@ LK_USER_CONF=$LK_HOME/localkube.conf
 LK_CONTAINERD_SOCK=$LK_RUN/containerd.sock
 LK_CNI_NET=localkube
 LK_IPTABLES_RECORD=$LK_HOME/iptables-preexisting.json
+LK_OWNED=$LK_HOME/network-owned # lib/owned.sh
 
 lk_die() { printf '[localkube] error: %s\n' "$*" >&2; exit 1; }
 
