@@ -753,7 +753,8 @@ Lease writes (renewals; PUT, PATCH) as the API server timed them over the whole 
         " Shared machine: other helpers' builds and tests ran meanwhile.\n\n"
         f"{table}\n\nLease writes (renewals) as the API server timed them over the run:"
         f" {lease_puts.render()}.\n",
-        out.name,  # one section per results folder: a reduced run does not replace the full one
+        # one section per results folder: a reduced run does not replace the full one
+        "chaos" if out.name == "chaos" else f"chaos-{out.name}",
     )
 
 
