@@ -7,7 +7,6 @@ import dev.isolato.tenancy.Workload;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -20,6 +19,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -121,17 +121,14 @@ public final class CalibrationObjects {
         .withMatchLabels(Map.of(ID_LABEL, id))
         .endPodSelector()
         .withPolicyTypes("Ingress")
-        .addNewIngress()
-        .addNewFrom()
-        .withNewNamespaceSelector()
-        .addToMatchLabels("kubernetes.io/metadata.name", generatorNamespace)
-        .endNamespaceSelector()
-        .endFrom()
-        .addNewPort()
-        .withProtocol("TCP")
-        .withPort(new IntOrString(Workload.PORT))
-        .endPort()
-        .endIngress()
+        .withIngress(
+            PoolObjects.servicePortFrom(
+                List.of(
+                    new NetworkPolicyPeerBuilder()
+                        .withNewNamespaceSelector()
+                        .addToMatchLabels("kubernetes.io/metadata.name", generatorNamespace)
+                        .endNamespaceSelector()
+                        .build())))
         .endSpec()
         .build();
   }

@@ -23,6 +23,8 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRuleBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
@@ -268,14 +270,19 @@ public final class PoolObjects {
         .withMatchLabels(selector(in.pool()))
         .endPodSelector()
         .withPolicyTypes("Ingress")
-        .addNewIngress()
+        .withIngress(servicePortFrom(from))
+        .endSpec()
+        .build();
+  }
+
+  /** An ingress rule admitting {@code from} to the service port, the one port a pool pod opens. */
+  public static NetworkPolicyIngressRule servicePortFrom(List<NetworkPolicyPeer> from) {
+    return new NetworkPolicyIngressRuleBuilder()
         .withFrom(from)
         .addNewPort()
         .withProtocol("TCP")
         .withPort(new IntOrString(Workload.PORT))
         .endPort()
-        .endIngress()
-        .endSpec()
         .build();
   }
 
