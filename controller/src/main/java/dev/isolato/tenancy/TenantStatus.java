@@ -30,7 +30,11 @@ public class TenantStatus {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public RateProfile profile;
 
-  /** The tenant's behaviour from its offered rate against its commitment. */
+  /**
+   * The tenant's behaviour from its offered rate against its commitment. Unknown fields are left
+   * out, not sent as null: the schema types them as numbers and the API server refuses a null.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class RateProfile {
     /** abiding, aggressive (above its commitment), passive (far below), or unknown. */
     public String behaviour;

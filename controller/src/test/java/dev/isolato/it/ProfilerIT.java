@@ -234,6 +234,21 @@ class ProfilerIT extends ItBase {
             kube.v1().events().inNamespace(NS).list().getItems().stream()
                 .filter(e -> e.getInvolvedObject().getName().startsWith("pf-")))
         .hasSize(2);
+
+    // a window in which the class was not scraped: the rate is unknown, and the status says so
+    // (a null offeredRps was once refused by the schema, leaving the old verdict in place)
+    new TenantProfilerLoop(
+            kube,
+            window -> new TenantRates.Rates(Map.of(), Set.of()),
+            new TenantProfiler.Policy(1.1, 0.25, 600),
+            Duration.ofSeconds(30),
+            NS,
+            meters)
+        .pass(Instant.now());
+    var unknown =
+        kube.resources(Tenant.class).inNamespace(NS).withName("pf-loud").get().getStatus().profile;
+    assertThat(unknown.behaviour).isEqualTo("unknown");
+    assertThat(unknown.offeredRps).isNull();
   }
 
   /**
