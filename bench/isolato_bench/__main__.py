@@ -98,6 +98,7 @@ def scale(a: argparse.Namespace) -> None:
         return
     out = RESULTS / "scale" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     shapes = [a.reference, f"{a.tenants}:{a.classes}"]
+    opts += " " + scale_report.TRACKING
     run_sh("scale.sh", env={"SHAPES": " ".join(shapes), "OUT": str(out), "ISOLATO_JAVA_OPTS": opts})
     results = [json.loads((out / f"{s.replace(':', 'x')}.json").read_text()) for s in shapes]
     emit(

@@ -171,11 +171,21 @@ def memory(pid: str) -> dict:
     )
     histogram = subprocess.check_output(["jcmd", pid, "GC.class_histogram"], text=True)
     threads = len(os.listdir(f"/proc/{pid}/task"))
+    names = [
+        Path(f"/proc/{pid}/task/{tid}/comm").read_text().strip()
+        for tid in os.listdir(f"/proc/{pid}/task")
+    ]
+    nmt = subprocess.run(
+        ["jcmd", pid, "VM.native_memory", "summary"], capture_output=True, text=True
+    ).stdout
     return {
         "rss_mib": ob.rss_mib(),
         "heap_used_mib": used,
         "threads": threads,
+        "thread_groups": scale_report.thread_groups(names),
         "histogram": histogram.splitlines()[:23],
+        # only with -XX:NativeMemoryTracking=summary: where the RSS goes, JVM area by area
+        "committed_mib": scale_report.nmt_committed_mib(nmt),
     }
 
 

@@ -45,3 +45,37 @@ def test_heap_used_from_g1_or_serial():
     )
     assert scale_report.heap_used_mib(g1) == 54860 / 1024
     assert scale_report.heap_used_mib(serial) == 51.0
+
+
+NMT = """Native Memory Tracking:
+
+Total: reserved=1500000KB, committed=300000KB
+-                 Java Heap (reserved=262144KB, committed=110592KB)
+                            (mmap: reserved=262144KB, committed=110592KB)
+
+-                     Class (reserved=1056768KB, committed=13312KB)
+-                    Thread (reserved=30000KB, committed=29696KB)
+-                        GC (reserved=600KB, committed=512KB)
+"""
+
+
+def test_breakdown_from_native_memory_tracking_and_thread_names():
+    committed = scale_report.nmt_committed_mib(NMT)
+    assert committed == {"Java Heap": 108.0, "Class": 13.0, "Thread": 29.0, "GC": 0.5}
+    groups = scale_report.thread_groups(["http-nio-8080-exec-1", "http-nio-8080-exec-12", "main"])
+    assert groups == {"http-nio-#-exec-#": 2, "main": 1}
+    small, big = shape(1000, 20, 200.0, 0.1), shape(10000, 200, 250.0, 0.15)
+    small["committed_mib"] = {"Java Heap": 80.0, "Thread": 20.0, "GC": 0.5}
+    big["committed_mib"] = committed
+    big["thread_groups"] = groups
+    md = "\n".join(scale_report.report([small, big]))
+    assert "| Java Heap | 80 MiB | 108 MiB |" in md
+    assert "| Class | 0 MiB | 13 MiB |" in md
+    assert "GC" not in md.split("| Java Heap")[1].split("all areas")[0]
+    assert "| all areas | 100 MiB | 150 MiB |" in md
+    assert "2 `http-nio-#-exec-#`, 1 `main`" in md
+
+
+def test_no_breakdown_without_tracking():
+    md = "\n".join(scale_report.report([shape(1000, 20, 200.0, 0.1), shape(10, 2, 1.0, 0.1)]))
+    assert "JVM area" not in md
