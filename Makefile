@@ -60,6 +60,8 @@ test-e2e: localkube-build ## end-to-end tests on localkube
 	@$(LOCALKUBE) down >/dev/null
 	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) down --purge >/dev/null
 	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(MAKE) --no-print-directory test-localkube-e2e
+	@# the other tests start from a cluster of their own too, not the one the localkube test shaped
+	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) down --purge >/dev/null
 	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) up
 	@export LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME); rc=0; \
 	  $(MAKE) --no-print-directory $(filter-out test-localkube-e2e,$(E2E_TEST_TARGETS)) || rc=$$?; \

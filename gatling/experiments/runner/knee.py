@@ -135,7 +135,8 @@ def past_the_knee(
 
 PAST_THE_KNEE = "failed above a clean first failure: cannot move the cut-off"
 PASSED_DESPITE_STEAL = (
-    "passed despite the steal, which only takes capacity away: cannot move the cut-off"
+    "passed despite the steal or the load outside the pods, which only take capacity away:"
+    " cannot move the cut-off"
 )
 
 
@@ -143,8 +144,9 @@ def moot_steps(
     steps: Sequence[Mapping[str, Any]], target_ms: float, dirty: set[int], steal_only: set[int]
 ) -> dict[int, str]:
     """Contaminated steps (positions in `steps`) that cannot change the result, each with why:
-    failing steps past the knee, and steps whose only fault is steal that passed anyway (steal
-    removes CPU the quota does not see, so without it they would pass too) unless they set the
+    failing steps past the knee, and steps whose only fault is steal or load outside the pods
+    that passed anyway (both remove CPU the quota does not see, so without them they would pass
+    too) unless they set the
     low-load figure (the lowest rate), whose p95 the steal may have raised."""
     out = dict.fromkeys(past_the_knee(steps, target_ms, dirty), PAST_THE_KNEE)
     lowest = min((s["offeredRps"] for s in steps), default=None)

@@ -33,7 +33,7 @@ def test_cpulists_round_trip():
 
 
 def test_proc_parsers():
-    assert parse_proc_stat(PROC_STAT) == {0: (10, 433), 1: (20, 463)}
+    assert parse_proc_stat(PROC_STAT) == {0: (10, 433, 302), 1: (20, 463, 203)}
     line = "4242 (java (main)) S 1 4242 4242 0 -1 4194560 10 0 0 0 1500 250 0 0 20 0 30 0"
     assert parse_pid_stat(line) == 1750
     stat = "nr_periods 100\nnr_throttled 25\nthrottled_time 5000000\nnr_bursts 0\n"
@@ -44,11 +44,11 @@ def test_proc_parsers():
     }
 
 
-def sample(t, ticks, steal1, total1, periods=0, throttled=0, pods="1", gen="0"):
+def sample(t, ticks, steal1, total1, periods=0, throttled=0, pods="1", gen="0", idle1=None):
     return Sample(
         t,
         ticks,
-        {0: (0, 100 * t), 1: (steal1, total1)},
+        {0: (0, 100 * t, 0), 1: (steal1, total1, total1 - steal1 if idle1 is None else idle1)},
         {"nr_periods": periods, "nr_throttled": throttled, "throttled_time": throttled * 1_000_000},
         parse_cpulist(pods),
         parse_cpulist(gen),
@@ -125,7 +125,13 @@ def test_assess_names_every_reason():
         "step 1: steal 7.5 % on the pods' CPUs (> 5.0 %)",
     ]
     assert "CPUs 1 shared" in assess([{**clean, "sharedCpus": "1"}], pinned)["reasons"][0]
-    assert v["thresholds"] == {"generatorCpuPct": 70.0, "stealPct": 5.0}
+    assert v["thresholds"] == {"generatorCpuPct": 70.0, "stealPct": 5.0, "outsidePodsCpuPct": 10.0}
+    # doc-claim: docs/gatling.md: used more than 10 % of the pods' CPUs
+    crowded = {**clean, "outsidePodsCpuPct": 10.5}
+    assert assess([crowded], pinned)["reasons"] == [
+        "step 0: processes outside the pods used 10.5 % of the pods' CPUs (> 10.0 %)"
+    ]
+    assert assess([{**clean, "outsidePodsCpuPct": 10.0}], pinned)["status"] == "clean"
 
 
 def test_assess_keeps_moot_steps_reasons_apart():
@@ -150,8 +156,20 @@ def test_assess_tells_the_moot_rule_which_steps_only_steal_contaminated():
     stolen = {**clean, "stealPct": 5.1}
     both = {**stolen, "generatorCpuPct": 85.0}
     seen = []
-    assess([clean, stolen, both], {"pinned": True}, moot=lambda d, s: seen.append((d, s)) or {})
-    assert seen == [({1, 2}, {1})]
+    crowded = {**clean, "outsidePodsCpuPct": 40.0}
+    moot = lambda d, s: seen.append((d, s)) or {}  # noqa: E731
+    assess([clean, stolen, both, crowded, {**crowded, **stolen}], {"pinned": True}, moot=moot)
+    assert seen == [({1, 2, 3, 4}, {1, 3, 4})]
+
+
+def test_a_window_has_the_load_outside_the_pods_when_kubepods_was_read():
+    # the pods' CPU: 2 s, 200 ticks, of which 50 idle and 10 steal: 140 busy (1.4 s); all pods 0.6 s
+    a = replace(sample(0, 0, 0, 0, idle1=0), kubepods_usage_ns=0)
+    b = replace(sample(2, 0, 10, 200, idle1=50), kubepods_usage_ns=6 * 10**8)
+    assert window(a, b)["outsidePodsCpuPct"] == 40.0  # (1.4 - 0.6) s in 2 s
+    assert "outsidePodsCpuPct" not in window(replace(a, kubepods_usage_ns=None), b)
+    quiet = replace(b, kubepods_usage_ns=2 * 10**9)  # the pods used more than the ticks saw
+    assert window(a, quiet)["outsidePodsCpuPct"] == 0.0
 
 
 def test_split_cpus_gives_the_first_to_the_generator():

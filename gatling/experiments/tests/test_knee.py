@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 from runner.knee import (
+    PASSED_DESPITE_STEAL,
     binom_cdf,
     bracket,
     ci_overlap,
@@ -122,9 +123,8 @@ def test_a_step_that_passed_despite_steal_is_moot_unless_it_is_the_low_load_one(
     # refused on 2026-11-25 04:34 and 05:07: 5.12 and 5.02 % steal in a step that passed
     steps = [step(r, 5) for r in (4, 8, 12)] + [step(16, 90), step(14, 30), step(15, 60)]
     moot = moot_steps(steps, 50, dirty={0, 1, 3, 5}, steal_only={0, 1, 3})
-    assert moot == {
-        1: "passed despite the steal, which only takes capacity away: cannot move the cut-off"
-    }
+    assert moot == {1: PASSED_DESPITE_STEAL}
+    assert "cannot move the cut-off" in PASSED_DESPITE_STEAL
     # 0 set the low-load p95; 3 (16 req/s) failed above the first failure, 15, which is dirty
     assert 3 not in moot_steps(steps, 50, dirty={3, 5}, steal_only={3})
     assert moot_steps(steps, 50, dirty={3}, steal_only={3}) == {
