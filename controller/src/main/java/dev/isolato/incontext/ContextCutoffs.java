@@ -159,6 +159,24 @@ public final class ContextCutoffs {
         NO_MATCH, perPod, List.copyOf(measuredIn), List.copyOf(unmatched), stable, notes);
   }
 
+  /**
+   * Whether a change of context moved the figure the class is planned on significantly: the
+   * stability analysis of the new figure against the old one as baseline, beyond the policy's limit
+   * either way (a higher figure vanishes as easily when the context changes back).
+   */
+  public static ContextStability shift(
+      String sloClass, double before, double after, StabilityPolicy policy) {
+    return new StabilityAnalyzer(new StabilityPolicy(policy.maxDeviationPct(), "before"))
+        .analyze(
+            sloClass,
+            List.of(
+                new ContextCutoff("before", before, List.of()),
+                new ContextCutoff("after", after, List.of())),
+            Set.of())
+        .contexts()
+        .get(1);
+  }
+
   /** The stability analysis of one context's figures, the class's IO-heavy peers named. */
   private static StabilityReport analyze(
       String sloClass, boolean ioHeavy, ContextKey key, List<Figure> here, StabilityPolicy policy) {

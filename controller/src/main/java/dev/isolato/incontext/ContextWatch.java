@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.events.ObjectEvents;
 import dev.isolato.incontext.NodeContexts.PodOnNode;
+import dev.isolato.slo.ContextStability;
 import dev.isolato.slo.StabilityPolicy;
 import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.ClassStatusApply;
@@ -101,23 +102,33 @@ final class ContextWatch {
   }
 
   /**
-   * The CPU model each node is known by: the newest in-context figure of any class measured there.
+   * The CPU model each node is known by: the newest in-context figure or successful in-context
+   * calibration of any class there (the latter also names the node of a figure stored before
+   * figures recorded their node).
    */
   static Map<String, String> nodeTypes(List<SloClass> all) {
-    List<SloClassStatus.CutoffPoint> located = new ArrayList<>();
+    record Seen(String at, String node, String type) {}
+    List<Seen> seen = new ArrayList<>();
     for (SloClass c : all) {
-      if (c.getStatus() != null && c.getStatus().cutoffs != null) {
-        c.getStatus().cutoffs.stream().filter(p -> p.node != null).forEach(located::add);
+      SloClassStatus st = c.getStatus();
+      if (st == null) {
+        continue;
+      }
+      for (SloClassStatus.CutoffPoint p :
+          st.cutoffs == null ? List.<SloClassStatus.CutoffPoint>of() : st.cutoffs) {
+        ContextKey.parse(p.context)
+            .filter(k -> p.node != null && k.nodeType() != null)
+            .ifPresent(k -> seen.add(new Seen(p.measuredAt, p.node, k.nodeType())));
+      }
+      SloClassStatus.InContext ic = st.inContext;
+      String type = ic == null ? null : new ContextKey(ic.cpuModel, null, null).nodeType();
+      if (type != null && ic.node != null && CalibrationState.SUCCEEDED.equals(ic.phase)) {
+        seen.add(new Seen(ic.finishedAt, ic.node, type));
       }
     }
-    located.sort(
-        Comparator.comparing((SloClassStatus.CutoffPoint p) -> Objects.toString(p.measuredAt, "")));
+    seen.sort(Comparator.comparing((Seen s) -> Objects.toString(s.at(), "")));
     Map<String, String> types = new HashMap<>();
-    for (SloClassStatus.CutoffPoint p : located) {
-      ContextKey.parse(p.context)
-          .map(ContextKey::nodeType)
-          .ifPresent(type -> types.put(p.node, type));
-    }
+    seen.forEach(s -> types.put(s.node(), s.type()));
     return types;
   }
 
@@ -163,11 +174,18 @@ final class ContextWatch {
     // the first placement is no change of context; a class never measured has nothing to redo
     // (the automatic start's "no calibration" and the Uncalibrated condition speak for it)
     if (prev != null && prev.nodes != null && !prev.nodes.isEmpty() && !next.changes.isEmpty()) {
+      ContextStability shift =
+          prev.perPodCutoffRps == null || next.perPodCutoffRps == null
+              ? null
+              : ContextCutoffs.shift(name, prev.perPodCutoffRps, next.perPodCutoffRps, policy);
       event(
           cls,
           "ContextChanged",
-          "Normal",
-          String.join("; ", next.changes) + "; " + choice.notes().get(0),
+          shift != null && shift.unstable() ? "Warning" : "Normal",
+          String.join("; ", next.changes)
+              + "; "
+              + choice.notes().get(0)
+              + (shift == null ? "" : "; " + shiftText(prev.perPodCutoffRps, shift)),
           now);
     }
     if (choice.recalibrationDue()
@@ -214,6 +232,17 @@ final class ContextWatch {
       x.changes = prev == null || prev.nodes == null ? List.of() : changes(prev.nodes, nodes);
     }
     return x;
+  }
+
+  /** The figure's move with the change, and whether it is significant. */
+  static String shiftText(double before, ContextStability shift) {
+    return String.format(
+        java.util.Locale.ROOT,
+        "cut-off %.1f → %.1f req/s per pod (%+.1f%%, %s)",
+        before,
+        shift.cutoffRps(),
+        shift.deviationPct(),
+        shift.unstable() ? "significant" : "within the stability limit");
   }
 
   /** What changed between the pool's nodes before and now, in words. */

@@ -115,4 +115,18 @@ class ContextCutoffsTest {
     assertThat(c.perPodRps()).isEqualTo(60);
     assertThat(c.notes()).anyMatch(n -> n.startsWith("unsafe: disk-IO-intensive gold"));
   }
+
+  @Test
+  @DocClaim("docs/calibration.md: a `Warning` when the figure moved beyond the stability limit")
+  void aChangeOfContextIsSignificantWhenTheFigureMovesBeyondTheLimit() {
+    var down = ContextCutoffs.shift("gold", 80, 60, POLICY);
+    assertThat(down.deviationPct()).isEqualTo(-25);
+    assertThat(down.unstable()).isTrue();
+    assertThat(ContextWatch.shiftText(80, down))
+        .isEqualTo("cut-off 80.0 → 60.0 req/s per pod (-25.0%, significant)");
+    assertThat(ContextCutoffs.shift("gold", 80, 84, POLICY).unstable()).isFalse();
+    assertThat(ContextCutoffs.shift("gold", 80, 100, POLICY).unstable())
+        .as("a higher figure too")
+        .isTrue();
+  }
 }

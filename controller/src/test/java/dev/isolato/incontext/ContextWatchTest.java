@@ -58,6 +58,19 @@ class ContextWatchTest {
                     point("in-context:EPYC+gold", "n1", 40, 1, 200L, "2026-11-27T11:30:00Z"),
                     point("in-context:Xeon", "n2", 40, 1, 200L, "2026-11-27T09:00:00Z"))));
     assertThat(types).isEqualTo(Map.of("n1", "EPYC", "n2", "Xeon"));
+
+    SloClass older =
+        cls("silver", point("in-context:Xeon", null, 50, 1, 200L, "2026-11-27T08:00:00Z"));
+    older.getStatus().inContext = new SloClassStatus.InContext();
+    older.getStatus().inContext.phase = CalibrationState.SUCCEEDED;
+    older.getStatus().inContext.node = "n3";
+    older.getStatus().inContext.cpuModel = " Xeon ";
+    older.getStatus().inContext.finishedAt = "2026-11-27T08:00:00Z";
+    assertThat(ContextWatch.nodeTypes(List.of(older)))
+        .as("a figure stored before figures named their node: its calibration's node")
+        .isEqualTo(Map.of("n3", "Xeon"));
+    older.getStatus().inContext.phase = CalibrationState.FAILED;
+    assertThat(ContextWatch.nodeTypes(List.of(older))).isEmpty();
   }
 
   @Test

@@ -139,7 +139,15 @@ class ContextIT extends ItBase {
                         kube.v1().events().inNamespace("default").list().getItems().stream()
                             .filter(e -> CLS.equals(e.getInvolvedObject().getName()))
                             .map(e -> e.getReason() + ": " + e.getMessage()))
-                    .anyMatch(m -> m.startsWith("ContextChanged: node " + NODE))
+                    .anyMatch(
+                        m ->
+                            m.startsWith("ContextChanged: node " + NODE)
+                                && m.endsWith(
+                                    String.format(
+                                        java.util.Locale.ROOT,
+                                        "cut-off %.1f → 40.0 req/s per pod (%+.1f%%, significant)",
+                                        here,
+                                        100 * (40 - here) / here)))
                     .anyMatch(
                         m ->
                             m.startsWith("RecalibrationDue: no cut-off measured in " + crowded)
