@@ -224,6 +224,7 @@ final class ContextWatch {
     x.recalibrationDue = choice.recalibrationDue();
     x.calibratedAt = cls.getStatus() == null ? null : cls.getStatus().calibratedAt;
     x.declaredPerPodRps = cls.getSpec().perPodCutoffRps;
+    x.podCpuMillis = InContextCalibrations.podCpuMillis(cls);
     if (prev != null && Objects.equals(prev.nodes, x.nodes) && prev.since != null) {
       x.since = prev.since;
       x.changes = prev.changes == null ? List.of() : prev.changes;

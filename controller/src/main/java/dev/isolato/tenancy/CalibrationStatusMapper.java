@@ -296,7 +296,10 @@ public final class CalibrationStatusMapper {
   /**
    * The class's candidate pod sizes with the newest per-pod cut-off calibrated at each, for the
    * planner; null when the class declares no candidates. A cut-off stored before sizes were
-   * recorded counts as the declared size's.
+   * recorded counts as the declared size's. Once the context watch chose a figure ({@link
+   * #contextCutoff}), the size the pools run has that figure, and another size only a figure
+   * measured in the contexts it was chosen from ({@code Matched}) or none ({@code NoMatch}): a size
+   * is not chosen on a figure from another context.
    */
   public static PodSizing sizing(SloClass c) {
     SloClassSpec.PodResources r = c.getSpec().resources;
@@ -306,6 +309,13 @@ public final class CalibrationStatusMapper {
     long declared = cpuMillis(r.cpu);
     List<SloClassStatus.CutoffPoint> cutoffs =
         c.getStatus() == null ? List.of() : nonNull(c.getStatus().cutoffs);
+    Double inContext = contextCutoff(c);
+    SloClassStatus.Context context = inContext == null ? null : c.getStatus().context;
+    if (context != null) {
+      boolean matched = SloClassStatus.Context.MATCHED.equals(context.match);
+      List<String> from = nonNull(context.measuredIn);
+      cutoffs = cutoffs.stream().filter(p -> matched && from.contains(p.context)).toList();
+    }
     List<Long> sizes = new ArrayList<>();
     sizes.add(declared);
     r.cpuCandidates.stream()
@@ -313,17 +323,22 @@ public final class CalibrationStatusMapper {
         .filter(m -> !sizes.contains(m))
         .forEach(sizes::add);
     sizes.sort(Comparator.naturalOrder());
+    List<SloClassStatus.CutoffPoint> kept = cutoffs;
     List<PodSizing.SizeCutoff> candidates =
         sizes.stream()
             .map(
                 m ->
                     new PodSizing.SizeCutoff(
                         m,
-                        measuredPerPod(
-                            cutoffs.stream()
-                                .filter(
-                                    p -> (p.podCpuMillis == null ? declared : p.podCpuMillis) == m)
-                                .toList())))
+                        context != null && Objects.equals(context.podCpuMillis, m)
+                            ? inContext
+                            : measuredPerPod(
+                                kept.stream()
+                                    .filter(
+                                        p ->
+                                            (p.podCpuMillis == null ? declared : p.podCpuMillis)
+                                                == m)
+                                    .toList())))
             .toList();
     Long fitAt =
         c.getStatus() == null || c.getStatus().fit == null ? null : c.getStatus().fit.podCpuMillis;

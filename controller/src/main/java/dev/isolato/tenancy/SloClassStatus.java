@@ -113,6 +113,9 @@ public class SloClassStatus {
     public String calibratedAt;
 
     public Double declaredPerPodRps;
+
+    /** The pod size (millicores) the figure is for: the size the pools run. */
+    public Long podCpuMillis;
   }
 
   /**

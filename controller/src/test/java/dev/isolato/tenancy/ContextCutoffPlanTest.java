@@ -101,4 +101,36 @@ class ContextCutoffPlanTest {
                 + " context the pool runs in, "
                 + HERE);
   }
+
+  @Test
+  @DocClaim("docs/calibration.md: a pod size is not chosen on a figure from another context")
+  void candidateSizesCarryOnlyFiguresOfThePoolsContext() {
+    SloClass c = placed(SloClassStatus.Context.MATCHED, 60);
+    c.getSpec().resources.cpuCandidates = List.of("250m", "1");
+    c.getStatus().context.podCpuMillis = 500L;
+    c.getStatus().cutoffs =
+        List.of(point(HERE, 250, 25), point("alone", 1000, 400), point("alone", 500, 165));
+    assertThat(CalibrationStatusMapper.sizing(c).candidates())
+        .extracting(s -> s.cpuMillis() + "=" + s.perPodCutoffRps())
+        .containsExactly("250=25.0", "500=60.0", "1000=null");
+    c.getStatus().context.match = SloClassStatus.Context.NO_MATCH;
+    assertThat(CalibrationStatusMapper.sizing(c).candidates())
+        .extracting(s -> s.cpuMillis() + "=" + s.perPodCutoffRps())
+        .containsExactly("250=null", "500=60.0", "1000=null");
+    c.getStatus().context = null;
+    assertThat(CalibrationStatusMapper.sizing(c).candidates())
+        .extracting(s -> s.cpuMillis() + "=" + s.perPodCutoffRps())
+        .as("no choice yet: every size's newest figure, as before")
+        .containsExactly("250=25.0", "500=165.0", "1000=400.0");
+  }
+
+  static SloClassStatus.CutoffPoint point(String context, long cpu, double rps) {
+    SloClassStatus.CutoffPoint p = new SloClassStatus.CutoffPoint();
+    p.context = context;
+    p.pods = 1;
+    p.rps = rps;
+    p.perPodRps = rps;
+    p.podCpuMillis = cpu;
+    return p;
+  }
 }
