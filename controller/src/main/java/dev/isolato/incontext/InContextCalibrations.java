@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationValidator;
 import dev.isolato.calibration.FieldError;
-import dev.isolato.events.ObjectEvents;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.SloEngine;
@@ -62,6 +61,7 @@ public final class InContextCalibrations {
   private final Set<String> cleaned = ConcurrentHashMap.newKeySet();
 
   private final ClassPasses passes;
+  private final ContextWatch contexts;
 
   /** Refused to start: already running, or no ready pool pod to copy. */
   public static final class Refused extends RuntimeException {
@@ -83,6 +83,7 @@ public final class InContextCalibrations {
     this.props = props;
     this.generatorNamespace = generatorNamespace;
     this.passes = new ClassPasses(client, "in-context-calibration", this::pass);
+    this.contexts = new ContextWatch(client, engine.config().stability(), props.auto());
   }
 
   /** Starts advancing calibrations (on becoming the leader); idempotent. */
@@ -100,8 +101,16 @@ public final class InContextCalibrations {
     passes.stop();
   }
 
-  /** One pass over every class: advance, clean up, start automatically. */
+  /**
+   * One pass over every class: where each pool runs and the figure measured there ({@link
+   * ContextWatch}); then advance, clean up, start automatically.
+   */
   public void pass(List<SloClass> all, Instant now) {
+    try {
+      contexts.pass(all, now);
+    } catch (KubernetesClientException e) {
+      log.warn("context watch: {}", e.toString());
+    }
     for (SloClass cls : all) {
       if (cls.getSpec() == null || cls.getMetadata().getDeletionTimestamp() != null) {
         continue;
@@ -134,7 +143,9 @@ public final class InContextCalibrations {
               instant(s == null ? null : s.startedAt),
               s != null && CalibrationState.SUCCEEDED.equals(s.phase) ? s.podCpuMillis : null,
               podCpuMillis(cls),
-              instant(st.capacity == null ? null : st.capacity.driftSince));
+              instant(st.capacity == null ? null : st.capacity.driftSince),
+              contextChange(st.context),
+              instant(st.context == null ? null : st.context.since));
       var reason = auto.reason(now, props.retryAfter());
       if (reason.isPresent()) {
         try {
@@ -275,24 +286,26 @@ public final class InContextCalibrations {
     write(cls, s);
   }
 
-  /** Other classes' pods on the node, and their load from their latest live window. */
+  /**
+   * Other classes' pods on the node (the rule {@link ContextWatch} matches pools with), and their
+   * load from their latest live window.
+   */
   private void neighbours(SloClass cls, String node, SloClassStatus.InContext s) {
-    Map<String, Integer> pods = new TreeMap<>();
-    for (Pod p :
+    List<NodeContexts.PodOnNode> onNode =
         client
             .pods()
             .inAnyNamespace()
             .withField("spec.nodeName", node)
             .withLabel(PoolObjects.CLASS_LABEL)
             .list()
-            .getItems()) {
-      String other = p.getMetadata().getLabels().get(PoolObjects.CLASS_LABEL);
-      if (!other.equals(cls.getMetadata().getName())
-          && !CalibrationObjects.CALIBRATION_ROLE.equals(
-              p.getMetadata().getLabels().get(PoolObjects.ROLE_LABEL))) {
-        pods.merge(other, 1, Integer::sum);
-      }
-    }
+            .getItems()
+            .stream()
+            .map(ContextWatch::onNode)
+            .filter(Objects::nonNull)
+            .toList();
+    String name = cls.getMetadata().getName();
+    Map<String, Integer> pods = NodeContexts.neighbourPods(name, onNode);
+    s.ioNeighbours = NodeContexts.ioNeighbours(name, onNode);
     Map<String, Double> rps = new TreeMap<>();
     pods.forEach(
         (other, n) -> {
@@ -378,7 +391,8 @@ public final class InContextCalibrations {
             g == null ? null : g.cpuMhz(),
             s.neighbourPods,
             s.neighbourRps,
-            g == null ? null : g.nodeBusyPct());
+            g == null ? null : g.nodeBusyPct(),
+            s.ioNeighbours);
     CalibrationRun run = InContextRun.of(out.run(), site, cls, s, podCpu(cls), g);
     List<FieldError> errors = CalibrationValidator.validate(run);
     ClassTarget target = CalibrationStatusMapper.target(cls);
@@ -521,12 +535,17 @@ public final class InContextCalibrations {
   }
 
   private void event(SloClass cls, String reason, String type, String message, Instant now) {
-    try {
-      ObjectEvents.record(client, cls, reason, type, message, FIELD_MANAGER, now);
-    } catch (KubernetesClientException e) {
-      log.warn("event {} on {}: {}", reason, cls.getMetadata().getName(), e.getMessage());
+    ContextWatch.event(client, cls, reason, type, message, FIELD_MANAGER, now);
+  }
+
+  /** Why the context watch holds a recalibration due; null when none is. */
+  static String contextChange(SloClassStatus.Context context) {
+    if (context == null || !Boolean.TRUE.equals(context.recalibrationDue)) {
+      return null;
     }
-    log.info("class {}: {} {}", cls.getMetadata().getName(), reason, message);
+    return "no cut-off measured where the pool runs ("
+        + String.join(", ", context.unmatched == null ? List.of() : context.unmatched)
+        + ")";
   }
 
   /** How long a calibration of {@code cls} may take at most, for callers that wait. */

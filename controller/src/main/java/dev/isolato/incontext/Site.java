@@ -1,8 +1,8 @@
 package dev.isolato.incontext;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * Where an in-context calibration measured (issue 34 items 1 and 4): the node, its CPU, the other
@@ -15,6 +15,7 @@ import java.util.TreeMap;
  * @param neighbourPods other classes' pods on the node, by class
  * @param neighbourRps those classes' request rate on the node (req/s, their latest live window)
  * @param nodeBusyPct the node's CPU busy during the run, % of all its CPUs (generator included)
+ * @param ioNeighbours the neighbour classes whose pods there are IO-heavy
  */
 public record Site(
     String node,
@@ -22,36 +23,34 @@ public record Site(
     Double cpuMhz,
     Map<String, Integer> neighbourPods,
     Map<String, Double> neighbourRps,
-    Double nodeBusyPct) {
+    Double nodeBusyPct,
+    List<String> ioNeighbours) {
   public Site {
     Objects.requireNonNull(node, "node");
     neighbourPods = Map.copyOf(neighbourPods == null ? Map.of() : neighbourPods);
     neighbourRps = Map.copyOf(neighbourRps == null ? Map.of() : neighbourRps);
+    ioNeighbours = ioNeighbours == null ? List.of() : List.copyOf(ioNeighbours);
+  }
+
+  /** The context the site is: its CPU model, neighbour classes and IO-heavy neighbours. */
+  public ContextKey key() {
+    return new ContextKey(cpuModel, List.copyOf(neighbourPods.keySet()), ioNeighbours);
   }
 
   /**
-   * The context label the run is stored under: the CPU model and the neighbour classes, not the
-   * node name (nodes of one kind with the same neighbours are one context), e.g. {@code
-   * in-context:Intel Xeon 8375C+bronze,silver}.
+   * The context label the run is stored under ({@link ContextKey#label}): the CPU model and the
+   * neighbour classes, not the node name (nodes of one kind with the same neighbours are one
+   * context), e.g. {@code in-context:Intel Xeon 8375C+bronze,silver}.
    */
   public String label() {
-    String cpu = cpuModel == null || cpuModel.isBlank() ? "cpu?" : cpuModel.trim();
-    String neighbours = String.join(",", new TreeMap<>(neighbourPods).keySet());
-    return "in-context:" + cpu + (neighbours.isEmpty() ? "" : "+" + neighbours);
+    return key().label();
   }
 
   /**
-   * Whether a cut-off measured at {@code other} applies here: the same CPU model (speed is what a
-   * saas-bench CPU unit costs) and the same neighbour classes. Load and utilisation are recorded,
-   * not matched: they move all the time, and the verification loop watches their effect live.
+   * Whether a cut-off measured at {@code other} applies here ({@link ContextKey#matches}). Load and
+   * utilisation are recorded, not matched.
    */
   public boolean sameContext(Site other) {
-    return other != null
-        && Objects.equals(norm(cpuModel), norm(other.cpuModel))
-        && neighbourPods.keySet().equals(other.neighbourPods.keySet());
-  }
-
-  private static String norm(String s) {
-    return s == null || s.isBlank() ? null : s.trim();
+    return other != null && key().matches(other.key());
   }
 }

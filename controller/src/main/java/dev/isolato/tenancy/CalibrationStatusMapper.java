@@ -94,7 +94,13 @@ public final class CalibrationStatusMapper {
     SloClassStatus prev = current == null ? new SloClassStatus() : current;
     String at = now.toString();
     SloClassStatus next = new SloClassStatus();
-    next.cutoffs = withCutoff(prev.cutoffs, cutoffPoint(outcome, podCpuMillis(run), at));
+    SloClassStatus.CutoffPoint point = cutoffPoint(outcome, podCpuMillis(run), at);
+    if (point != null && run.context().more() != null) {
+      // an in-context run names its node: what the node's CPU is becomes known from it
+      Object node = run.context().more().get("node");
+      point.node = node instanceof String n ? n : null;
+    }
+    next.cutoffs = withCutoff(prev.cutoffs, point);
     next.perPodCutoffRps = measuredPerPod(next.cutoffs);
     next.calibrationRuns = withRun(storedRuns(prev), toStored(run, at));
     next.fit = toStatus(fit, run.context().label(), fitRuns, at);
@@ -184,10 +190,49 @@ public final class CalibrationStatusMapper {
     return liveLimit(c).orElse(calibratedPerPodCutoff(c));
   }
 
-  /** Measured when a calibration stored one, else declared. */
+  /**
+   * The figure measured where the pool runs (the context watch's choice, docs/calibration.md
+   * "Contexts"), else measured when a calibration stored one, else declared.
+   */
   public static double calibratedPerPodCutoff(SloClass c) {
+    Double inContext = contextCutoff(c);
+    if (inContext != null) {
+      return inContext;
+    }
     Double measured = c.getStatus() == null ? null : c.getStatus().perPodCutoffRps;
     return measured != null && measured > 0 ? measured : c.getSpec().perPodCutoffRps;
+  }
+
+  /**
+   * The figure the context watch chose for the contexts the pool runs in; null when it chose none
+   * (no pod placed yet) or chose against another calibration or declared figure than today's.
+   */
+  public static Double contextCutoff(SloClass c) {
+    SloClassStatus st = c.getStatus();
+    SloClassStatus.Context x = st == null ? null : st.context;
+    if (x == null
+        || x.perPodCutoffRps == null
+        || !(x.perPodCutoffRps > 0)
+        || !Objects.equals(x.calibratedAt, st.calibratedAt)
+        || x.declaredPerPodRps == null
+        || x.declaredPerPodRps != c.getSpec().perPodCutoffRps) {
+      return null;
+    }
+    return x.perPodCutoffRps;
+  }
+
+  /**
+   * Whether the stored model may guide the plan where the pool runs: it was fitted in a context the
+   * context watch matched, or the pool has no context yet.
+   */
+  public static boolean fitHoldsHere(SloClass c) {
+    SloClassStatus st = c.getStatus();
+    if (contextCutoff(c) == null || st.fit == null) {
+      return true;
+    }
+    return st.context.measuredIn != null
+        && st.context.measuredIn.contains(st.fit.context)
+        && SloClassStatus.Context.MATCHED.equals(st.context.match);
   }
 
   /**
@@ -251,7 +296,10 @@ public final class CalibrationStatusMapper {
   /**
    * The class's candidate pod sizes with the newest per-pod cut-off calibrated at each, for the
    * planner; null when the class declares no candidates. A cut-off stored before sizes were
-   * recorded counts as the declared size's.
+   * recorded counts as the declared size's. Once the context watch chose a figure ({@link
+   * #contextCutoff}), the size the pools run has that figure, and another size only a figure
+   * measured in the contexts it was chosen from ({@code Matched}) or none ({@code NoMatch}): a size
+   * is not chosen on a figure from another context.
    */
   public static PodSizing sizing(SloClass c) {
     SloClassSpec.PodResources r = c.getSpec().resources;
@@ -261,6 +309,13 @@ public final class CalibrationStatusMapper {
     long declared = cpuMillis(r.cpu);
     List<SloClassStatus.CutoffPoint> cutoffs =
         c.getStatus() == null ? List.of() : nonNull(c.getStatus().cutoffs);
+    Double inContext = contextCutoff(c);
+    SloClassStatus.Context context = inContext == null ? null : c.getStatus().context;
+    if (context != null) {
+      boolean matched = SloClassStatus.Context.MATCHED.equals(context.match);
+      List<String> from = nonNull(context.measuredIn);
+      cutoffs = cutoffs.stream().filter(p -> matched && from.contains(p.context)).toList();
+    }
     List<Long> sizes = new ArrayList<>();
     sizes.add(declared);
     r.cpuCandidates.stream()
@@ -268,17 +323,22 @@ public final class CalibrationStatusMapper {
         .filter(m -> !sizes.contains(m))
         .forEach(sizes::add);
     sizes.sort(Comparator.naturalOrder());
+    List<SloClassStatus.CutoffPoint> kept = cutoffs;
     List<PodSizing.SizeCutoff> candidates =
         sizes.stream()
             .map(
                 m ->
                     new PodSizing.SizeCutoff(
                         m,
-                        measuredPerPod(
-                            cutoffs.stream()
-                                .filter(
-                                    p -> (p.podCpuMillis == null ? declared : p.podCpuMillis) == m)
-                                .toList())))
+                        context != null && Objects.equals(context.podCpuMillis, m)
+                            ? inContext
+                            : measuredPerPod(
+                                kept.stream()
+                                    .filter(
+                                        p ->
+                                            (p.podCpuMillis == null ? declared : p.podCpuMillis)
+                                                == m)
+                                    .toList())))
             .toList();
     Long fitAt =
         c.getStatus() == null || c.getStatus().fit == null ? null : c.getStatus().fit.podCpuMillis;

@@ -61,6 +61,20 @@ public final class CapacityConditions {
    */
   private static Condition calibrated(SloClass cls, List<Condition> previous, Instant now) {
     double cutoff = CalibrationStatusMapper.calibratedPerPodCutoff(cls);
+    SloClassStatus.Context context = cls.getStatus() == null ? null : cls.getStatus().context;
+    if (CalibrationStatusMapper.perPodCutoffMeasured(cls)
+        && CalibrationStatusMapper.contextCutoff(cls) != null
+        && SloClassStatus.Context.NO_MATCH.equals(context.match)) {
+      // measured, but not where the pool runs now: as good as a guess until measured there (a
+      // class never measured stays Uncalibrated below)
+      return Conditions.of(
+          previous,
+          CALIBRATED,
+          false,
+          "ContextChanged",
+          String.join("; ", context.notes == null ? List.of() : context.notes),
+          now);
+    }
     return CalibrationStatusMapper.perPodCutoffMeasured(cls)
         ? Conditions.of(
             previous,
@@ -69,9 +83,12 @@ public final class CapacityConditions {
             "Measured",
             String.format(
                 ROOT,
-                "planned on the measured %.1f req/s per pod (calibrated %s)",
+                "planned on the measured %.1f req/s per pod (calibrated %s)%s",
                 cutoff,
-                cls.getStatus().calibratedAt),
+                cls.getStatus().calibratedAt,
+                CalibrationStatusMapper.contextCutoff(cls) == null
+                    ? ""
+                    : " in the context the pool runs in, " + String.join(", ", context.measuredIn)),
             now)
         : Conditions.of(
             previous,

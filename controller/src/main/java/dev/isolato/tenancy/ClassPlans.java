@@ -25,9 +25,11 @@ public final class ClassPlans {
             s.maxReplicas,
             CalibrationStatusMapper.perPodCutoff(cls),
             tenants)
-        // a model fitted where the pods delivered more is no guide while live evidence says less
+        // a model fitted where the pods delivered more is no guide while live evidence says less,
+        // nor one fitted in another context than the pool's
         .withModel(
             CalibrationStatusMapper.liveLimit(cls).isPresent()
+                    || !CalibrationStatusMapper.fitHoldsHere(cls)
                 ? null
                 : CalibrationStatusMapper.modelFit(cls.getStatus()))
         .withSizing(liveSizing(cls));

@@ -118,7 +118,15 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         || newer.getMetadata().getDeletionTimestamp() != null
         || !Objects.equals(newer.getMetadata().getFinalizers(), older.getMetadata().getFinalizers())
         || CalibrationStatusMapper.calibrationChanged(newer, older)
-        || !Objects.equals(capacityStamp(newer), capacityStamp(older));
+        || !Objects.equals(capacityStamp(newer), capacityStamp(older))
+        || !Objects.equals(contextStamp(newer), contextStamp(older));
+  }
+
+  /** The context watch's choice (its status.context figure and match): a change re-plans. */
+  private static String contextStamp(SloClass c) {
+    return c == null || c.getStatus() == null || c.getStatus().context == null
+        ? null
+        : c.getStatus().context.match + "/" + c.getStatus().context.perPodCutoffRps;
   }
 
   /** The verification loop's last write (its status.capacity): a change re-plans the class. */

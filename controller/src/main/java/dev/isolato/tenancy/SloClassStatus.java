@@ -67,6 +67,58 @@ public class SloClassStatus {
   public InContext inContext;
 
   /**
+   * Where the class's pool runs and the cut-off measured there (issue 34 item 4), written by the
+   * context watch (field manager {@code isolato-context}); absent until it looked.
+   */
+  public Context context;
+
+  /** The contexts the pool runs in and the figure the planner uses for them. */
+  public static class Context {
+    public static final String MATCHED = "Matched";
+    public static final String NO_MATCH = "NoMatch";
+    public static final String UNPLACED = "Unplaced";
+
+    /** The context label of each node holding a serving pod of the pool, by node. */
+    public Map<String, String> nodes;
+
+    /**
+     * {@code Matched} (a figure measured in every context of the pool), {@code NoMatch} (the
+     * conservative fallback; a recalibration is due) or {@code Unplaced} (no pod placed yet).
+     */
+    public String match;
+
+    /** The per-pod cut-off the planner uses (req/s); absent when {@code Unplaced}. */
+    public Double perPodCutoffRps;
+
+    /** The contexts of the figures used ({@code declared}: the declared figure). */
+    public List<String> measuredIn;
+
+    /** The pool's contexts with no figure measured in them. */
+    public List<String> unmatched;
+
+    /** Whether the figures of each matched context agree (the stability analysis). */
+    public Boolean stable;
+
+    public List<String> notes;
+
+    /** Whether a calibration where the pool runs is due (no figure matches). */
+    public Boolean recalibrationDue;
+
+    /** Since when the pool's contexts are what they are (RFC 3339), and what changed then. */
+    public String since;
+
+    public List<String> changes;
+
+    /** The calibration and declared figure the choice was made against (a guard for readers). */
+    public String calibratedAt;
+
+    public Double declaredPerPodRps;
+
+    /** The pod size (millicores) the figure is for: the size the pools run. */
+    public Long podCpuMillis;
+  }
+
+  /**
    * One in-context calibration: a temporary extra replica of the class on a real node, out of the
    * tenants' Service, ramped by an in-cluster open-loop generator.
    */
@@ -100,6 +152,7 @@ public class SloClassStatus {
     public String cpuModel;
     public Double cpuMhz;
     public Map<String, Integer> neighbourPods;
+    public List<String> ioNeighbours;
     public Map<String, Double> neighbourRps;
     public Double nodeBusyPct;
 
@@ -192,6 +245,9 @@ public class SloClassStatus {
      * CPU of the pods measured (millicores, from the run's context.podCpu); absent: not recorded.
      */
     public Long podCpuMillis;
+
+    /** The node an in-context calibration measured on; absent for a posted run. */
+    public String node;
   }
 
   /**

@@ -2,12 +2,13 @@ package dev.isolato.incontext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SiteTest {
   static Site site(String node, String cpu, Map<String, Integer> neighbours, double busy) {
-    return new Site(node, cpu, 2400.0, neighbours, Map.of(), busy);
+    return new Site(node, cpu, 2400.0, neighbours, Map.of(), busy, List.of());
   }
 
   @Test

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.isolato.incontext.CalibrationObjects;
-import dev.isolato.incontext.CalibrationProperties;
 import dev.isolato.incontext.InContextCalibrations;
-import dev.isolato.slo.SloEngine;
 import dev.isolato.tenancy.SloClass;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -54,14 +52,8 @@ class InContextCalibrationIT extends ItBase {
         .isEqualTo(401);
 
     // no controller-manager here: the Deployment's ready pod is written by hand
+    markReady(POOL);
     Deployment d = deployment();
-    d.setStatus(
-        new io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder()
-            .withReplicas(1)
-            .withReadyReplicas(1)
-            .withAvailableReplicas(1)
-            .build());
-    kube.apps().deployments().inNamespace(POOL).resource(d).updateStatus();
 
     Reply started = api("POST", "/api/v1/slo-classes/" + CLS + "/calibrations", null);
     assertThat(started.status()).isEqualTo(202);
@@ -224,12 +216,7 @@ class InContextCalibrationIT extends ItBase {
 
     // automatic starts (isolato.calibration.auto): the class is still uncalibrated and the last
     // attempt failed; once the retry delay has passed the loop starts another by itself
-    InContextCalibrations auto =
-        new InContextCalibrations(
-            kube,
-            SloEngine.withDefaults(),
-            new CalibrationProperties(null, null, true, null, Duration.ofMinutes(15), null),
-            NS);
+    InContextCalibrations auto = autoCalibrations();
     auto.pass(List.of(kube.resources(SloClass.class).withName(CLS).get()), Instant.now());
     assertThat(kube.resources(SloClass.class).withName(CLS).get().getStatus().inContext.id)
         .as("within the retry delay of the failed attempt")
@@ -256,6 +243,6 @@ class InContextCalibrationIT extends ItBase {
   }
 
   static Deployment deployment() {
-    return kube.apps().deployments().inNamespace(POOL).withName("saas-bench").get();
+    return deployment(CLS);
   }
 }

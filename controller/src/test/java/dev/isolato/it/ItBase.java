@@ -2,6 +2,15 @@ package dev.isolato.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.CalibrationContext;
+import dev.isolato.calibration.CalibrationRun;
+import dev.isolato.incontext.CalibrationProperties;
+import dev.isolato.incontext.InContextCalibrations;
+import dev.isolato.slo.SloEngine;
+import dev.isolato.slo.SyntheticRuns;
+import dev.isolato.slo.UslModel;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.URI;
@@ -11,6 +20,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -137,5 +149,77 @@ abstract class ItBase {
     return """
         {"tenantId":"%s","sloClass":"%s","committedRps":%s,"profile":{"cpu":2,"memory":16,"io":0},"isolation":"%s"}"""
         .formatted(id, cls, rps, isolation);
+  }
+
+  /** The namespace of {@code cls}'s shared pool. */
+  static String pool(String cls) {
+    return "isolato-c-" + cls;
+  }
+
+  /** The Deployment of {@code cls}'s shared pool; null until the reconciler made it. */
+  static Deployment deployment(String cls) {
+    return kube.apps().deployments().inNamespace(pool(cls)).withName("saas-bench").get();
+  }
+
+  /** The pool's Deployment has one ready pod (the controller-manager's part: none runs here). */
+  static void markReady(String poolNamespace) {
+    kube.apps()
+        .deployments()
+        .inNamespace(poolNamespace)
+        .withName("saas-bench")
+        .editStatus(
+            d -> {
+              d.setStatus(
+                  new DeploymentStatusBuilder()
+                      .withReplicas(1)
+                      .withReadyReplicas(1)
+                      .withAvailableReplicas(1)
+                      .build());
+              return d;
+            });
+  }
+
+  /**
+   * A single-pod calibration run of {@code cls} whose cut-off is near {@code perPodCutoff}.
+   *
+   * @param more the context's further fields (an in-context run names its node)
+   */
+  static String runJson(
+      String runId,
+      String cls,
+      String label,
+      String podCpu,
+      Map<String, Object> more,
+      double perPodCutoff)
+      throws Exception {
+    UslModel truth = SyntheticRuns.modelWithCutoff(10, 5, perPodCutoff, 0.7, 0.2);
+    CalibrationRun r =
+        SyntheticRuns.run(
+            cls,
+            truth,
+            1,
+            SyntheticRuns.rates(0.1 * perPodCutoff, 1.4 * perPodCutoff, 14),
+            0.01,
+            new Random(3));
+    return JSON.writeValueAsString(
+        new CalibrationRun(
+            1,
+            runId,
+            cls,
+            false,
+            new CalibrationContext(label, podCpu, "64Mi", 1, List.of(), Map.of(), more),
+            r.steps()));
+  }
+
+  /**
+   * An in-context calibration loop of its own with automatic starts on (retry delay 15 min), for a
+   * test to run passes of by hand; the leader's loop here has them off.
+   */
+  static InContextCalibrations autoCalibrations() {
+    return new InContextCalibrations(
+        kube,
+        SloEngine.withDefaults(),
+        new CalibrationProperties(null, null, true, null, Duration.ofMinutes(15), null),
+        NS);
   }
 }

@@ -9,7 +9,6 @@ import dev.isolato.DocClaim;
 import dev.isolato.tenancy.PoolTokens;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -233,19 +232,6 @@ class PoolTokenRotationIT extends ItBase {
                 .endPort()
                 .build())
         .create();
-    kube.apps()
-        .deployments()
-        .inNamespace(POOL)
-        .withName("saas-bench")
-        .editStatus(
-            d -> {
-              d.setStatus(
-                  new DeploymentStatusBuilder()
-                      .withReplicas(1)
-                      .withReadyReplicas(1)
-                      .withAvailableReplicas(1)
-                      .build());
-              return d;
-            });
+    markReady(POOL);
   }
 }

@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.isolato.calibration.CalibrationContext;
-import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.profiler.TenantProfilerLoop;
 import dev.isolato.profiler.TenantRates;
-import dev.isolato.slo.SyntheticRuns;
 import dev.isolato.slo.TenantProfiler;
-import dev.isolato.slo.UslModel;
 import dev.isolato.tenancy.Tenant;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -22,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,23 +31,7 @@ class ProfilerIT extends ItBase {
 
   static String runJson(String runId, String cls, String podCpu, double perPodCutoff)
       throws Exception {
-    UslModel truth = SyntheticRuns.modelWithCutoff(10, 5, perPodCutoff, 0.7, 0.2);
-    CalibrationRun r =
-        SyntheticRuns.run(
-            cls,
-            truth,
-            1,
-            SyntheticRuns.rates(0.1 * perPodCutoff, 1.4 * perPodCutoff, 14),
-            0.01,
-            new Random(3));
-    return JSON.writeValueAsString(
-        new CalibrationRun(
-            1,
-            runId,
-            cls,
-            false,
-            new CalibrationContext("alone", podCpu, "64Mi", 1, List.of(), Map.of()),
-            r.steps()));
+    return runJson(runId, cls, "alone", podCpu, Map.of(), perPodCutoff);
   }
 
   /** The pool pod's CPU (app + gate sidecar, as the class sized it), e.g. "250m". */
