@@ -368,7 +368,7 @@ public final class PoolObjects {
     SloClassSpec s = in.sloClass().getSpec();
     Map<String, String> podLabels = new LinkedHashMap<>(labels(in.pool()));
     podLabels.putAll(selector(in.pool()));
-    podLabels.putAll(PodPlacement.podLabels(in.pool()));
+    podLabels.putAll(PodPlacement.podLabels(in.pool(), s.placement));
     PodLimits disk = disk(in);
     PoolContainers.Pod pod =
         PoolContainers.of(
@@ -404,7 +404,7 @@ public final class PoolObjects {
         .withTopologySpreadConstraints(PodPlacement.spread(selector(in.pool())))
         .withNodeSelector(PodPlacement.nodeSelector(s.placement))
         .withTolerations(PodPlacement.tolerations(s.placement))
-        .withAffinity(PodPlacement.affinity(in.pool()))
+        .withAffinity(PodPlacement.affinity(in.pool(), s.placement))
         .withContainers(pod.containers())
         .withVolumes(pod.volumes())
         .endSpec()

@@ -81,6 +81,23 @@ class PodPlacementTest {
             });
   }
 
+  @Test
+  void aClassOptingOutOfTheIoGuardIsNeitherLabelledNorAvoiding() {
+    SloClass c = Fixtures.sloClass("gold", 1, 4, 50);
+    c.getSpec().placement = new PlacementSpec();
+    c.getSpec().placement.ioGuard = false;
+    var tmpl =
+        PodLimitsTest.deployment(c, List.of(tenant("a", 200, 100, false))).getSpec().getTemplate();
+    assertThat(tmpl.getMetadata().getLabels()).doesNotContainKey(PodPlacement.IO_HEAVY_LABEL);
+    assertThat(tmpl.getSpec().getAffinity()).isNull();
+    // explicitly on is the default
+    c.getSpec().placement.ioGuard = true;
+    tmpl =
+        PodLimitsTest.deployment(c, List.of(tenant("a", 200, 100, false))).getSpec().getTemplate();
+    assertThat(tmpl.getMetadata().getLabels()).containsEntry(PodPlacement.IO_HEAVY_LABEL, "true");
+    assertThat(tmpl.getSpec().getAffinity().getPodAntiAffinity()).isNotNull();
+  }
+
   static PlacementSpec pool(Map<String, String> selector, PlacementSpec.Toleration... tolerations) {
     PlacementSpec p = new PlacementSpec();
     p.nodeSelector = selector;
