@@ -2,6 +2,7 @@ package dev.isolato.tenancy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import dev.isolato.calibration.FieldError;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,7 @@ class PodPlacementTest {
   }
 
   @Test
+  @DocClaim("docs/security.md: its pods then carry neither the label nor the anti-affinity")
   void aClassOptingOutOfTheIoGuardIsNeitherLabelledNorAvoiding() {
     SloClass c = Fixtures.sloClass("gold", 1, 4, 50);
     c.getSpec().placement = new PlacementSpec();
