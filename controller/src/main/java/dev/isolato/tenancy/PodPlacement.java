@@ -66,16 +66,16 @@ public final class PodPlacement {
   }
 
   /** Whether the pool's pods are kept off other IO-heavy classes' nodes (and they off theirs). */
-  static boolean guarded(Pool pool, PlacementSpec spec) {
-    return PlacementSpec.ioGuard(spec) && ioHeavy(pool.tenants());
+  static boolean guarded(PoolIo io, PlacementSpec spec) {
+    return PlacementSpec.ioGuard(spec) && io.heavy();
   }
 
   /**
    * The labels the placement adds to a pool's pods: the io-heavy label unless the class opted out
    * of the guard (other classes' guards select the label, so a labelled pod stays avoided).
    */
-  public static Map<String, String> podLabels(Pool pool, PlacementSpec spec) {
-    return guarded(pool, spec) ? Map.of(IO_HEAVY_LABEL, "true") : Map.of();
+  public static Map<String, String> podLabels(PoolIo io, PlacementSpec spec) {
+    return guarded(io, spec) ? Map.of(IO_HEAVY_LABEL, "true") : Map.of();
   }
 
   /** The class's node selector; null (none) when it declares none. */
@@ -93,8 +93,8 @@ public final class PodPlacement {
   }
 
   /** The IO guard of an IO-heavy pool of a guarded class; null (no affinity) otherwise. */
-  static Affinity affinity(Pool pool, PlacementSpec spec) {
-    return guarded(pool, spec) ? ioGuard(pool.sloClass()) : null;
+  static Affinity affinity(String sloClass, PoolIo io, PlacementSpec spec) {
+    return guarded(io, spec) ? ioGuard(sloClass) : null;
   }
 
   /**
