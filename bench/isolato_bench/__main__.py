@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS
-from runner.sections import load_average, machine, write_section
+from runner.sections import host_line, load_average, machine, write_section
 
 from . import onboarding_stages, scale_report
 from . import start_ab as start_ab_report
@@ -373,6 +373,23 @@ def gate_share(a: argparse.Namespace) -> None:
     emit(gs.report(data, machine(), load0, load1), "gate-share")
 
 
+def coloc(a: argparse.Namespace) -> None:
+    from runner.places import plot_dir
+
+    from . import coloc as co
+
+    if not a.report_only:
+        env = {"OUT": str(a.out), "REPS": str(a.reps), "SECONDS_PER_RUN": str(a.seconds)}
+        run_sh("coloc.sh", env=env)
+    runs, meta = co.read(a.out)
+    (a.out / "summary.json").write_text(json.dumps(co.summary(runs), indent=2) + "\n")
+    png = co.plot(a.out, plot_dir(a.out), runs)
+    print(f"[coloc] plot {png}", file=sys.stderr)
+    out = a.out.resolve()
+    rel = out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out
+    emit(co.report(runs, meta, co.when(meta, host_line(), os.cpu_count() or 1), str(rel)), co.KEY)
+
+
 # --- stored results --------------------------------------------------------------------------
 
 
@@ -506,6 +523,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--out", type=Path, default=RESULTS / "gate-overhead")
     s.add_argument("--report-only", action="store_true", help="re-render the stored run")
     s = add("gate-share", gate_share, "the gate's CPU beside the app's at the class's cut-off")
+    s.add_argument("--report-only", action="store_true", help="re-render the stored run")
+    s = add("coloc", coloc, "IO-sensitive class p95 beside an IO-heavy one, guard on vs off")
+    s.add_argument("--reps", type=int, default=2, help="repetitions of the on/off pair")
+    s.add_argument("--seconds", type=int, default=30, help="seconds of each run beside the load")
+    s.add_argument("--out", type=Path, default=RESULTS / "coloc")
     s.add_argument("--report-only", action="store_true", help="re-render the stored run")
     s = add("pipeline-plot", pipeline_plot, "stage-breakdown plots of tuning-loop analyses")
     s.add_argument("analyses", type=Path, nargs="+")

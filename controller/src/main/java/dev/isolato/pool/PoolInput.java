@@ -2,6 +2,7 @@ package dev.isolato.pool;
 
 import dev.isolato.slo.CapacityPlan;
 import dev.isolato.tenancy.ImagePolicy;
+import dev.isolato.tenancy.PoolIo;
 import dev.isolato.tenancy.PoolKeys;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.PoolObjects;
@@ -39,7 +40,8 @@ final class PoolInput {
         pool.getSpec().table,
         PoolTokens.tokens(keys, pool.getMetadata().getName(), !rotating(pool, keys)),
         pool.getSpec().peers,
-        pool.getSpec().gateImage);
+        pool.getSpec().gateImage,
+        new PoolIo(pool.getSpec().ioHeavy, pool.getSpec().maxIo));
   }
 
   /**

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * Where a class's pods may run (issue 37 item 4): a dedicated node pool selected by labels, and the
  * taints of that pool the pods tolerate. Spread and the IO guard are not declared: every pool gets
- * them ({@link PodPlacement}).
+ * them ({@link PodPlacement}); a class may opt out of the IO guard ({@link #ioGuard}).
  */
 public class PlacementSpec {
   public static final int MAX_SELECTOR = 16;
@@ -23,6 +23,22 @@ public class PlacementSpec {
   @Size(max = MAX_TOLERATIONS)
   @JsonPropertyDescription("Taints the class's pods tolerate (e.g. those of its node pool).")
   public List<Toleration> tolerations;
+
+  /**
+   * False: the class's IO-heavy pods neither avoid other IO-heavy classes' nodes nor are avoided by
+   * them (no io-heavy label, no anti-affinity). The guard is a required anti-affinity, so with
+   * fewer nodes than IO-heavy classes one of them stays Pending; a class that would rather share a
+   * node opts out. Absent: on.
+   */
+  @JsonPropertyDescription(
+      "false: the class's IO-heavy pods neither avoid nor are avoided by other IO-heavy classes'"
+          + " (the IO co-location guard off for this class). Absent: true.")
+  public Boolean ioGuard;
+
+  /** Whether the class keeps the IO guard (absent: yes). */
+  public static boolean ioGuard(PlacementSpec p) {
+    return p == null || p.ioGuard == null || p.ioGuard;
+  }
 
   /** A Kubernetes toleration without tolerationSeconds. */
   public static class Toleration {

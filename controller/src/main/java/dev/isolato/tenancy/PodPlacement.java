@@ -65,9 +65,17 @@ public final class PodPlacement {
     return bytes >= IO_HEAVY_BYTES_PER_SECOND || syncs >= IO_HEAVY_SYNCS_PER_SECOND;
   }
 
-  /** The labels the placement adds to a pool's pods. */
-  public static Map<String, String> podLabels(Pool pool) {
-    return ioHeavy(pool.tenants()) ? Map.of(IO_HEAVY_LABEL, "true") : Map.of();
+  /** Whether the pool's pods are kept off other IO-heavy classes' nodes (and they off theirs). */
+  static boolean guarded(PoolIo io, PlacementSpec spec) {
+    return PlacementSpec.ioGuard(spec) && io.heavy();
+  }
+
+  /**
+   * The labels the placement adds to a pool's pods: the io-heavy label unless the class opted out
+   * of the guard (other classes' guards select the label, so a labelled pod stays avoided).
+   */
+  public static Map<String, String> podLabels(PoolIo io, PlacementSpec spec) {
+    return guarded(io, spec) ? Map.of(IO_HEAVY_LABEL, "true") : Map.of();
   }
 
   /** The class's node selector; null (none) when it declares none. */
@@ -84,9 +92,9 @@ public final class PodPlacement {
         : spec.tolerations.stream().map(PodPlacement::toleration).toList();
   }
 
-  /** The IO guard of an IO-heavy pool; null (no affinity) otherwise. */
-  static Affinity affinity(Pool pool) {
-    return ioHeavy(pool.tenants()) ? ioGuard(pool.sloClass()) : null;
+  /** The IO guard of an IO-heavy pool of a guarded class; null (no affinity) otherwise. */
+  static Affinity affinity(String sloClass, PoolIo io, PlacementSpec spec) {
+    return guarded(io, spec) ? ioGuard(sloClass) : null;
   }
 
   /**

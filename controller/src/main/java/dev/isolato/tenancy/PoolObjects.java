@@ -87,6 +87,7 @@ public final class PoolObjects {
    * @param adminTokens the tokens the pool's admin endpoint accepts, the one pushes use first
    * @param peers who may reach the pool's Service port
    * @param gateImage the gate sidecar's image (null: {@link Workload#GATE_IMAGE})
+   * @param io the tenants' IO as the pool resource carries it (null: from {@code pool}'s tenants)
    */
   public record Input(
       SloClass sloClass,
@@ -95,13 +96,16 @@ public final class PoolObjects {
       String tableJson,
       List<String> adminTokens,
       NetworkPeers peers,
-      String gateImage) {
+      String gateImage,
+      PoolIo io) {
     public Input {
       adminTokens = List.copyOf(adminTokens);
       gateImage = gateImage == null || gateImage.isBlank() ? Workload.GATE_IMAGE : gateImage;
+      io = io == null ? PoolIo.of(pool.tenants()) : io;
     }
 
-    /** With the default gate image. */
+
+    /** With the default gate image, the tenants' IO from {@code pool}'s tenants. */
     public Input(
         SloClass sloClass,
         Pool pool,
@@ -109,7 +113,7 @@ public final class PoolObjects {
         String tableJson,
         List<String> adminTokens,
         NetworkPeers peers) {
-      this(sloClass, pool, plan, tableJson, adminTokens, peers, null);
+      this(sloClass, pool, plan, tableJson, adminTokens, peers, null, null);
     }
   }
 
@@ -368,7 +372,7 @@ public final class PoolObjects {
     SloClassSpec s = in.sloClass().getSpec();
     Map<String, String> podLabels = new LinkedHashMap<>(labels(in.pool()));
     podLabels.putAll(selector(in.pool()));
-    podLabels.putAll(PodPlacement.podLabels(in.pool()));
+    podLabels.putAll(PodPlacement.podLabels(in.io(), s.placement));
     PodLimits disk = disk(in);
     PoolContainers.Pod pod =
         PoolContainers.of(
@@ -404,7 +408,7 @@ public final class PoolObjects {
         .withTopologySpreadConstraints(PodPlacement.spread(selector(in.pool())))
         .withNodeSelector(PodPlacement.nodeSelector(s.placement))
         .withTolerations(PodPlacement.tolerations(s.placement))
-        .withAffinity(PodPlacement.affinity(in.pool()))
+        .withAffinity(PodPlacement.affinity(in.pool().sloClass(), in.io(), s.placement))
         .withContainers(pod.containers())
         .withVolumes(pod.volumes())
         .endSpec()
@@ -421,7 +425,7 @@ public final class PoolObjects {
           Quantity.getAmountInBytes(new Quantity(s.storage.scratch)).longValue());
     }
     long cpu = CalibrationStatusMapper.cpuMillis(podLimits(in).get("cpu").toString());
-    return PodLimits.derived(cpu, PodLimits.maxIo(in.pool().tenants()));
+    return PodLimits.derived(cpu, in.io().maxIo());
   }
 
   /** Resources plus ephemeral-storage (requests == limits, like CPU and memory). */

@@ -45,6 +45,9 @@ public final class PoolResources {
     s.sloClass = pool.sloClass();
     s.dedicatedTenant = pool.dedicatedTenant();
     s.tenants = pool.tenants().stream().map(t -> t.getMetadata().getName()).toList();
+    PoolIo io = PoolIo.of(pool.tenants());
+    s.ioHeavy = io.heavy();
+    s.maxIo = io.maxIo();
     s.classSpec = cls.getSpec();
     s.replicas = plan.replicas();
     s.podCpuMillis = plan.podCpuMillis();

@@ -30,6 +30,15 @@ public class SloPoolSpec {
   /** The per-pod cut-off (req/s) the plan rests on. */
   public double perPodCutoffRps;
 
+  /**
+   * Whether the tenants' committed writes or syncs make the pool IO-heavy ({@link PoolIo}): the
+   * pods' objects are built from this resource, which names the tenants but does not hold them.
+   */
+  public boolean ioHeavy;
+
+  /** The largest io (4 KiB blocks per request) of the tenants: the derived scratch's size. */
+  public int maxIo;
+
   /** The tenant table (JSON) the pool's pods admit by. */
   @Required public String table;
 

@@ -6,6 +6,7 @@ import dev.isolato.slo.CapacityPlan;
 import dev.isolato.tenancy.Fixtures;
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.NetworkPeers;
+import dev.isolato.tenancy.PodPlacement;
 import dev.isolato.tenancy.Pool;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.PoolResources;
@@ -13,6 +14,8 @@ import dev.isolato.tenancy.PoolTokens;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloPool;
 import dev.isolato.tenancy.SloPoolStatus;
+import dev.isolato.tenancy.Tenant;
+import dev.isolato.tenancy.TenantSpec;
 import dev.isolato.tenancy.Workload;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +30,13 @@ class PoolInputTest {
   }
 
   SloPool pool(String gateImage) {
+    return pool(gateImage, List.of());
+  }
+
+  SloPool pool(String gateImage, List<Tenant> tenants) {
     return PoolResources.desired(
         gold,
-        new Pool("gold", "isolato-c-gold", null, List.of()),
+        new Pool("gold", "isolato-c-gold", null, tenants),
         new CapacityPlan(2, Map.of(), 100, "linear-baseline", List.of(), 400L),
         50,
         "{\"tenants\":{},\"version\":\"v1\"}",
@@ -100,5 +107,39 @@ class PoolInputTest {
     // a pool written before the setting names none: the default gate image
     assertThat(PoolInput.of(pool(), new PoolTokens.Keys("key-1", null)).gateImage())
         .isEqualTo(Workload.GATE_IMAGE);
+  }
+
+  @Test
+  void theTenantsIoReachesThePodsThroughThePoolResource() {
+    // 100 committed fdatasyncs/s: IO-heavy; the pool resource names its tenants but holds only
+    // what the class reconciler derived from them, and the pods are built from that
+    Tenant t = Fixtures.tenant("acme", "gold", 100, TenantSpec.Isolation.shared);
+    t.getSpec().profile.io = 2048;
+    t.getSpec().profile.fsync = true;
+    SloPool heavy = pool(null, List.of(t));
+    assertThat(heavy.getSpec().ioHeavy).isTrue();
+    assertThat(heavy.getSpec().maxIo).isEqualTo(2048);
+    var pod = deployment(PoolInput.of(heavy, new PoolTokens.Keys("key-1", null)));
+    assertThat(pod.getMetadata().getLabels()).containsEntry(PodPlacement.IO_HEAVY_LABEL, "true");
+    assertThat(pod.getSpec().getAffinity().getPodAntiAffinity()).isNotNull();
+    // 1 worker × 2048 blocks × 4 KiB = 8 MiB, with the safety factor and rounding: above 8Mi
+    var scratch =
+        pod.getSpec().getVolumes().stream()
+            .filter(v -> v.getEmptyDir() != null && v.getName().equals("data"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(
+            io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(
+                    scratch.getEmptyDir().getSizeLimit())
+                .longValue())
+        .isGreaterThan(8L << 20);
+    var light = deployment(PoolInput.of(pool(), new PoolTokens.Keys("key-1", null)));
+    assertThat(light.getMetadata().getLabels()).doesNotContainKey(PodPlacement.IO_HEAVY_LABEL);
+  }
+
+  static io.fabric8.kubernetes.api.model.PodTemplateSpec deployment(PoolObjects.Input in) {
+    return ((io.fabric8.kubernetes.api.model.apps.Deployment) PoolObjects.deployment(in))
+        .getSpec()
+        .getTemplate();
   }
 }

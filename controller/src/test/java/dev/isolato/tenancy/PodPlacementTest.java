@@ -2,6 +2,7 @@ package dev.isolato.tenancy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import dev.isolato.calibration.FieldError;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +80,24 @@ class PodPlacementTest {
               assertThat(x.getOperator()).isEqualTo("NotIn");
               assertThat(x.getValues()).containsExactly("gold");
             });
+  }
+
+  @Test
+  @DocClaim("docs/security.md: its pods then carry neither the label nor the anti-affinity")
+  void aClassOptingOutOfTheIoGuardIsNeitherLabelledNorAvoiding() {
+    SloClass c = Fixtures.sloClass("gold", 1, 4, 50);
+    c.getSpec().placement = new PlacementSpec();
+    c.getSpec().placement.ioGuard = false;
+    var tmpl =
+        PodLimitsTest.deployment(c, List.of(tenant("a", 200, 100, false))).getSpec().getTemplate();
+    assertThat(tmpl.getMetadata().getLabels()).doesNotContainKey(PodPlacement.IO_HEAVY_LABEL);
+    assertThat(tmpl.getSpec().getAffinity()).isNull();
+    // explicitly on is the default
+    c.getSpec().placement.ioGuard = true;
+    tmpl =
+        PodLimitsTest.deployment(c, List.of(tenant("a", 200, 100, false))).getSpec().getTemplate();
+    assertThat(tmpl.getMetadata().getLabels()).containsEntry(PodPlacement.IO_HEAVY_LABEL, "true");
+    assertThat(tmpl.getSpec().getAffinity().getPodAntiAffinity()).isNotNull();
   }
 
   static PlacementSpec pool(Map<String, String> selector, PlacementSpec.Toleration... tolerations) {
