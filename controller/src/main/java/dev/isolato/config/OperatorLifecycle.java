@@ -35,7 +35,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationStartupAware;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.metrics.ApplicationStartup;
+import org.springframework.core.metrics.StartupStep;
 import org.springframework.stereotype.Component;
 
 /**
@@ -48,7 +51,7 @@ import org.springframework.stereotype.Component;
  * within a retry period instead of waiting for the lease to expire.
  */
 @Component
-public class OperatorLifecycle implements SmartLifecycle {
+public class OperatorLifecycle implements SmartLifecycle, ApplicationStartupAware {
   private static final Duration RETRY_MAX_INTERVAL = Duration.ofSeconds(30);
   private static final Duration RESYNC_INTERVAL = Duration.ofMinutes(5);
 
@@ -76,6 +79,9 @@ public class OperatorLifecycle implements SmartLifecycle {
 
   /** In-context calibrations (issue 34 item 1): advanced by the leader only. */
   private final InContextCalibrations calibrations;
+
+  /** Records the start's cluster steps (isolato.startup-steps, dev.isolato.StartupSteps). */
+  private ApplicationStartup startup = ApplicationStartup.DEFAULT;
 
   public OperatorLifecycle(
       KubernetesClient client,
@@ -105,8 +111,14 @@ public class OperatorLifecycle implements SmartLifecycle {
   }
 
   @Override
+  public void setApplicationStartup(ApplicationStartup startup) {
+    this.startup = startup;
+  }
+
+  @Override
   public void start() {
     stopping.set(false); // a restarted instance halts again when it loses its lease
+    StartupStep step = startup.start("isolato.cluster-bootstrap");
     ClusterBootstrap bootstrap = new ClusterBootstrap(client, props);
     if (props.installCrds()) {
       bootstrap.installCrds();
@@ -114,6 +126,8 @@ public class OperatorLifecycle implements SmartLifecycle {
     bootstrap.ensureNamespace();
     bootstrap.ensurePoolKeys();
     routing.resign();
+    step.end();
+    step = startup.start("isolato.operator-register");
     Operator op =
         new Operator(
             o -> {
@@ -194,7 +208,10 @@ public class OperatorLifecycle implements SmartLifecycle {
                 // the releaser reads a tenant's class and metadata: statuses stay out
                 .withItemStore(new LeanItemStore<>(CachedTenants.WITHOUT_STATUS))
                 .withInformerListLimit(LeanItemStore.LIST_PAGE));
+    step.end();
+    step = startup.start("isolato.operator-start");
     op.start();
+    step.end();
     if (!props.leaderElection().enabled()) {
       routing.lead();
       directScaler.start();
