@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -64,10 +65,14 @@ def emit(section: str, key: str, page: Path = BENCHMARK_LOG) -> None:
 
 def start_ab(a: argparse.Namespace) -> None:
     out_dir = RESULTS / "start-ab" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    steps_dir = out_dir / "steps"
+    out_dir.mkdir(parents=True)
+    # the raw steps (≈ 70 kB a start) stay out of results/: their phases and beans are kept
+    steps_dir = Path(tempfile.mkdtemp(prefix="start-ab-steps."))
     env = {"PY": sys.executable, "REPEATS": str(a.repeats), "STEPS_DIR": str(steps_dir)}
     if a.variants:
         env["VARIANTS"] = a.variants
+    if a.image:
+        env["IMAGE_TAG"] = a.image
     if a.base_jar:
         env["BASE_JAR"] = str(a.base_jar.resolve())
         env["BASE_VARIANTS"] = a.base_variants
@@ -80,6 +85,9 @@ def start_ab(a: argparse.Namespace) -> None:
     ).stdout
     print(out, end="")
     (out_dir / "starts.tsv").write_text(out)
+    steps = start_ab_report.read_steps(steps_dir)
+    shutil.rmtree(steps_dir)
+    (out_dir / "steps.json").write_text(json.dumps(start_ab_report.condensed(steps), indent=1))
     base = (
         f" `{a.base_variants}@base`: the same start of {a.base_jar.name}, the jar before the "
         "change, in the same run."
@@ -96,8 +104,8 @@ def start_ab(a: argparse.Namespace) -> None:
         + "\n".join(start_ab_report.main(out.splitlines()))
         + "\n\nWhere the time goes (the Spring startup steps each start wrote, "
         "-Disolato.startup-steps; JVM start: the JVM's own start time, after the launcher):\n\n"
-        + "\n".join(start_ab_report.steps_table(start_ab_report.read_steps(steps_dir))),
-        "controller-start",
+        + "\n".join(start_ab_report.steps_table(steps)),
+        a.section,
     )
 
 
@@ -457,6 +465,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--variants", help="a space-separated subset (default: all)")
     s.add_argument("--base-jar", type=Path, help="the jar before a change: its start beside")
     s.add_argument("--base-variants", default="cds-aot-c1", help="the base jar's variants")
+    s.add_argument("--image", help="a controller image (podman) started beside: variant 'image'")
+    s.add_argument("--section", default="controller-start", help="the benchmark log's section")
     s = add(
         "onboarding-stages",
         onboarding_stages_run,

@@ -20,6 +20,7 @@ VARIANTS = {
     "aot": "Spring AOT bean definitions (-Dspring.aot.enabled=true)",
     "cds-aot": "Spring AOT and an AppCDS archive trained with it",
     "cds-aot-c1": "the same, C1 compiler only",
+    "image": "the controller image (its entrypoint: AOT + AppCDS + C1), `podman run` on the host",
 }
 BASE = "@base"  # the same variant of BASE_JAR: the jar before a change, in the same run
 
@@ -51,9 +52,12 @@ def order(variant: str) -> tuple[int, bool]:
 
 
 def table(runs: Mapping[str, list[Run]]) -> list[str]:
-    ref = statistics.median(r[0] for r in runs["plain"])
+    """The variants' medians, with their ratio to the plain start or, in a run without it (a
+    before/after run), to the first variant: the base's."""
+    ref_name = "plain" if "plain" in runs else min(runs, key=order)
+    ref = statistics.median(r[0] for r in runs[ref_name])
     out = [
-        "| variant | launch → /readyz 200, median (s) | ratio to plain | Spring's own "
+        f"| variant | launch → /readyz 200, median (s) | ratio to {ref_name} | Spring's own "
         "`Started … in`, median (s) | RSS at ready, median (MiB) | runs (s) |",
         "|---|---|---|---|---|---|",
     ]
@@ -108,7 +112,9 @@ def phases(doc: Mapping[str, Any]) -> dict[str, float]:
         out["refresh: the rest (bean factory set-up, web servers' start, lifecycle)"] = rest
     last_end = max(s["startMs"] + s["durationMs"] for s in steps)
     out["last step → ready written"] = doc["readyMs"] - last_end
-    out["JVM start → ready"] = doc["readyMs"] - doc["jvmStartMs"]
+    total = doc["readyMs"] - doc["jvmStartMs"]
+    out["between Spring's steps (banner, context creation)"] = total - sum(out.values())
+    out["JVM start → ready"] = total
     return out
 
 
@@ -172,10 +178,24 @@ def read_steps(directory: Path) -> dict[str, list[Mapping[str, Any]]]:
     return dict(sorted(docs.items(), key=lambda kv: order(kv[0])))
 
 
+def condensed(docs: Mapping[str, list[Mapping[str, Any]]], top: int = 30) -> dict[str, Any]:
+    """What results/ keeps of the steps: each start's phases and its slowest beans (ms)."""
+    return {
+        v: [
+            {
+                "phases": phases(d),
+                "beans": dict(sorted(bean_self_ms(d).items(), key=lambda kv: -kv[1])[:top]),
+            }
+            for d in ds
+        ]
+        for v, ds in docs.items()
+    }
+
+
 def main(lines: list[str]) -> list[str]:
     runs = parse(lines)
-    if "plain" not in runs:
-        raise SystemExit("no plain start measured: nothing to compare with")
+    if not runs:
+        raise SystemExit("no start measured")
     return table(runs)
 
 

@@ -13,6 +13,8 @@
 # as "<variant>@base" for each variant in BASE_VARIANTS (default cds-aot-c1): before/after in
 # one run. Each start: launch → /readyz answers 200 (polled every 20 ms), and Spring's own
 # "Started … in". Prints one TSV line per start: variant, run, ready s, Spring's s, RSS MiB.
+# IMAGE_TAG: a controller image (controller/image, built by podman) adds the variant "image": it
+# started by `podman run` on the host network, read-only, as the chart runs it.
 # STEPS_DIR: each start also writes its Spring startup steps there (<variant>-<run>.json,
 # isolato.startup-steps; `isolato-bench start-steps` reads them).
 # The API server: a bare kube-apiserver + etcd of its own (bare-apiserver.sh, no cluster lock),
@@ -59,10 +61,11 @@ prepare() { # JAR DIR
     echo aot
   fi
 }
+# As controller/image/Containerfile does: the JVM's default options (the image's build sets no
+# JAVA_TOOL_OPTIONS), the archive then used under the chart's.
 train() { # DIR NAME [OPTS]
   local dir=$1 name=$2; shift 2
-  # shellcheck disable=SC2086 # the chart's options split on spaces
-  java $CHART_OPTS "$@" -XX:ArchiveClassesAtExit="$dir/$name.jsa" -Dspring.context.exit=onRefresh \
+  java "$@" -XX:ArchiveClassesAtExit="$dir/$name.jsa" -Dspring.context.exit=onRefresh \
     -Dlogging.level.root=warn -jar "$dir/isolato-controller.jar" >"$WORK/training-$name.log" 2>&1 \
     || { cat "$WORK/training-$name.log" >&2; die "training run $name failed"; }
 }
@@ -89,30 +92,57 @@ if [ "$kind" = aot ]; then
 else
   log "the jar has no AOT bean definitions (build it with -Paot): no aot variants"
 fi
+[ -z "${IMAGE_TAG:-}" ] || all="$all image"
 variants=${VARIANTS:-$all}
 if [ -n "${BASE_JAR:-}" ]; then
   kind=$(prepare "$BASE_JAR" "$WORK/base")
   for v in ${BASE_VARIANTS:-cds-aot-c1}; do variants="$variants $v@base"; done
 fi
 [ -z "${STEPS_DIR:-}" ] || mkdir -p "$STEPS_DIR"
+# the image's files, readable by its user (65532)
+mkdir -p "$WORK/kube"
+cp "$KUBECONFIG" "$WORK/kube/kubeconfig"
+cp "$WORK/token" "$WORK/kube/token"
+chmod 755 "$WORK/kube" && chmod 644 "$WORK/kube/"*
+
+launch() { # VARIANT: starts it in the background, its launcher's pid in CTL_PID
+  local v=$1 dir=$WORK/image steps
+  if [ "$v" = image ]; then
+    # the launcher forwards SIGTERM to the container (stop_controller); --rm removes it
+    # shellcheck disable=SC2086
+    podman run --rm --name "start-ab-$$" --network host --read-only --tmpfs /tmp \
+      -v "$WORK/kube:/kube:ro" -e ISOLATO_KUBECONFIG=/kube/kubeconfig -e ISOLATO_API_TOKEN_FILE=/kube/token \
+      -e ISOLATO_PORT="$PORT" -e ISOLATO_MANAGEMENT_PORT="$MGMT_PORT" -e ISOLATO_INSTALL_CRDS=false \
+      -e ISOLATO_CONTROLLER_CIDRS=10.250.0.1/32 -e ISOLATO_INGRESS_CIDRS=10.250.0.1/32 \
+      -e JAVA_TOOL_OPTIONS="$CHART_OPTS" -e MALLOC_ARENA_MAX=2 "$IMAGE_TAG" >>"$WORK/controller.log" 2>&1 &
+    CTL_PID=$!
+    return
+  fi
+  [ "${v%@base}" = "$v" ] || dir=$WORK/base
+  steps=${STEPS_DIR:+-Disolato.startup-steps=$STEPS_DIR/$v-$run.json}
+  # shellcheck disable=SC2046,SC2086 # the options split on spaces
+  (export_controller_env; exec java $CHART_OPTS $(opts "${v%@base}" "$dir") $steps -XX:-UsePerfData \
+    -jar "$dir/isolato-controller.jar") >>"$WORK/controller.log" 2>&1 &
+  CTL_PID=$!
+}
+# The JVM's resident memory in MiB (the image's: its container's main process).
+rss_mib() { # VARIANT
+  local pid=$CTL_PID
+  [ "$1" != image ] || pid=$(podman inspect --format '{{.State.Pid}}' "start-ab-$$")
+  awk '/^VmRSS:/ {printf "%.0f", $2/1024}' "/proc/$pid/status"
+}
 
 for run in $(seq "$REPEATS"); do
   for v in $variants; do
-    dir=$WORK/image
-    [ "${v%@base}" = "$v" ] || dir=$WORK/base
-    steps=${STEPS_DIR:+-Disolato.startup-steps=$STEPS_DIR/$v-$run.json}
     : >"$WORK/controller.log"
     start=$(date +%s.%N)
-    # shellcheck disable=SC2046,SC2086 # the options split on spaces
-    (export_controller_env; exec java $CHART_OPTS $(opts "${v%@base}" "$dir") $steps -XX:-UsePerfData \
-      -jar "$dir/isolato-controller.jar") >>"$WORK/controller.log" 2>&1 &
-    CTL_PID=$!
+    launch "$v"
     until curl -fs "$API/readyz" >/dev/null 2>&1; do
       kill -0 "$CTL_PID" 2>/dev/null || { tail -30 "$WORK/controller.log" >&2; die "$v exited"; }
       sleep 0.02
     done
     ready=$(echo "$(date +%s.%N) - $start" | bc)
-    rss=$(awk '/^VmRSS:/ {printf "%.0f", $2/1024}' "/proc/$CTL_PID/status")
+    rss=$(rss_mib "$v")
     spring=$(grep -oE 'Started [A-Za-z]+ in [0-9.]+ seconds' "$WORK/controller.log" | grep -oE '[0-9.]+ seconds' | cut -d' ' -f1 || echo "")
     printf '%s\t%s\t%.3f\t%s\t%s\n' "$v" "$run" "$ready" "${spring:-?}" "$rss"
     stop_controller

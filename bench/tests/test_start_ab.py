@@ -31,6 +31,13 @@ def test_table_ratios_to_plain_the_base_before_its_variant():
     assert body[2].startswith("| cds-aot-c1: ") and "| 2.25 | 0.20 |" in body[2]
 
 
+def test_without_plain_the_base_is_the_reference():
+    runs = start_ab.parse(line for line in LINES if not line.startswith("plain"))
+    rows = start_ab.table(runs)
+    assert "ratio to cds-aot-c1@base" in rows[0]
+    assert "| 2.25 | 0.69 |" in rows[3]
+
+
 def doc(operator_ms):
     """A steps file: 100 ms JVM before Spring, a refresh of 1,000 ms with two beans (one
     created inside the other), a bootstrap step and the operator's start."""
@@ -86,6 +93,7 @@ def test_phases_split_the_refresh():
     assert p["refresh: isolato.operator-start"] == 400
     assert p["refresh: the rest (bean factory set-up, web servers' start, lifecycle)"] == 300
     assert p["last step → ready written"] == 40
+    assert p["between Spring's steps (banner, context creation)"] == 0
     assert p["JVM start → ready"] == 1150
 
 
@@ -101,3 +109,9 @@ def test_steps_table_from_files(tmp_path):
     rows = start_ab.steps_table(docs)
     assert "| refresh: isolato.operator-start | 500 | 100 |" in rows
     assert "| inner | 200 |" in rows
+
+
+def test_condensed_keeps_phases_and_beans():
+    c = start_ab.condensed({"cds-aot-c1": [doc(100.0)]}, top=1)
+    assert c["cds-aot-c1"][0]["beans"] == {"inner": approx(200.0)}
+    assert c["cds-aot-c1"][0]["phases"]["JVM start → ready"] == 1150
