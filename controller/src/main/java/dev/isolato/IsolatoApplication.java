@@ -20,6 +20,14 @@ public class IsolatoApplication {
       System.setProperty(
           "java.util.concurrent.ForkJoinPool.common.parallelism", COMMON_POOL_THREADS);
     }
-    SpringApplication.run(IsolatoApplication.class, args);
+    SpringApplication app = new SpringApplication(IsolatoApplication.class);
+    StartupSteps steps = StartupSteps.fromSystemProperty();
+    if (steps != null) {
+      app.setApplicationStartup(steps.startup());
+    }
+    app.run(args);
+    if (steps != null) {
+      steps.write();
+    }
   }
 }

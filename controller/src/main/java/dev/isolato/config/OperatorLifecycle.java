@@ -29,13 +29,20 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationStartupAware;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.metrics.ApplicationStartup;
+import org.springframework.core.metrics.StartupStep;
 import org.springframework.stereotype.Component;
 
 /**
@@ -46,11 +53,24 @@ import org.springframework.stereotype.Component;
  * at once (as client-go's controllers do), so two replicas never reconcile together; Kubernetes
  * restarts it as a follower. One that stops normally releases the lease, so a follower takes over
  * within a retry period instead of waiting for the lease to expire.
+ *
+ * <p>The context's start (and so readiness) waits for what the REST API needs: the CRDs, the
+ * namespace, the pool key. The operator's informers list and watch after that, in the background (≈
+ * 0.5 s of a ≈ 2 s start, docs/benchmarks-log.md "Controller start"): reconciling never was part of
+ * readiness (only the lease holder reconciles, and it takes the lease after the start), and tenants
+ * written meanwhile are reconciled from the informers' first list. A start that fails still ends
+ * the process, as it did when it failed the context.
  */
 @Component
-public class OperatorLifecycle implements SmartLifecycle {
+public class OperatorLifecycle implements SmartLifecycle, ApplicationStartupAware {
   private static final Duration RETRY_MAX_INTERVAL = Duration.ofSeconds(30);
   private static final Duration RESYNC_INTERVAL = Duration.ofMinutes(5);
+
+  /**
+   * How long a stop waits for a start still listing (JOSDK's own cache-sync timeout is 2 min): the
+   * operator then stops whole rather than half-started.
+   */
+  static final Duration START_WAIT_ON_STOP = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
   private final IsolatoProperties props;
@@ -62,6 +82,7 @@ public class OperatorLifecycle implements SmartLifecycle {
   private final String identity = identity();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private volatile Operator operator;
+  private volatile CompletableFuture<Void> operatorStart = CompletableFuture.completedFuture(null);
   private final LeaderRouting routing;
   private final Autoscaler autoscaler;
   private final DirectScaler directScaler;
@@ -76,6 +97,9 @@ public class OperatorLifecycle implements SmartLifecycle {
 
   /** In-context calibrations (issue 34 item 1): advanced by the leader only. */
   private final InContextCalibrations calibrations;
+
+  /** Records the start's cluster steps (isolato.startup-steps, dev.isolato.StartupSteps). */
+  private ApplicationStartup startup = ApplicationStartup.DEFAULT;
 
   public OperatorLifecycle(
       KubernetesClient client,
@@ -105,8 +129,14 @@ public class OperatorLifecycle implements SmartLifecycle {
   }
 
   @Override
+  public void setApplicationStartup(ApplicationStartup startup) {
+    this.startup = startup;
+  }
+
+  @Override
   public void start() {
     stopping.set(false); // a restarted instance halts again when it loses its lease
+    StartupStep step = startup.start("isolato.cluster-bootstrap");
     ClusterBootstrap bootstrap = new ClusterBootstrap(client, props);
     if (props.installCrds()) {
       bootstrap.installCrds();
@@ -114,6 +144,8 @@ public class OperatorLifecycle implements SmartLifecycle {
     bootstrap.ensureNamespace();
     bootstrap.ensurePoolKeys();
     routing.resign();
+    step.end();
+    step = startup.start("isolato.operator-register");
     Operator op =
         new Operator(
             o -> {
@@ -194,13 +226,37 @@ public class OperatorLifecycle implements SmartLifecycle {
                 // the releaser reads a tenant's class and metadata: statuses stay out
                 .withItemStore(new LeanItemStore<>(CachedTenants.WITHOUT_STATUS))
                 .withInformerListLimit(LeanItemStore.LIST_PAGE));
-    op.start();
-    if (!props.leaderElection().enabled()) {
+    step.end();
+    operator = op;
+    operatorStart =
+        CompletableFuture.runAsync(
+            () -> startOperator(op), r -> new Thread(r, "isolato-operator-start").start());
+  }
+
+  /** The operator's informers, then (without leader election) what the leader runs. */
+  private void startOperator(Operator op) {
+    // no Spring startup step: those nest in the order they start, whatever the thread
+    long t0 = System.nanoTime();
+    try {
+      op.start();
+    } catch (RuntimeException e) {
+      if (stopping.get()) {
+        return; // stopped while starting
+      }
+      log.error("the operator did not start: exiting", e);
+      // from a thread of its own: exit's shutdown hook stops this lifecycle, which waits for
+      // this start to return
+      new Thread(() -> System.exit(1), "isolato-exit").start();
+      return;
+    }
+    log.info(
+        "operator started in {} ms (its informers listed and watching)",
+        (System.nanoTime() - t0) / 1_000_000);
+    if (!props.leaderElection().enabled() && !stopping.get()) {
       routing.lead();
       directScaler.start();
       startProfiler();
     }
-    operator = op;
   }
 
   /**
@@ -221,6 +277,7 @@ public class OperatorLifecycle implements SmartLifecycle {
     Operator op = operator;
     operator = null;
     stopping.set(true);
+    awaitStart();
     if (profiler != null) {
       profiler.stop();
     }
@@ -233,6 +290,18 @@ public class OperatorLifecycle implements SmartLifecycle {
       if (props.leaderElection().enabled()) {
         releaseLease();
       }
+    }
+  }
+
+  private void awaitStart() {
+    try {
+      operatorStart.get(START_WAIT_ON_STOP.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      log.warn("the operator's start still runs after {}: stopping it", START_WAIT_ON_STOP);
+    } catch (ExecutionException e) {
+      log.debug("the operator's start failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

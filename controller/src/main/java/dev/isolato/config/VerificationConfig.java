@@ -11,28 +11,31 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.lang.Nullable;
 
 /**
  * The capacity verification loop, when a Prometheus URL is configured (the profiler's); the leader
- * starts it (OperatorLifecycle).
+ * starts it (OperatorLifecycle). Decided when the bean is made, not by a {@code @Conditional}, for
+ * the jar's Spring AOT bean definitions (see ProfilerConfig).
  */
 @Configuration
 @EnableConfigurationProperties({VerificationProperties.class, ProfilerProperties.class})
 public class VerificationConfig {
 
+  /** Null (no bean) without a Prometheus URL or with isolato.verification.enabled false. */
   @Bean
-  @ConditionalOnExpression(
-      "'${isolato.profiler.prometheus-url:}'.trim() != '' and"
-          + " '${isolato.verification.enabled:true}' == 'true'")
+  @Nullable
   VerificationLoop verificationLoop(
       KubernetesClient client,
       ProfilerProperties profiler,
       VerificationProperties props,
       MeterRegistry registry) {
+    if (!profiler.enabled() || !props.enabled()) {
+      return null;
+    }
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     return new VerificationLoop(
         client,
