@@ -1,5 +1,5 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: test-calibration-e2e test-burst-e2e test-scale-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
+.PHONY: test-calibration-e2e test-burst-e2e test-scale-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time bench-neighbour schemathesis
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-capacity-e2e test-calibration-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-burst-e2e test-scale-e2e test-placement-e2e
@@ -61,6 +61,10 @@ bench-reaction-time: controller-build openloop-build ## reaction time to a load 
 bench-filler: controller-build openloop-build saas-bench-build ## vertical headroom: class p95 and node CPU with and without the filler → docs/benchmarks-log.md
 	@$(BENCH) filler
 
+# ≈ 10 min on localkube: run it under `flock /tmp/isolato-cluster.lock`
+bench-neighbour: controller-build openloop-build saas-bench-build ## noisy neighbour (KIND=cpu|io): gold at 80 % of its in-context cut-off, a plain Deployment starts beside it; p95, SloHeld and replicas with the verification loop off and on → docs/benchmarks-log.md
+	@$(BENCH) neighbour --kind $(or $(KIND),cpu)
+
 # Control-plane faults and the `make run` modes, measured on localkube (bench/isolato_bench/faults).
 # Both take the cluster for ~10 min: run them under `flock /tmp/isolato-cluster.lock`.
 .PHONY: test-faults chaos bench-run-modes
@@ -96,7 +100,7 @@ bench-path-tune: tuner-build localkube-build ## the tuning loop on Isolato's pat
 
 UNIT_TEST_TARGETS += test-bench-reports
 test-bench-reports: ## unit tests of the bench tool's report renderers and its command line (no cluster)
-	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_path_tune_report.py tests/test_cpu_profile.py tests/test_runtime_ab.py tests/test_steps_report.py tests/test_reports.py tests/test_cli.py
+	@source gatling/experiments/venv.sh && cd bench && "$$PY" -m pytest -q tests/test_path_tune_report.py tests/test_cpu_profile.py tests/test_runtime_ab.py tests/test_steps_report.py tests/test_reports.py tests/test_neighbour.py tests/test_cli.py
 
 test-tune-e2e: tuner-build ## reduced tuning loops on localkube: one 20-pod Deployment, 3 dedicated tenants; one change each, undone
 	@controller/test/tune-e2e.sh
