@@ -402,7 +402,9 @@ def neighbour(a: argparse.Namespace) -> None:
             (runs[-1] / p / "meta.json") for p in nb.PHASES if (runs[-1] / p / "meta.json").exists()
         ).read_text()
     )
-    emit(nb.section(phases, meta, host_line(), plots), f"neighbour-{a.kind}")
+    unit = runs[-1] / "cpu-unit.jsonl"
+    costs = nb.unit_costs(unit.read_text()) if unit.exists() else None
+    emit(nb.section(phases, meta, host_line(), plots, costs), f"neighbour-{a.kind}")
     print("\n".join(nb.verdict(phases)), file=sys.stderr)
 
 

@@ -430,6 +430,7 @@ def section(
     meta: dict,
     host: str,
     plots: list[str],
+    costs: list[tuple[str, float, int]] | None = None,
 ) -> str:
     """docs/benchmarks-log.md's section: the setting, every run's phases, the goals, the plots."""
     kind = meta["kind"]
@@ -478,5 +479,57 @@ def section(
             "",
             *cpu_lines(runs),
             "",
+            *([*machine_lines(costs, runs, meta["profileCpu"]), ""] if costs else []),
         ]
     )
+
+
+# The stored calibration the issue compares against (results/gold-alone, docs/benchmarks-log.md
+# "instruments"): 165 req/s per 400m pod, the pod's cgroup CPU 2.27 ms per request (referee).
+STORED_CUTOFF_RPS = 165.0
+STORED_CPU_MS_PER_REQ = 2.27
+
+
+def unit_costs(text: str) -> list[tuple[str, float, int]]:
+    """bench/sh/cpu-unit.sh's lines → [(context, CPU ms per unit, units measured)]."""
+    out = []
+    for line in text.splitlines():
+        if line.strip():
+            r = json.loads(line)
+            out.append((r["context"], round(1000 * r["cpuSeconds"] / r["units"], 5), r["units"]))
+    return out
+
+
+def machine_lines(
+    costs: list[tuple[str, float, int]], runs: list[tuple[str, list[Phase]]], profile_cpu: int
+) -> list[str]:
+    """Stored calibration vs this machine, by measurement: a CPU unit's cost per context, the
+    gold pods' CPU per request, and the cut-off the pod's quota would give at that cost."""
+    lines = [
+        "CPU per request per machine and context (`bench/sh/cpu-unit.sh`: the CPU time of"
+        " `saas-bench soak` per unit of 10,000 xorshift64 steps, from its own /proc CPU time, so"
+        " other work on the machine slows the wall clock, not the figure):",
+        "",
+    ]
+    lines += [
+        f"- {ctx}: {ms:g} ms per CPU unit ({n:,} units) → profile cpu {profile_cpu}:"
+        f" {ms * profile_cpu:.2f} ms of CPU per request in the stress function alone"
+        for ctx, ms, n in costs
+    ]
+    alone = [p.gold_cpu_ms_per_req_alone for _, ps in runs for p in ps]
+    alone = [a for a in alone if a is not None]
+    cal = [p.calibrated_rps for _, ps in runs for p in ps]
+    if alone and cal:
+        mean_cpu = statistics.mean(alone)
+        lines += [
+            "",
+            f"The stored gold-alone calibration: {STORED_CUTOFF_RPS:g} req/s per 400m pod at"
+            f" {STORED_CPU_MS_PER_REQ:g} ms of pod CPU per request (keep-alive connections,"
+            " generator on CPU 0, pods on CPU 1). Here, in context (nothing pinned, a new"
+            f" connection per request): {mean_cpu:.2f} ms per request alone"
+            f" ({mean_cpu / STORED_CPU_MS_PER_REQ:.2f}× the stored figure), so the 400m quota"
+            f" would carry {400 / mean_cpu:.0f} req/s at most; the in-context calibrations found"
+            f" {', '.join(f'{c:g}' for c in cal)} req/s"
+            f" ({statistics.mean(cal) / STORED_CUTOFF_RPS:.2f}× the stored cut-off).",
+        ]
+    return lines

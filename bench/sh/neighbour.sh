@@ -12,7 +12,8 @@
 # every request (openloop -samples), the class's plan replicas, SloHeld and effective cut-off
 # (a watch, stamped on arrival), the Deployment's replicas (a watch), /proc/stat and the gold pods'
 # and the neighbour's cgroup CPU at the load's start, the neighbour's start and the end, and the
-# generator's own CPU and achieved rate (openloop -self-stats). `isolato-bench neighbour` runs it
+# generator's own CPU and achieved rate (openloop -self-stats); first, under OUT, what a CPU unit
+# costs on this machine (bench/sh/cpu-unit.sh). `isolato-bench neighbour` runs it
 # (under the cluster lock, ≈ 10 min) and turns OUT into the figures, plot and section
 # (bench/isolato_bench/neighbour.py).
 set -euo pipefail
@@ -79,6 +80,8 @@ prom_has 'vector(1)' || die "localkube's Prometheus does not answer at $PROM_URL
 load_saas_bench_image
 "$LOCALKUBE" load-image --build "$(make -s --no-print-directory -C "$ROOT" openloop-image | tail -1)" --tag "$OPENLOOP_IMAGE" >&2
 rm -rf "$OUT"; mkdir -p "$OUT"
+# what one CPU unit of the tenants' profile costs on this machine, alone and beside a CPU neighbour
+"$ROOT/bench/sh/cpu-unit.sh" "${SAAS_BENCH_IMAGE_CONTEXT:-$ROOT/build/saas-bench-image}/saas-bench" 5 > "$OUT/cpu-unit.jsonl"
 export ISOLATO_PROMETHEUS_URL=$PROM_URL ISOLATO_CALIBRATION_BUDGET=40s ISOLATO_CALIBRATION_GENERATORIMAGE=$OPENLOOP_IMAGE
 
 # The phase's class and tenant, fresh (one pod, nothing lowered), and its calibrated capacity:

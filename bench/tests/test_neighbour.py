@@ -168,3 +168,18 @@ def test_the_section_names_the_setting_and_links_the_plot():
     assert "20270115T080000 on: in-context:AMD EPYC, node busy 20 %, generator 2 % CPU" in text
     assert "![p95 over time, run x](results/x/n.png)" in text
     assert text.count("\n| 20270115T080000 | on | 125 req/s | 100 (99.5) req/s |") == 1
+
+
+def test_unit_costs_and_the_stored_calibration_explained():
+    text = (
+        '{"context":"alone","cpuSeconds":1.060,"wallSeconds":4,"units":71570}\n'
+        '{"context":"other-core-busy","cpuSeconds":0.550,"wallSeconds":4,"units":37400}\n'
+    )
+    costs = nb.unit_costs(text)
+    assert costs == [("alone", 0.01481, 71570), ("other-core-busy", 0.01471, 37400)]
+    p = nb.analyse(meta(), samples(99, 99), 0, LOAD, [], [], CPU, {})  # 2 ms per request alone
+    lines = "\n".join(nb.machine_lines(costs, [("r", [p])], 150))
+    assert "- alone: 0.01481 ms per CPU unit (71,570 units) → profile cpu 150: 2.22 ms" in lines
+    assert "2.00 ms per request alone (0.88× the stored figure)" in lines
+    assert "would carry 200 req/s at most" in lines
+    assert "found 125 req/s (0.76× the stored cut-off)" in lines
