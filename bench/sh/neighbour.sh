@@ -26,7 +26,7 @@ OPENLOOP=$ROOT/build/openloop
 OPENLOOP_IMAGE=localhost/isolato/openloop:dev
 OUT=${OUT:?OUT: the result directory}
 KIND=${KIND:-cpu} PHASES=${PHASES:-off on}
-LEAD=${LEAD:-45} OBSERVE=${OBSERVE:-90} SHARE=${SHARE:-80}
+LEAD=${LEAD:-45} OBSERVE=${OBSERVE:-90} SHARE=${SHARE:-80} COMMIT=${COMMIT:-75}
 NEIGHBOUR_CPU=${NEIGHBOUR_CPU:-500m} NEIGHBOUR_THREADS=${NEIGHBOUR_THREADS:-2}
 CLASS='' TENANT='' NS=''  # per phase: nb-off, nb-on
 POD_CPU=400m TARGET_MS=50 PROFILE=150 DECLARED=165 PIVOT=90 MAX=3
@@ -80,35 +80,48 @@ prom_has 'vector(1)' || die "localkube's Prometheus does not answer at $PROM_URL
 load_saas_bench_image
 "$LOCALKUBE" load-image --build "$(make -s --no-print-directory -C "$ROOT" openloop-image | tail -1)" --tag "$OPENLOOP_IMAGE" >&2
 rm -rf "$OUT"; mkdir -p "$OUT"
+cutoff=
 # what one CPU unit of the tenants' profile costs on this machine, alone and beside a CPU neighbour
 "$ROOT/bench/sh/cpu-unit.sh" "${SAAS_BENCH_IMAGE_CONTEXT:-$ROOT/build/saas-bench-image}/saas-bench" 5 > "$OUT/cpu-unit.jsonl"
 export ISOLATO_PROMETHEUS_URL=$PROM_URL ISOLATO_CALIBRATION_BUDGET=40s ISOLATO_CALIBRATION_GENERATORIMAGE=$OPENLOOP_IMAGE
 
-# The phase's class and tenant, fresh (one pod, nothing lowered), and its calibrated capacity:
-# an in-context calibration on this node, nothing pinned. Sets cutoff and rate.
+tenant_json() { # COMMITTED_RPS
+  printf '{"tenantId":"%s","sloClass":"%s","committedRps":%s,"profile":{"cpu":%s,"memory":4,"io":0}}' "$TENANT" "$CLASS" "$1" $PROFILE
+}
+
+# The phase's class and tenant, fresh (one pod, nothing lowered). The first phase calibrates it in
+# context on this node, nothing pinned (sets cutoff); a later phase's class declares that figure
+# (two calibrations minutes apart on this shared machine differed by 2×, and the phases must
+# carry the same load). The tenant then commits COMMIT % of the cut-off (so a lowered effective
+# cut-off raises the plan) and sends SHARE % (admission off). Sets rate.
 class_up() { # DIR
   api POST /api/v1/slo-classes "$(printf '{"name":"%s","spec":{"latency":{"percentile":95,"targetMs":%s},"resources":{"cpu":"%s","memory":"128Mi"},"priority":1000,"minReplicas":1,"maxReplicas":%s,"pivotPercent":%s,"perPodCutoffRps":%s,"admission":"off","image":"%s"}}' \
-    "$CLASS" $TARGET_MS $POD_CPU $MAX $PIVOT $DECLARED "$IMAGE")" >/dev/null
+    "$CLASS" $TARGET_MS $POD_CPU $MAX $PIVOT "${cutoff:-$DECLARED}" "$IMAGE")" >/dev/null
   [[ $(status) =~ ^(201|409)$ ]] || die "class: HTTP $(status) $(cat "$WORK/body")"
-  api POST /api/v1/tenants "$(printf '{"tenantId":"%s","sloClass":"%s","committedRps":10,"profile":{"cpu":%s,"memory":4,"io":0}}' "$TENANT" "$CLASS" $PROFILE)" >/dev/null
+  api POST /api/v1/tenants "$(tenant_json 10)" >/dev/null
   [[ $(status) =~ ^(201|409)$ ]] || die "tenant: HTTP $(status) $(cat "$WORK/body")"
   wait_serving 120 "$TENANT"
   kubectl -n "$NS" wait --for=condition=Available --timeout=60s deploy/saas-bench >/dev/null
-  local calibration id deadline=$((SECONDS + 150))
-  calibration=$(api POST /api/v1/slo-classes/"$CLASS"/calibrations)
-  [ "$(status)" = 202 ] || die "POST calibrations: HTTP $(status) $calibration"
-  id=$(jq -r .id <<< "$calibration")
-  log "calibration $id: $(jq -r .message <<< "$calibration")"
-  until jq -e '.phase == "Succeeded" or .phase == "Failed"' <<< "$calibration" >/dev/null; do
-    [ $SECONDS -lt $deadline ] || die "calibration not done within 150 s: $calibration"
-    sleep 2
-    calibration=$(api GET /api/v1/slo-classes/"$CLASS"/calibrations/"$id")
-  done
-  jq . <<< "$calibration" > "$1/calibration.json"
-  cutoff=$(jq -r '.perPodCutoffRps // empty' <<< "$calibration")
-  [ -n "$cutoff" ] || die "calibration gave no cut-off: $calibration"
+  if [ -z "$cutoff" ]; then
+    local calibration id deadline=$((SECONDS + 150))
+    calibration=$(api POST /api/v1/slo-classes/"$CLASS"/calibrations)
+    [ "$(status)" = 202 ] || die "POST calibrations: HTTP $(status) $calibration"
+    id=$(jq -r .id <<< "$calibration")
+    log "calibration $id: $(jq -r .message <<< "$calibration")"
+    until jq -e '.phase == "Succeeded" or .phase == "Failed"' <<< "$calibration" >/dev/null; do
+      [ $SECONDS -lt $deadline ] || die "calibration not done within 150 s: $calibration"
+      sleep 2
+      calibration=$(api GET /api/v1/slo-classes/"$CLASS"/calibrations/"$id")
+    done
+    jq . <<< "$calibration" > "$1/calibration.json"
+    cutoff=$(jq -r '.perPodCutoffRps // empty' <<< "$calibration")
+    [ -n "$cutoff" ] || die "calibration gave no cut-off: $calibration"
+    log "calibrated in context: $cutoff req/s per pod"
+  fi
   rate=$(jq -n --argjson c "$cutoff" --argjson s "$SHARE" '($c * $s / 100) | round')
-  log "calibrated in context: $cutoff req/s per pod; the tenant sends $rate req/s ($SHARE %)"
+  api PUT /api/v1/tenants/"$TENANT" "$(tenant_json "$(jq -n --argjson c "$cutoff" --argjson s "$COMMIT" '($c * $s / 100) | round')")" >/dev/null
+  [ "$(status)" = 200 ] || die "tenant commitment: HTTP $(status) $(cat "$WORK/body")"
+  log "the tenant commits $COMMIT % and sends $rate req/s ($SHARE %) of $cutoff req/s; plan $(kubectl get sloclass "$CLASS" -o jsonpath='{.status.plan.replicas}') replica(s)"
 }
 
 stamp() { while IFS= read -r line; do printf '%s|%s\n' "${EPOCHREALTIME/./}" "$line"; done; }
@@ -124,7 +137,7 @@ snapshot() { # DIR NAME: /proc/stat and the cgroup CPU (ns) of all gold pods and
 }
 
 phase() { # off|on
-  local p=$1 dir=$OUT/$1 ip t_apply started load_pid cutoff rate
+  local p=$1 dir=$OUT/$1 ip t_apply started load_pid rate
   mkdir -p "$dir"
   CLASS=nb-$p TENANT=nb-$p-t NS=isolato-c-nb-$p
   ISOLATO_VERIFICATION=$([ "$p" = on ] && echo true || echo false)
@@ -138,8 +151,12 @@ phase() { # off|on
   WATCH_PIDS+=("$!")
   ip=$(service_ip "$CLASS")
   # a new connection per request, so that the Service spreads the load over the pods the plan adds
-  "$OPENLOOP" -url "http://$ip:8080" -class "$CLASS" -tenants "$TENANT" -rates "$rate" -warmup 0s -connections per-request \
-    -requests $((rate * (LEAD + OBSERVE))) -max-duration $((LEAD + OBSERVE + 30))s -timeout 5s -self-stats \
+  # 10 s at half the rate first (a cold pool's first requests, all at once, read as a latency
+  # spike that KEDA's p95 trigger scaled out on), then steps of 5 s at the rate
+  local steps=$((rate / 2)) i
+  for ((i = 0; i < (LEAD - 10 + OBSERVE) / 5; i++)); do steps+=",$rate"; done
+  "$OPENLOOP" -url "http://$ip:8080" -class "$CLASS" -tenants "$TENANT" -rates "$steps" -warmup 0s -connections per-request \
+    -requests $((rate * 5)) -max-duration $((LEAD + OBSERVE + 30))s -timeout 5s -self-stats \
     -samples "$dir/samples.csv" -out "$dir/load.json" 2>"$dir/load.log" &
   load_pid=$!; LOAD_PID=$load_pid
   snapshot "$dir" start
@@ -158,16 +175,16 @@ phase() { # off|on
   kubectl -n default wait --for=delete pod -l app=$NEIGHBOUR --timeout=60s >/dev/null 2>&1 || true
   kill "${WATCH_PIDS[@]}" 2>/dev/null || true; WATCH_PIDS=()
   jq -n --arg p "$p" --arg kind "$KIND" --argjson apply "$t_apply" --arg started "$started" --argjson rate "$rate" \
-    --argjson cutoff "$cutoff" --argjson share "$SHARE" --argjson lead "$LEAD" --argjson observe "$OBSERVE" \
+    --argjson cutoff "$cutoff" --argjson commit "$COMMIT" --arg calibrated "$([ -f "$dir/calibration.json" ] && echo true || echo false)" --argjson share "$SHARE" --argjson lead "$LEAD" --argjson observe "$OBSERVE" \
     --argjson target $TARGET_MS --arg cpu $POD_CPU --argjson profile $PROFILE --argjson declared $DECLARED \
     --argjson pivot $PIVOT --argjson max $MAX --arg ncpu "$NEIGHBOUR_CPU" --argjson nthreads "$NEIGHBOUR_THREADS" \
     '{phase: $p, kind: $kind, applyUnixUs: $apply, neighbourStartedAt: $started, rateRps: $rate,
-      calibratedRps: $cutoff, sharePct: $share, leadSeconds: $lead, observeSeconds: $observe, targetMs: $target,
+      calibratedRps: $cutoff, calibratedHere: ($calibrated == "true"), commitPct: $commit, sharePct: $share, leadSeconds: $lead, observeSeconds: $observe, targetMs: $target,
       podCpu: $cpu, profileCpu: $profile, declaredRps: $declared, pivotPercent: $pivot, maxReplicas: $max,
       neighbourCpuRequest: $ncpu, neighbourThreads: $nthreads}' > "$dir/meta.json"
   delete_tenant_and_class "$TENANT" "$CLASS"
   kubectl wait --for=delete namespace/"$NS" --timeout=90s >/dev/null 2>&1 || log "namespace $NS not gone in 90 s"
   stop_controller
-  log "$p: done ($(jq -r '.steps[0] | "\(.achievedRps) req/s achieved, p95 \(.total.p95) ms"' "$dir/load.json"))"
+  log "$p: done ($(jq -r '[.steps[1:][].achievedRps] | add / length | "\(.) req/s achieved after the ramp"' "$dir/load.json"))"
 }
 for p in $PHASES; do phase "$p"; done

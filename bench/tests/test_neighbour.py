@@ -46,7 +46,14 @@ CPU = {  # every gold pod's cgroup summed ("goldPods")
     "end": {"unixUs": int((T0 + 60) * 1e6), "goldCpuNs": 300 * 10**6 * 8, "neighbourCpuNs": 6e10},
 }
 CPU = {m: c | {"goldPods": 1} for m, c in CPU.items()}
-LOAD = {"steps": [{"achievedRps": 99.5}], "generator": {"cpuPct": 3.2}}
+LOAD = {  # a first step at half the rate, then the rate's
+    "steps": [
+        {"offeredRps": 50, "achievedRps": 50},
+        {"offeredRps": 100, "achievedRps": 99},
+        {"offeredRps": 100, "achievedRps": 100},
+    ],
+    "generator": {"cpuPct": 3.2},
+}
 
 
 def test_neighbour_start_is_the_container_start_never_before_the_apply():
