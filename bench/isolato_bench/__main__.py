@@ -404,7 +404,9 @@ def neighbour(a: argparse.Namespace) -> None:
     )
     unit = runs[-1] / "cpu-unit.jsonl"
     costs = nb.unit_costs(unit.read_text()) if unit.exists() else None
-    emit(nb.section(phases, meta, host_line(), plots, costs), f"neighbour-{a.kind}")
+    # a run's NOTE.md: what the figures alone do not say (a changed design, a loaded machine)
+    notes = {d.name: (d / "NOTE.md").read_text() for d in runs if (d / "NOTE.md").exists()}
+    emit(nb.section(phases, meta, host_line(), plots, costs, notes), f"neighbour-{a.kind}")
     print("\n".join(nb.verdict(phases)), file=sys.stderr)
 
 

@@ -435,6 +435,7 @@ def section(
     host: str,
     plots: list[str],
     costs: list[tuple[str, float, int]] | None = None,
+    notes: dict[str, str] | None = None,
 ) -> str:
     """docs/benchmarks-log.md's section: the setting, every run's phases, the goals, the plots."""
     kind = meta["kind"]
@@ -449,7 +450,7 @@ def section(
             f"## Noisy neighbour ({kind})",
             "",
             f"{host}. `bench/isolato-bench neighbour --kind {kind}` (bench/sh/neighbour.sh,"
-            " issue 34 item 5, SAC'20's setting) on a fresh localkube test cluster, nothing pinned:"
+            " SAC'20's setting) on a fresh localkube test cluster, nothing pinned:"
             f" a gold-like class (one {meta['podCpu']} pod, p95 target {meta['targetMs']} ms,"
             f" pivot {meta['pivotPercent']} %, at most {meta['maxReplicas']} replicas, declared at"
             f" the stored gold-alone figure {meta['declaredRps']} req/s per pod) is calibrated in"
@@ -475,6 +476,7 @@ def section(
             "",
             table(runs),
             "",
+            *[f"Run {n}: {t.strip()}" + "\n" for n, t in sorted((notes or {}).items())],
             *verdict(runs),
             "",
             *[f"![p95 over time, run {p.split('/')[-2]}]({p})" for p in plots],

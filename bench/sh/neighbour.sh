@@ -49,7 +49,7 @@ neighbour_manifest() {
     cpu) cmd="[/saas-bench, soak, --workers, \"$NEIGHBOUR_THREADS\"]" ;;
     # localkube's own busybox image: writers of 256 MiB files flushed to disk, in a loop
     io) image=localhost/localkube/demo:1
-      cmd="[/bin/busybox, sh, -c, 'for i in \$(seq $NEIGHBOUR_THREADS); do (while :; do busybox dd if=/dev/zero of=/data/f\$i bs=1M count=256 conv=fsync 2>/dev/null; done) & done; wait']" ;;
+      cmd="[/bin/busybox, sh, -c, 'for i in \$(busybox seq $NEIGHBOUR_THREADS); do (while :; do busybox dd if=/dev/zero of=/data/f\$i bs=1M count=256 conv=fsync 2>/dev/null; done) & done; wait']" ;;
     *) die "unknown KIND $KIND (cpu or io)" ;;
   esac
   cat <<EOF
