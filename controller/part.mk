@@ -1,5 +1,5 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: test-calibration-e2e test-burst-e2e test-scale-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler bench-coloc test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis
+.PHONY: test-calibration-e2e test-burst-e2e test-scale-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler bench-coloc test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis bench-neighbour
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-capacity-e2e test-calibration-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-burst-e2e test-scale-e2e test-placement-e2e
@@ -63,6 +63,10 @@ bench-filler: controller-build openloop-build saas-bench-build ## vertical headr
 
 bench-coloc: controller-build openloop-build saas-bench-build ## IO co-location guard on 2 nodes: an IO-sensitive class's p95 beside an IO-heavy one, guard on vs off → docs/benchmarks-log.md (≈ 10 min, under the cluster lock)
 	@$(BENCH) coloc
+
+# ≈ 10 min on localkube: run it under `flock /tmp/isolato-cluster.lock`
+bench-neighbour: controller-build openloop-build saas-bench-build ## noisy neighbour (KIND=cpu|io): gold at 80 % of its in-context cut-off, a plain Deployment starts beside it; p95, SloHeld and replicas with the verification loop off and on → docs/benchmarks-log.md
+	@$(BENCH) neighbour --kind $(or $(KIND),cpu)
 
 # Control-plane faults and the `make run` modes, measured on localkube (bench/isolato_bench/faults).
 # Both take the cluster for ~10 min: run them under `flock /tmp/isolato-cluster.lock`.

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS
+from runner.places import BENCHMARK_LOG, REPO_ROOT, RESULTS, plot_dir
 from runner.sections import host_line, load_average, machine, write_section
 
 from . import onboarding_stages, scale_report
@@ -35,10 +35,15 @@ EXPERIMENTS = REPO_ROOT / "gatling" / "experiments"
 PIPELINE = RESULTS / "pipeline"
 
 
-def run_sh(script: str, *args: object, env: dict[str, str] | None = None) -> None:
-    """Runs bench/sh/SCRIPT; its failure is this command's (exit with its status)."""
+def run_sh(
+    script: str, *args: object, env: dict[str, str] | None = None, timeout_s: int = 0
+) -> None:
+    """Runs bench/sh/SCRIPT; its failure is this command's (exit with its status). With timeout_s
+    it gets SIGTERM after that many seconds (its EXIT trap cleans up; exit 124)."""
+    bound = ["timeout", "-s", "TERM", str(timeout_s)] if timeout_s else []
     rc = subprocess.call(
-        [str(SH / script), *map(str, args)], env=os.environ | {"PY": sys.executable} | (env or {})
+        [*bound, str(SH / script), *map(str, args)],
+        env=os.environ | {"PY": sys.executable} | (env or {}),
     )
     if rc:
         raise SystemExit(rc)
@@ -402,8 +407,6 @@ def gate_share(a: argparse.Namespace) -> None:
 
 
 def coloc(a: argparse.Namespace) -> None:
-    from runner.places import plot_dir
-
     from . import coloc as co
 
     if not a.report_only:
@@ -416,6 +419,39 @@ def coloc(a: argparse.Namespace) -> None:
     out = a.out.resolve()
     rel = out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out
     emit(co.report(runs, meta, co.when(meta, host_line(), os.cpu_count() or 1), str(rel)), co.KEY)
+
+
+def neighbour(a: argparse.Namespace) -> None:
+    from . import neighbour as nb
+
+    base = RESULTS / f"neighbour-{a.kind}"
+    if not a.report_only:
+        out = base / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        env = {"OUT": str(out), "KIND": a.kind, "LEAD": str(a.lead), "OBSERVE": str(a.observe)}
+        # bounded: the calibration (≤ 150 s), two phases of LEAD + OBSERVE and their set-up
+        run_sh("neighbour.sh", env=env, timeout_s=240 + 2 * (a.lead + a.observe + 120))
+    runs = sorted(
+        d for d in base.glob("*/") if any((d / p / "meta.json").exists() for p in nb.PHASES)
+    )
+    if not runs:
+        raise SystemExit(f"[neighbour] no run under {base}")
+    phases = [(d.name, nb.read_run(d)) for d in runs]
+    plots = []
+    for d in runs:
+        png = plot_dir(d) / f"neighbour-{a.kind}.png"
+        nb.plot(d, png)
+        plots.append(str(png.relative_to(BENCHMARK_LOG.parent)))
+    meta = json.loads(
+        next(
+            (runs[-1] / p / "meta.json") for p in nb.PHASES if (runs[-1] / p / "meta.json").exists()
+        ).read_text()
+    )
+    unit = runs[-1] / "cpu-unit.jsonl"
+    costs = nb.unit_costs(unit.read_text()) if unit.exists() else None
+    # a run's NOTE.md: what the figures alone do not say (a changed design, a loaded machine)
+    notes = {d.name: (d / "NOTE.md").read_text() for d in runs if (d / "NOTE.md").exists()}
+    emit(nb.section(phases, meta, host_line(), plots, costs, notes), f"neighbour-{a.kind}")
+    print("\n".join(nb.verdict(phases)), file=sys.stderr)
 
 
 # --- stored results --------------------------------------------------------------------------
@@ -562,6 +598,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--seconds", type=int, default=30, help="seconds of each run beside the load")
     s.add_argument("--out", type=Path, default=RESULTS / "coloc")
     s.add_argument("--report-only", action="store_true", help="re-render the stored run")
+    s = add("neighbour", neighbour, "noisy neighbour: gold's p95 with the verification loop off/on")
+    s.add_argument("--kind", choices=["cpu", "io"], default="cpu", help="the neighbour's load")
+    s.add_argument("--lead", type=int, default=45, help="seconds of load before the neighbour")
+    s.add_argument("--observe", type=int, default=90, help="seconds of load beside it")
+    s.add_argument("--report-only", action="store_true", help="re-render the stored runs")
     s = add("pipeline-plot", pipeline_plot, "stage-breakdown plots of tuning-loop analyses")
     s.add_argument("analyses", type=Path, nargs="+")
     s.add_argument("--paper-fig8", action="store_true", help="also beside the paper's Fig. 8")

@@ -179,13 +179,29 @@ def plot(result_dir: Path, data: dict) -> None:
         (line,) = ax.plot(
             [s - 15 for s, _, _ in series], [p for _, p, _ in series], label=LABELS.get(v, v)
         )
-        xs, ys = [-15.0], [events[0][2] if events else 1]
-        for t, _spec, ready in events:
-            xs += [t - t0, t - t0]
-            ys += [ys[-1], ready]
-        xs.append(meta["holdSeconds"])
-        ys.append(ys[-1])
-        axr.plot(xs, ys, color=line.get_color())
+        axr.plot(*ready_steps(events, t0, -15.0, meta["holdSeconds"]), color=line.get_color())
+    finish_latency_plot(
+        fig, ax, axr, target, "Load step 0.5x -> 2.5x of one pod's cut-off at t = 0",
+        "class p95 per 1 s (ms, log)", "seconds since the step",
+    )  # fmt: skip
+    fig.savefig(plot_dir(result_dir) / "reaction-time.png", dpi=110)
+
+
+def ready_steps(events, t0: float, start: float, end: float) -> tuple[list[float], list[int]]:
+    """Ready replicas over time as a step line from `start` to `end` seconds around t0 (events:
+    [(time s, spec, ready)], stamped on arrival)."""
+    xs, ys = [start], [events[0][2] if events else 1]
+    for t, _spec, ready in events:
+        xs += [t - t0, t - t0]
+        ys += [ys[-1], ready]
+    xs.append(end)
+    ys.append(ys[-1])
+    return xs, ys
+
+
+def finish_latency_plot(fig, ax, axr, target, title: str, ylabel: str, xlabel: str) -> None:
+    """The p95-over-time figure's common dressing: the target, t = 0, a log latency axis, the
+    ready-pods axis below."""
     if target is not None:
         ax.axhline(
             target, color="k", linestyle="--", linewidth=1, label=f"p95 target {target:g} ms"
@@ -193,13 +209,12 @@ def plot(result_dir: Path, data: dict) -> None:
     ax.axvline(0, color="grey", linewidth=1)
     axr.axvline(0, color="grey", linewidth=1)
     ax.set_yscale("log")
-    ax.set_ylabel("class p95 per 1 s (ms, log)")
-    ax.set_title("Load step 0.5x -> 2.5x of one pod's cut-off at t = 0")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize=8)
     axr.set_ylabel("ready pods")
-    axr.set_xlabel("seconds since the step")
+    axr.set_xlabel(xlabel)
     fig.tight_layout()
-    fig.savefig(plot_dir(result_dir) / "reaction-time.png", dpi=110)
 
 
 def section(results: list[Result], meta: dict, host: str) -> str:
