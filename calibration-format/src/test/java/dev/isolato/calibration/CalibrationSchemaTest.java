@@ -38,8 +38,8 @@ class CalibrationSchemaTest {
   static final Path SCHEMA = REPO.resolve("docs/schemas/calibration-run.schema.json");
 
   /**
-   * The runner's measurement report and the referee's own CPU: in the schema, ignored by the
-   * engine (not record fields).
+   * The runner's measurement report and the referee's own CPU: in the schema, ignored by the engine
+   * (not record fields).
    */
   static final Set<String> RUNNER_ONLY = Set.of("hygiene", "generator");
 

@@ -104,7 +104,6 @@ public final class PoolObjects {
       io = io == null ? PoolIo.of(pool.tenants()) : io;
     }
 
-
     /** With the default gate image, the tenants' IO from {@code pool}'s tenants. */
     public Input(
         SloClass sloClass,
