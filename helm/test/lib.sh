@@ -8,8 +8,10 @@ SAAS_BENCH_IMAGE=localhost/isolato/saas-bench:dev
 # podman build + ctr import).
 load_images() {
   local ctx
-  ctx=$(make -s --no-print-directory -C "$ROOT" controller-image-context)
-  "$LK" load-image --build "$ctx" --tag "$CONTROLLER_IMAGE"
+  # the build's own output (Spring AOT's processing run logs to stdout) goes to stderr: the
+  # context is where helm/part.mk stages it
+  make -s --no-print-directory -C "$ROOT" controller-image-context >&2
+  "$LK" load-image --build "$ROOT/build/controller-image" --tag "$CONTROLLER_IMAGE"
   ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
   "$LK" load-image --build "$ctx" --tag "$SAAS_BENCH_IMAGE"
   ctx=$(make -s --no-print-directory -C "$ROOT" gate-image | tail -1) # every pool pod's sidecar
