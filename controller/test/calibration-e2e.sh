@@ -86,7 +86,7 @@ jq -r '.status.calibrationRuns[-1].steps[] | "step \(.index): \(.offeredRps) →
 wait "$LOAD_PID" || true
 LOAD_PID=
 jq -e '[.steps[].total.errors] | add == 0' "$WORK/tenant.json" >/dev/null \
-  || die "the tenant's requests through the Service failed during the calibration: $(jq -c '[.steps[].total]' "$WORK/tenant.json")"
+  || die "the tenant's requests through the Service failed during the calibration: $(jq -c '[.steps[].total]' "$WORK/tenant.json"); why: $(grep 'failed (first at' "$WORK/tenant.log" || echo unknown)"
 tenant_p95=$(jq -r '.steps[0].total.p95' "$WORK/tenant.json")
 
 # nothing of the calibration stays, not even Terminating

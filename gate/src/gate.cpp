@@ -23,17 +23,21 @@ bool still_open(beast::tcp_stream& s) {
 }
 }  // namespace
 
-std::unique_ptr<beast::tcp_stream> UpstreamPool::take() {
+std::unique_ptr<beast::tcp_stream> UpstreamPool::take(Clock::time_point now) {
   while (!idle_.empty()) {
     auto s = std::move(idle_.back());
     idle_.pop_back();
-    if (still_open(*s)) return s;
+    if (now - s.since > max_idle_) {  // LIFO: every one below has idled longer still
+      idle_.clear();
+      return nullptr;
+    }
+    if (still_open(*s.stream)) return std::move(s.stream);
   }
   return nullptr;
 }
 
-void UpstreamPool::give(std::unique_ptr<beast::tcp_stream> s) {
-  if (idle_.size() < kMaxIdle) idle_.push_back(std::move(s));
+void UpstreamPool::give(std::unique_ptr<beast::tcp_stream> s, Clock::time_point now) {
+  if (idle_.size() < kMaxIdle) idle_.push_back({std::move(s), now});
 }
 
 Gate::Gate(GateConfig config)
@@ -45,7 +49,7 @@ Gate::Gate(GateConfig config)
               auth_,
               metrics_,
               tcp::endpoint(asio::ip::make_address(config_.upstream.host), config_.upstream.port),
-              {}} {
+              UpstreamPool(config_.upstream_idle)} {
   if (config_.tenants_file) {
     table_watcher_ = std::make_unique<saasbench::FileWatcher>(
         *config_.tenants_file, saasbench::tenant_table_file(registry_, metrics_.table_file_counter()));

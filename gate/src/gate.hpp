@@ -22,16 +22,25 @@ namespace isolato::gate {
 class GateSession;
 
 // Idle keep-alive connections to the upstream, used last-in first-out (the warmest first).
-// Touched on the loop's thread only.
+// One idle longer than max_idle is closed, not reused: the app closes idle connections after its
+// own keep-alive timeout, and a request sent as it does is lost (a 502; a request with a body
+// cannot be retried safely). Touched on the loop's thread only.
 class UpstreamPool {
  public:
+  using Clock = std::chrono::steady_clock;
   static constexpr std::size_t kMaxIdle = 256;
-  std::unique_ptr<boost::beast::tcp_stream> take();
-  void give(std::unique_ptr<boost::beast::tcp_stream> s);
+  explicit UpstreamPool(std::chrono::milliseconds max_idle) : max_idle_(max_idle) {}
+  std::unique_ptr<boost::beast::tcp_stream> take(Clock::time_point now = Clock::now());
+  void give(std::unique_ptr<boost::beast::tcp_stream> s, Clock::time_point now = Clock::now());
   std::size_t idle() const { return idle_.size(); }
 
  private:
-  std::vector<std::unique_ptr<boost::beast::tcp_stream>> idle_;
+  struct Idle {
+    std::unique_ptr<boost::beast::tcp_stream> stream;
+    Clock::time_point since;
+  };
+  std::chrono::milliseconds max_idle_;
+  std::vector<Idle> idle_;
 };
 
 // What every session shares; owned by the Gate, outlives all sessions.

@@ -17,6 +17,8 @@ options:
   --forward-table             PUT an applied admin table on to the upstream's /v1/admin/tenants
   --upstream-timeout-ms N     wait for the upstream's response header / next body bytes (10000)
   --connect-timeout-ms N      connect to the upstream (1000)
+  --upstream-idle-ms N        reuse an idle upstream connection only this long; keep it under
+                              the app's keep-alive timeout (4000)
   --read-timeout-ms N         receive a request header, keep-alive idle included (15000)
   --max-body-bytes N          request body limit, 413 above (default 8388608)
   --max-connections N         client connections at once; more are closed at once (4096)
@@ -58,6 +60,7 @@ std::variant<GateConfig, std::string> parse_gate_args(const std::vector<std::str
       {"--admin-token-file", cli::path(c.admin_token_file)},
       {"--upstream-timeout-ms", cli::milliseconds(c.upstream_timeout)},
       {"--connect-timeout-ms", cli::milliseconds(c.connect_timeout)},
+      {"--upstream-idle-ms", cli::milliseconds(c.upstream_idle)},
       {"--read-timeout-ms", cli::milliseconds(c.read_timeout)},
       {"--grace-ms", cli::milliseconds(c.grace)},
       {"--file-poll-ms", cli::milliseconds(c.file_poll)},

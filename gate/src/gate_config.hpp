@@ -28,6 +28,7 @@ struct GateConfig {
   bool forward_table = false;
   std::chrono::milliseconds upstream_timeout{10000};
   std::chrono::milliseconds connect_timeout{1000};
+  std::chrono::milliseconds upstream_idle{4000};  // under the app's keep-alive timeout
   std::chrono::milliseconds read_timeout{15000};
   std::chrono::milliseconds grace{20000};
   std::chrono::milliseconds file_poll{500};

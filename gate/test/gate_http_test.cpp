@@ -114,6 +114,34 @@ TEST_F(GateHttpTest, KeepAliveReusesOneUpstreamConnectionAndPassesBodyAndTarget)
   EXPECT_EQ(up.accepted(), 1) << "requests one after another share one pooled upstream connection";
 }
 
+TEST_F(GateHttpTest, AnUpstreamConnectionIdleLongerThanTheLimitIsNotReused) {
+  TestUpstream up;
+  auto c = config(up.port());
+  c.upstream_idle = 0ms;  // every pooled connection is too old by its next request
+  start(c);
+  Client a(gate->port());
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(a.request("POST", "/x", "{}", header("other")).result_int(), 200);
+  EXPECT_EQ(up.accepted(), 3) << "a connection idle past --upstream-idle-ms must not carry the next request";
+}
+
+TEST(UpstreamPoolTest, ReusesWithinTheIdleLimitAndDropsWhatIdledLonger) {
+  TestUpstream up;
+  boost::asio::io_context ioc;
+  auto connect = [&] {
+    auto s = std::make_unique<boost::beast::tcp_stream>(ioc);
+    s->connect({boost::asio::ip::make_address("127.0.0.1"), up.port()});
+    return s;
+  };
+  UpstreamPool pool(100ms);
+  const auto t0 = UpstreamPool::Clock::now();
+  pool.give(connect(), t0);
+  EXPECT_NE(pool.take(t0 + 100ms), nullptr) << "idle exactly the limit: reused";
+  pool.give(connect(), t0);
+  pool.give(connect(), t0 + 50ms);
+  EXPECT_EQ(pool.take(t0 + 151ms), nullptr) << "the warmest idled 101 ms, past the limit";
+  EXPECT_EQ(pool.idle(), 0U) << "the older ones below it are dropped with it";
+}
+
 TEST_F(GateHttpTest, StreamsA32MiBBodyBothWays) {
   TestUpstream up;
   auto c = config(up.port());

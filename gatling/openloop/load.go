@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -43,6 +45,7 @@ type sample struct {
 	latency time.Duration
 	ok      bool
 	end     time.Time
+	cause   string // why it failed: "HTTP <code>: <body start>" or the transport's error
 }
 
 // offsets are the intended send times of n requests at rate r from the step's start. Poisson
@@ -154,6 +157,14 @@ func (e Endpoint) url(base, tenant string) string {
 	return base + strings.ReplaceAll(path, "{tenant}", tenant)
 }
 
+// clientIdle is how long an idle connection is kept for reuse: under the servers' keep-alive
+// timeouts (isolato-gate and saas-bench 15 s), so that a request is never sent on a connection
+// the server is closing — an instrument's error, not the service's.
+const clientIdle = 4 * time.Second
+
+// causeBodyBytes of a failed answer's body name its cause (a problem+json's title and detail).
+const causeBodyBytes = 160
+
 type generator struct {
 	body    string
 	client  *http.Client
@@ -162,7 +173,7 @@ type generator struct {
 }
 
 func newGenerator(body string, timeout time.Duration, maxInFlight int, connectionPerRequest bool) *generator {
-	transport := &http.Transport{MaxIdleConns: 0, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 90 * time.Second,
+	transport := &http.Transport{MaxIdleConns: 0, MaxIdleConnsPerHost: 1024, IdleConnTimeout: clientIdle,
 		DisableKeepAlives: connectionPerRequest}
 	var slots chan struct{}
 	if maxInFlight > 0 {
@@ -178,10 +189,10 @@ func (g *generator) send(ctx context.Context, endpoint Endpoint, base, tenantNam
 		case g.slots <- struct{}{}:
 			defer func() { <-g.slots }()
 		case <-ctx.Done():
-			return sample{tenant: tenant, latency: time.Since(due), end: time.Now()}
+			return sample{tenant: tenant, latency: time.Since(due), end: time.Now(), cause: "run bound reached before a slot was free"}
 		}
 	}
-	ok := false
+	ok, cause := false, ""
 	method := endpoint.Method
 	if method == "" {
 		method = http.MethodPost
@@ -200,13 +211,24 @@ func (g *generator) send(ctx context.Context, endpoint Endpoint, base, tenantNam
 		}
 		var resp *http.Response
 		if resp, err = g.client.Do(req); err == nil {
+			ok = resp.StatusCode >= 200 && resp.StatusCode < 300
+			if !ok {
+				head, _ := io.ReadAll(io.LimitReader(resp.Body, causeBodyBytes))
+				cause = fmt.Sprintf("HTTP %d: %s", resp.StatusCode, strings.Join(strings.Fields(string(head)), " "))
+			}
 			_, _ = io.Copy(io.Discard, resp.Body)
 			_ = resp.Body.Close()
-			ok = resp.StatusCode >= 200 && resp.StatusCode < 300
+		}
+	}
+	if err != nil {
+		cause = err.Error()
+		var u *url.Error // its URL names the tenant: one cause per tenant would hide a common one
+		if errors.As(err, &u) {
+			cause = u.Err.Error()
 		}
 	}
 	end := time.Now()
-	return sample{tenant: tenant, latency: end.Sub(due), ok: ok, end: end}
+	return sample{tenant: tenant, latency: end.Sub(due), ok: ok, end: end, cause: cause}
 }
 
 // fire sends request i at start+offs[i] to tenant order[i] without waiting for answers. The
@@ -371,4 +393,36 @@ func stepResult(st *stepSchedule, tenantIDs []string, start time.Time, samples [
 		Index: st.index, OfferedRps: round3(st.offered), AchievedRps: round3(float64(ok) / span),
 		DurationSeconds: round3(st.seconds), Total: summarize(all, errors), Tenants: tenants,
 	}
+}
+
+// failureReport names why requests failed, one line per cause with its count and first time
+// (UTC): a run's errors are counted in the calibration format, their causes only here.
+func failureReport(requests []sample) []string {
+	type seen struct {
+		count int
+		first time.Time
+	}
+	causes := map[string]*seen{}
+	var order []string
+	for _, s := range requests {
+		if s.ok || s.end.IsZero() {
+			continue
+		}
+		c := causes[s.cause]
+		if c == nil {
+			c = &seen{first: s.end}
+			causes[s.cause] = c
+			order = append(order, s.cause)
+		}
+		c.count++
+		if s.end.Before(c.first) {
+			c.first = s.end
+		}
+	}
+	lines := make([]string, 0, len(order))
+	for _, cause := range order {
+		c := causes[cause]
+		lines = append(lines, fmt.Sprintf("%d failed (first at %s): %s", c.count, c.first.UTC().Format("15:04:05.000"), cause))
+	}
+	return lines
 }

@@ -141,6 +141,7 @@ func run(args []string) error {
 		plannedDuration(plan).Round(time.Second), plan.MaxDuration)
 	stats := startSelfStats()
 	result := Execute(plan, *runID, *sloClass, runContext)
+	reportFailures(result)
 	if *selfStats {
 		s := stats()
 		result.Generator = &s
@@ -154,6 +155,13 @@ func run(args []string) error {
 		}
 	}
 	return writeRun(result, *out)
+}
+
+// reportFailures tells on stderr why the run's failed requests failed.
+func reportFailures(r Run) {
+	for _, line := range failureReport(r.requests) {
+		fmt.Fprintf(os.Stderr, "openloop: %s: %s\n", r.SloClass, line)
+	}
 }
 
 // runLinePrefix marks the run on stdout (-out -): a Job's log also holds the progress lines.
@@ -188,6 +196,7 @@ func runPlan(path, outDir, runID string, o PlanOptions) error {
 		runID, p.Simulation, len(p.Classes), plannedEnd(p).Round(time.Second), o.MaxDuration)
 	var incomplete []string
 	for _, r := range ExecutePlan(p, runID, o) {
+		reportFailures(r)
 		if len(r.Steps) == 0 {
 			incomplete = append(incomplete, r.SloClass)
 			continue

@@ -181,6 +181,20 @@ func TestErrorsAreCountedPerTenant(t *testing.T) {
 	if st.AchievedRps > 20.01 {
 		t.Fatalf("achieved counts only 2xx answers: %v", st.AchievedRps)
 	}
+	if got := failureReport(run.requests); len(got) != 1 || !strings.HasPrefix(got[0], "20 failed (first at ") ||
+		!strings.HasSuffix(got[0], "): HTTP 500: boom") {
+		t.Fatalf("the failures' cause is not named: %q", got)
+	}
+}
+
+func TestATransportFailureIsNamed(t *testing.T) {
+	s := serialServer(t, time.Millisecond, "")
+	s.Close() // refused from now on
+	run := Execute(plan(s.URL, 40), "r", "gold", nil)
+	got := failureReport(run.requests)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "40 failed") || !strings.Contains(got[0], "connection refused") {
+		t.Fatalf("a refused connection is not named: %q", got)
+	}
 }
 
 func TestAProvidersServiceGetsItsMethodPathAndTenantHeader(t *testing.T) {
