@@ -13,6 +13,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param interval how often the loop advances calibrations
  * @param retryAfter no automatic start within this of the last one
  * @param readyTimeout how long the replica may take to be ready
+ * @param contextSettle how long a new context of a pool (a neighbour class came or left, the pool
+ *     moved) must hold before it counts: a neighbour replica that comes and goes within it changes
+ *     nothing (no Event, no recalibration due)
  */
 @ConfigurationProperties("isolato.calibration")
 public record CalibrationProperties(
@@ -21,7 +24,8 @@ public record CalibrationProperties(
     boolean auto,
     Duration interval,
     Duration retryAfter,
-    Duration readyTimeout) {
+    Duration readyTimeout,
+    Duration contextSettle) {
   public static final String DEFAULT_IMAGE = "localhost/isolato/openloop:dev";
 
   public CalibrationProperties {
@@ -31,5 +35,10 @@ public record CalibrationProperties(
     interval = interval == null ? Duration.ofSeconds(2) : interval;
     retryAfter = retryAfter == null ? Duration.ofMinutes(15) : retryAfter;
     readyTimeout = readyTimeout == null ? Duration.ofSeconds(120) : readyTimeout;
+    contextSettle = contextSettle == null ? Duration.ofSeconds(30) : contextSettle;
+    if (contextSettle.isNegative()) {
+      throw new IllegalArgumentException(
+          "isolato.calibration.context-settle must not be negative: " + contextSettle);
+    }
   }
 }

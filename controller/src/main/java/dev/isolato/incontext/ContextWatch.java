@@ -15,7 +15,9 @@ import dev.isolato.tenancy.SloClassStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,32 +26,79 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches where each class's pool runs (issue 34 item 4): per pass, one list of the classes' pods
- * gives each pool's nodes and their neighbour classes; the node's type is the CPU model an
- * in-context calibration of any class read there. {@link ContextCutoffs} picks the figure measured
- * in that context, which the class status carries ({@code status.context}, field manager {@value
- * #FIELD_MANAGER}) for the planner. A change of context is an Event; one with no figure makes a
- * recalibration due (an Event, the {@code Calibrated} condition, and an automatic start when {@code
- * isolato.calibration.auto} is on).
+ * Watches where each class's pool runs (issue 34 item 4): per pass, the watched copy of the
+ * classes' pods ({@link ClassPods}; no API call) gives each pool's nodes and their neighbour
+ * classes; the node's type is the CPU model an in-context calibration of any class read there. A
+ * new context counts once it has held for the settle time ({@link Settle}), so a neighbour replica
+ * that comes and goes does not flip it. {@link ContextCutoffs} picks the figure measured in the
+ * context that counts, which the class status carries ({@code status.context}, field manager
+ * {@value #FIELD_MANAGER}) for the planner. A change of context is an Event; one with no figure
+ * makes a recalibration due (an Event, the {@code Calibrated} condition, and an automatic start
+ * when {@code isolato.calibration.auto} is on).
  */
 final class ContextWatch {
   static final String FIELD_MANAGER = "isolato-context";
   private static final Logger log = LoggerFactory.getLogger(ContextWatch.class);
 
   private final KubernetesClient client;
+  private final ClassPods pods;
   private final StabilityPolicy policy;
   private final boolean auto;
+  private final Duration settleTime;
+  private final Settle<SortedMap<String, ContextKey>> settle;
   private final ObjectMapper json =
       new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
-  ContextWatch(KubernetesClient client, StabilityPolicy policy, boolean auto) {
+  /**
+   * @param settleTime how long a new context must hold before it counts ({@code
+   *     isolato.calibration.context-settle})
+   */
+  ContextWatch(
+      KubernetesClient client,
+      ClassPods pods,
+      StabilityPolicy policy,
+      boolean auto,
+      Duration settleTime) {
     this.client = client;
+    this.pods = pods;
     this.policy = policy;
     this.auto = auto;
+    this.settleTime = settleTime;
+    this.settle = new Settle<>(settleTime);
+  }
+
+  /**
+   * The context that counted at the last look, from the status (so a new leader goes on from it);
+   * null when the pool was not placed: its first placement counts at once.
+   */
+  static Settle.Seen<SortedMap<String, ContextKey>> counted(SloClassStatus.Context prev) {
+    if (prev == null || prev.nodes == null || prev.nodes.isEmpty()) {
+      return null;
+    }
+    SortedMap<String, ContextKey> nodes = new TreeMap<>();
+    prev.nodes.forEach(
+        (node, label) ->
+            nodes.put(node, ContextKey.parse(label).orElse(new ContextKey(null, null, null))));
+    Instant since;
+    try {
+      since = prev.since == null ? Instant.EPOCH : Instant.parse(prev.since);
+    } catch (DateTimeParseException e) {
+      since = Instant.EPOCH;
+    }
+    return new Settle.Seen<>(nodes, since);
+  }
+
+  private static String labels(SortedMap<String, ContextKey> nodes) {
+    return nodes.isEmpty()
+        ? "no node"
+        : nodes.entrySet().stream()
+            .map(e -> e.getKey() + ": " + e.getValue().label())
+            .collect(Collectors.joining(", "));
   }
 
   /** A class pod as {@link NodeContexts} sees it; null when not placed or on its way out. */
@@ -73,21 +122,13 @@ final class ContextWatch {
         "true".equals(labels.get(PodPlacement.IO_HEAVY_LABEL)));
   }
 
-  /** Every class pod on a node, by node. */
-  Map<String, List<PodOnNode>> podsByNode() {
-    Map<String, List<PodOnNode>> byNode = new TreeMap<>();
-    for (Pod p :
-        client.pods().inAnyNamespace().withLabel(PoolObjects.CLASS_LABEL).list().getItems()) {
-      PodOnNode o = onNode(p);
-      if (o != null) {
-        byNode.computeIfAbsent(o.node(), n -> new ArrayList<>()).add(o);
-      }
-    }
-    return byNode;
-  }
-
+  /** One look at every class; none while the pods' watch does not run (nothing known). */
   void pass(List<SloClass> all, Instant now) {
-    Map<String, List<PodOnNode>> byNode = podsByNode();
+    Map<String, List<PodOnNode>> byNode = pods.byNode().orElse(null);
+    if (byNode == null) {
+      return;
+    }
+    settle.retain(all.stream().map(c -> c.getMetadata().getName()).collect(Collectors.toSet()));
     Map<String, String> nodeTypes = nodeTypes(all);
     for (SloClass cls : all) {
       if (cls.getSpec() == null || cls.getMetadata().getDeletionTimestamp() != null) {
@@ -157,7 +198,20 @@ final class ContextWatch {
       Map<String, String> nodeTypes,
       Instant now) {
     String name = cls.getMetadata().getName();
-    SortedMap<String, ContextKey> nodes = NodeContexts.ofPool(name, byNode, nodeTypes);
+    SloClassStatus.Context prev = cls.getStatus() == null ? null : cls.getStatus().context;
+    Settle.Seen<SortedMap<String, ContextKey>> counts =
+        settle.see(name, counted(prev), NodeContexts.ofPool(name, byNode, nodeTypes), now);
+    settle
+        .pending(name)
+        .filter(p -> p.since().equals(now))
+        .ifPresent(
+            p ->
+                log.info(
+                    "class {}: pool seen in another context ({}); it counts if it holds until {}",
+                    name,
+                    labels(p.value()),
+                    p.since().plus(settleTime)));
+    SortedMap<String, ContextKey> nodes = counts.value();
     boolean ioHeavy =
         byNode.values().stream()
             .flatMap(List::stream)
@@ -165,8 +219,7 @@ final class ContextWatch {
     ContextCutoffs.Choice choice =
         ContextCutoffs.choose(
             name, ioHeavy, figures(cls), nodes, cls.getSpec().perPodCutoffRps, policy);
-    SloClassStatus.Context prev = cls.getStatus() == null ? null : cls.getStatus().context;
-    SloClassStatus.Context next = toStatus(cls, choice, nodes, prev, now);
+    SloClassStatus.Context next = toStatus(cls, choice, nodes, prev, counts.since());
     if (prev != null && json.valueToTree(prev).equals(json.valueToTree(next))) {
       return;
     }
@@ -211,7 +264,7 @@ final class ContextWatch {
       ContextCutoffs.Choice choice,
       SortedMap<String, ContextKey> nodes,
       SloClassStatus.Context prev,
-      Instant now) {
+      Instant since) {
     SloClassStatus.Context x = new SloClassStatus.Context();
     x.nodes = new TreeMap<>();
     nodes.forEach((node, key) -> x.nodes.put(node, key.label()));
@@ -229,7 +282,7 @@ final class ContextWatch {
       x.since = prev.since;
       x.changes = prev.changes == null ? List.of() : prev.changes;
     } else {
-      x.since = now.toString();
+      x.since = since.toString();
       x.changes = prev == null || prev.nodes == null ? List.of() : changes(prev.nodes, nodes);
     }
     return x;

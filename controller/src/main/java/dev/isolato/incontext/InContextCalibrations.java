@@ -12,7 +12,6 @@ import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.ClassPasses;
 import dev.isolato.tenancy.ClassStatusApply;
 import dev.isolato.tenancy.PoolNames;
-import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloClassStatus;
 import dev.isolato.tenancy.TenantTable;
@@ -61,6 +60,7 @@ public final class InContextCalibrations {
   private final Set<String> cleaned = ConcurrentHashMap.newKeySet();
 
   private final ClassPasses passes;
+  private final ClassPods pods;
   private final ContextWatch contexts;
 
   /** Refused to start: already running, or no ready pool pod to copy. */
@@ -83,11 +83,18 @@ public final class InContextCalibrations {
     this.props = props;
     this.generatorNamespace = generatorNamespace;
     this.passes = new ClassPasses(client, "in-context-calibration", this::pass);
-    this.contexts = new ContextWatch(client, engine.config().stability(), props.auto());
+    this.pods = new ClassPods(client);
+    this.contexts =
+        new ContextWatch(
+            client, pods, engine.config().stability(), props.auto(), props.contextSettle());
   }
 
-  /** Starts advancing calibrations (on becoming the leader); idempotent. */
+  /**
+   * Starts advancing calibrations and watching the classes' pods (on becoming the leader, after the
+   * controller is ready); idempotent.
+   */
   public void start() {
+    pods.start();
     if (passes.start(props.interval())) {
       log.info(
           "in-context calibration: generator {}, budget {} s, automatic starts {}",
@@ -99,11 +106,13 @@ public final class InContextCalibrations {
 
   public void stop() {
     passes.stop();
+    pods.stop();
   }
 
   /**
    * One pass over every class: where each pool runs and the figure measured there ({@link
-   * ContextWatch}); then advance, clean up, start automatically.
+   * ContextWatch}, when started: a loop of a test's own runs without it); then advance, clean up,
+   * start automatically.
    */
   public void pass(List<SloClass> all, Instant now) {
     try {
@@ -288,21 +297,22 @@ public final class InContextCalibrations {
 
   /**
    * Other classes' pods on the node (the rule {@link ContextWatch} matches pools with), and their
-   * load from their latest live window.
+   * load from their latest live window. From the watched copy; a loop not started (a test's own)
+   * lists the node's class pods once instead.
    */
   private void neighbours(SloClass cls, String node, SloClassStatus.InContext s) {
     List<NodeContexts.PodOnNode> onNode =
-        client
-            .pods()
-            .inAnyNamespace()
-            .withField("spec.nodeName", node)
-            .withLabel(PoolObjects.CLASS_LABEL)
-            .list()
-            .getItems()
-            .stream()
-            .map(ContextWatch::onNode)
-            .filter(Objects::nonNull)
-            .toList();
+        pods.onNode(node)
+            .orElseGet(
+                () ->
+                    ClassPods.selected(client)
+                        .withField("spec.nodeName", node)
+                        .list()
+                        .getItems()
+                        .stream()
+                        .map(ContextWatch::onNode)
+                        .filter(Objects::nonNull)
+                        .toList());
     String name = cls.getMetadata().getName();
     Map<String, Integer> pods = NodeContexts.neighbourPods(name, onNode);
     s.ioNeighbours = NodeContexts.ioNeighbours(name, onNode);

@@ -3,6 +3,7 @@ package dev.isolato.scaling;
 import dev.isolato.kube.LeanItemStore;
 import dev.isolato.metrics.Exposition;
 import dev.isolato.metrics.ServiceMetrics;
+import dev.isolato.tenancy.ManagedPods;
 import dev.isolato.tenancy.PoolObjects;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.Workload;
@@ -85,11 +86,7 @@ public final class DirectScaler implements AutoCloseable {
     }
     pods =
         LeanItemStore.inform(
-            client
-                .pods()
-                .inAnyNamespace()
-                .withLabel(PoolObjects.MANAGED_BY, PoolObjects.MANAGER)
-                .withLabel("app.kubernetes.io/name", Workload.NAME));
+            ManagedPods.of(client).withLabel("app.kubernetes.io/name", Workload.NAME));
     deployments =
         LeanItemStore.inform(
             client

@@ -118,6 +118,21 @@ class ContextWatchTest {
     assertThat(InContextCalibrations.contextChange(x)).isNull();
   }
 
+  @Test
+  void whatCountedIsReadBackFromTheStatusSoANewLeaderGoesOnFromIt() {
+    SloClass c = cls("gold", point("in-context:Xeon", "n1", 60, 1, 200L, "a"));
+    var nodes =
+        new TreeMap<String, ContextKey>(
+            Map.of(
+                "n1", new ContextKey("Xeon", List.of("bronze", "silver"), List.of("bronze")),
+                "n2", new ContextKey(null, null, null)));
+    SloClassStatus.Context x = ContextWatch.toStatus(c, choose(c, nodes), nodes, null, NOW);
+    assertThat(ContextWatch.counted(x)).isEqualTo(new Settle.Seen<>(nodes, NOW));
+    assertThat(ContextWatch.counted(null)).isNull();
+    x.nodes = Map.of();
+    assertThat(ContextWatch.counted(x)).as("unplaced: the first placement counts at once").isNull();
+  }
+
   static ContextCutoffs.Choice choose(SloClass c, Map<String, ContextKey> nodes) {
     return ContextCutoffs.choose(
         "gold", false, ContextWatch.figures(c), nodes, 80, StabilityPolicy.defaults());

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,10 @@ class ContextIT extends ItBase {
       "docs/calibration.md: A class never measured stays `Uncalibrated` on its declared figure")
   @DocClaim(
       "docs/calibration.md: a context with no figure starts an in-context calibration by itself")
+  @DocClaim(
+      "docs/calibration.md: counts its cluster-wide pod LISTs over the passes that see a new neighbour")
+  @DocClaim(
+      "docs/calibration.md: `status.context.since` is when the context that counts was first seen")
   void thePlanUsesTheFigureOfThePoolsContextAndANewNeighbourMakesARecalibrationDue()
       throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", classJson(CLS, 8, 40, false)).status())
@@ -110,6 +115,7 @@ class ContextIT extends ItBase {
     assertThat(status(CLS).at("/inContext").isMissingNode()).isTrue();
 
     // another class's pod lands on the node: no figure was measured in that context
+    long podLists = podListsClusterWide();
     kube.resource(podOf(NEIGHBOUR, "ctxn-pod")).create();
     String crowded = HERE + "+" + NEIGHBOUR;
     await()
@@ -131,6 +137,13 @@ class ContextIT extends ItBase {
               assertThat(calibrated.get("message").asText())
                   .startsWith("no cut-off measured in " + crowded);
             });
+    assertThat(podListsClusterWide())
+        .as(
+            "the context watch saw the neighbour through its watch of the class pods: no"
+                + " cluster-wide pod LIST in the passes since (the change took the settle time,"
+                + " %s, so several passes ran)",
+            CONTEXT_SETTLE)
+        .isEqualTo(podLists);
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
@@ -152,6 +165,19 @@ class ContextIT extends ItBase {
                         m ->
                             m.startsWith("RecalibrationDue: no cut-off measured in " + crowded)
                                 && m.contains("automatic calibrations are off")));
+    // the API server keeps an Event's time in whole seconds
+    Instant seen =
+        Instant.parse(status(CLS).at("/context/since").asText()).truncatedTo(ChronoUnit.SECONDS);
+    assertThat(
+            kube.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(
+                    e ->
+                        CLS.equals(e.getInvolvedObject().getName())
+                            && "ContextChanged".equals(e.getReason()))
+                .map(e -> Instant.parse(e.getLastTimestamp())))
+        .as("the new context counted once it had held for the settle time since first seen")
+        .singleElement()
+        .satisfies(at -> assertThat(at).isAfterOrEqualTo(seen.plus(CONTEXT_SETTLE)));
     assertThat(status(CLS).at("/inContext").isMissingNode())
         .as("automatic calibrations are off: none started")
         .isTrue();
@@ -181,6 +207,23 @@ class ContextIT extends ItBase {
     auto.cleanUp(status(CLS).at("/inContext/id").asText(), pool(CLS));
     kube.pods().inNamespace(pool(CLS)).withName("ctx-pod").withGracePeriod(0).delete();
     kube.pods().inNamespace(pool(NEIGHBOUR)).withName("ctxn-pod").withGracePeriod(0).delete();
+  }
+
+  /**
+   * Cluster-wide LISTs of pods the API server has answered, by any client (its own counter): the
+   * context watch must not list the class pods each pass.
+   */
+  static long podListsClusterWide() {
+    return kube.raw("/metrics")
+        .lines()
+        .filter(
+            l ->
+                l.startsWith("apiserver_request_total{")
+                    && l.contains("resource=\"pods\"")
+                    && l.contains("scope=\"cluster\"")
+                    && l.contains("verb=\"LIST\""))
+        .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
   }
 
   /** A serving pod of {@code cls}'s pool (its Deployment's template) on {@link #NODE}. */

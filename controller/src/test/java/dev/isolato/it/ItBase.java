@@ -54,6 +54,10 @@ abstract class ItBase {
   static final Duration TOKEN_TTL = Duration.ofSeconds(2);
 
   static final String NS = "isolato-system";
+
+  /** {@code isolato.calibration.context-settle} of the shared controller. */
+  static final Duration CONTEXT_SETTLE = Duration.ofSeconds(3);
+
   static final ObjectMapper JSON = new ObjectMapper();
   static Path tokenFile;
   static Path tenantTokenFile;
@@ -75,6 +79,8 @@ abstract class ItBase {
     r.add("isolato.api.tenant-token-file", tenantTokenFile::toString);
     r.add("isolato.api.token-cache-ttl", TOKEN_TTL::toString);
     r.add("server.address", () -> "127.0.0.1");
+    // a new context counts after this (30 s by default): short, so ContextIT sees a change soon
+    r.add("isolato.calibration.context-settle", () -> CONTEXT_SETTLE.toString());
   }
 
   @BeforeAll
@@ -219,7 +225,7 @@ abstract class ItBase {
     return new InContextCalibrations(
         kube,
         SloEngine.withDefaults(),
-        new CalibrationProperties(null, null, true, null, Duration.ofMinutes(15), null),
+        new CalibrationProperties(null, null, true, null, Duration.ofMinutes(15), null, null),
         NS);
   }
 }

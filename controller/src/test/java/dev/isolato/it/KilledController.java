@@ -76,7 +76,7 @@ final class KilledController implements AutoCloseable {
                 client,
                 dev.isolato.slo.SloEngine.withDefaults(),
                 new dev.isolato.incontext.CalibrationProperties(
-                    null, null, false, null, null, null),
+                    null, null, false, null, null, null, null),
                 props.namespace()));
     lifecycle.start();
   }
