@@ -266,8 +266,12 @@ final class ContextWatch {
       SloClassStatus.Context prev,
       Instant since) {
     SloClassStatus.Context x = new SloClassStatus.Context();
-    x.nodes = new TreeMap<>();
-    nodes.forEach((node, key) -> x.nodes.put(node, key.label()));
+    // a pool with no pod has no nodes: left out, since server-side apply turns an emptied map
+    // into null, which the schema refuses (the whole write was a 422 and the old nodes stayed)
+    if (!nodes.isEmpty()) {
+      x.nodes = new TreeMap<>();
+      nodes.forEach((node, key) -> x.nodes.put(node, key.label()));
+    }
     x.match = choice.match();
     x.perPodCutoffRps = choice.perPodRps();
     x.measuredIn = choice.measuredIn();

@@ -133,6 +133,15 @@ class ContextWatchTest {
     assertThat(ContextWatch.counted(x)).as("unplaced: the first placement counts at once").isNull();
   }
 
+  @Test
+  void aPoolWithNoPodWritesNoNodesNotAnEmptyMapThatServerSideApplyWouldTurnIntoNull() {
+    SloClass c = cls("gold", point("in-context:Xeon", "n1", 60, 1, 200L, "a"));
+    var none = new TreeMap<String, ContextKey>();
+    SloClassStatus.Context x = ContextWatch.toStatus(c, choose(c, none), none, null, NOW);
+    assertThat(x.nodes).isNull();
+    assertThat(ContextWatch.counted(x)).isNull();
+  }
+
   static ContextCutoffs.Choice choose(SloClass c, Map<String, ContextKey> nodes) {
     return ContextCutoffs.choose(
         "gold", false, ContextWatch.figures(c), nodes, 80, StabilityPolicy.defaults());
