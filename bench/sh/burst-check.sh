@@ -6,7 +6,7 @@ set -euo pipefail
 LOG_TAG="burst-check"
 # shellcheck source=../../controller/test/lib.sh
 source "$(dirname "$0")/../../controller/test/lib.sh"
-trap stop_controller EXIT
+on_exit stop_controller
 require_cluster
 start_controller
 export API METRICS TOKEN KUBECONFIG

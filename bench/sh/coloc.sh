@@ -34,7 +34,7 @@ cleanup() {
   stop_controller
   "$LOCALKUBE" up --nodes="$NODES_BEFORE" >&2 || log "warning: node count not restored to $NODES_BEFORE"
 }
-trap cleanup EXIT
+on_exit cleanup
 
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"
 "$LOCALKUBE" status >/dev/null 2>&1 || die "localkube is not running"

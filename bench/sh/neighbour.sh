@@ -38,7 +38,7 @@ cleanup() {
   kubectl -n default delete deploy $NEIGHBOUR --ignore-not-found --wait=false >/dev/null 2>&1 || true
   one_tenant_cleanup
 }
-trap cleanup EXIT
+on_exit cleanup
 trap 'exit 143' TERM INT
 
 # A neighbour Isolato does not manage: one pod, a CPU request and no limit (a Burstable pod, as

@@ -11,7 +11,7 @@ set -euo pipefail
 LOG_TAG=bench
 # shellcheck source=../../controller/test/lib.sh
 source "$(dirname "$0")/../../controller/test/lib.sh"
-trap stop_controller EXIT
+on_exit stop_controller
 require_cluster
 # with PROFILE=DIR: JFR recordings of the sequential onboardings and the big burst go to DIR, and
 # the reconcilers log each step (DEBUG) for `isolato-bench onboarding-stages`

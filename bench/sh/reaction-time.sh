@@ -38,7 +38,7 @@ cleanup() {
   stop_controller
   if [ -n "${TUNED:-}" ]; then untune; "$LOCALKUBE" up >/dev/null 2>&1 || true; fi
 }
-trap cleanup EXIT
+on_exit cleanup
 
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"

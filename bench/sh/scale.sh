@@ -26,7 +26,7 @@ cleanup() {
   "$BARE" down "$WORK/bare"
   rm -rf "$WORK/bare"  # etcd's data: ~120 MB after 10,000 tenants
 }
-trap cleanup EXIT
+on_exit cleanup
 trap 'exit 143' TERM INT
 mkdir -p "${OUT:?}" "$WORK/data"
 # glibc keeps one malloc arena per core and thread group; the chart sets the same

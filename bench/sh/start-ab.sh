@@ -32,7 +32,7 @@ cleanup() {
   stop_controller
   if [ -f "$WORK/bare/pids" ]; then "$BARE" down "$WORK/bare"; fi
 }
-trap cleanup EXIT
+on_exit cleanup
 REPEATS=${REPEATS:-3}
 if [ "${START_AB_CLUSTER:-bare}" = localkube ]; then
   require_cluster

@@ -50,7 +50,7 @@ controller_props() { # default|tuned → JAVA_TOOL_OPTIONS system properties for
   echo "$out"
 }
 cleanup() { stop_tracer; stop_controller; reset; "$LOCALKUBE" down >/dev/null 2>&1 || true; }
-trap cleanup EXIT
+on_exit cleanup
 "$LOCALKUBE" up >&2
 KUBECONFIG=$("$LOCALKUBE" kubeconfig)
 export KUBECONFIG

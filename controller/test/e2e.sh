@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/prometheus.sh"
 GOLD=e2e-gold BRONZE=e2e-bronze
 cleanup() { stop_controller; }
-trap cleanup EXIT
+on_exit cleanup
 
 require_cluster
 start_controller

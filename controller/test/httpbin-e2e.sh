@@ -28,7 +28,7 @@ cleanup() {
   fi
   stop_controller
 }
-trap cleanup EXIT
+on_exit cleanup
 
 require_cluster
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"

@@ -8,6 +8,17 @@ JAR=${ISOLATO_JAR:-$ROOT/controller/target/isolato-controller.jar}
 IMAGE=localhost/isolato/saas-bench:dev
 GATE_IMAGE=localhost/isolato/gate:dev
 WORK=$(mktemp -d /tmp/isolato-ctl.XXXXXX)
+# What a script does on exit: its steps (on_exit) in order, then WORK goes unless it failed (a
+# failure names the controller log in WORK). A script's own `trap … EXIT` would replace this.
+EXIT_STEPS=() EXIT_RC=
+on_exit() { EXIT_STEPS+=("$1"); }
+run_exit_steps() {
+  local rc=$? step
+  EXIT_RC=$rc # a step's $? is not the script's status; this is
+  for step in "${EXIT_STEPS[@]}"; do eval "$step"; done
+  [ "$rc" -ne 0 ] || rm -rf "$WORK"
+}
+trap run_exit_steps EXIT
 PORT=${ISOLATO_TEST_PORT:-18080}
 MGMT_PORT=${ISOLATO_TEST_MANAGEMENT_PORT:-19090}
 TOKEN=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -112,7 +123,7 @@ one_tenant_cleanup() {
 }
 one_tenant_test() {
   LOAD_PID=
-  trap one_tenant_cleanup EXIT
+  on_exit one_tenant_cleanup
 }
 
 # The saas-bench image built from this tree, loaded into localkube (SAAS_BENCH_IMAGE_CONTEXT:

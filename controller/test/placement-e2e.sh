@@ -18,7 +18,7 @@ LOAD_PID=
 lk_conf() { "$LOCALKUBE" config | awk -v k="$1" '$1 == k && $2 == "=" { print $3 }'; } # "KEY = VALUE  # comment"
 NETPOL_BEFORE=$(lk_conf network-policies.enabled) # the cluster's own setting, restored at the end
 cleanup() {
-  local rc=$?
+  local rc=$EXIT_RC
   if [ "$rc" != 0 ] && [ -n "${KUBECONFIG:-}" ]; then # what the failure left, before it is removed
     kubectl get pods -A -o wide 2>&1 | grep -v '^kube-system\|^keda' >&2 || true
     kubectl get tenants -A -o json 2>/dev/null | jq -c '.items[] | {n: .metadata.name, c: [.status.conditions[]? | {type, status, reason, message}]}' >&2 || true
@@ -36,7 +36,7 @@ cleanup() {
   "$LOCALKUBE" config set network-policies.enabled "$NETPOL_BEFORE" >/dev/null
   "$LOCALKUBE" up --nodes=1 >&2 || log "warning: the second node did not leave"
 }
-trap cleanup EXIT
+on_exit cleanup
 
 [ -x "$OPENLOOP" ] || die "$OPENLOOP missing (make openloop-build)"
 "$LOCALKUBE" status >/dev/null 2>&1 || die "localkube is not running"

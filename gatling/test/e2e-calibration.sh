@@ -21,7 +21,7 @@ cleanup() {
   stop_controller
   rm -rf "$OUT" "$WORK"
 }
-trap cleanup EXIT
+on_exit cleanup
 
 own_controller_up
 
