@@ -31,6 +31,9 @@ api POST /api/v1/tenants "$(printf '{"tenantId":"%s","sloClass":"%s","committedR
 [[ $(status) =~ ^(201|409)$ ]] || die "tenant: HTTP $(status) $(cat "$WORK/body")"
 wait_serving 120 $TENANT
 kubectl -n $NS wait --for=condition=Available --timeout=60s deploy/saas-bench >/dev/null
+ip=$(service_ip $CLASS)
+# routed through the Service before the calibration starts: a refusal after it is the calibration's
+[ "$(svc_post "http://$ip:8080/v1/tenants/$TENANT/requests")" = 200 ] || die "$TENANT is not served through the Service at $ip"
 cls() { kubectl get sloclass $CLASS -o json; }
 [ "$(cls | jq -r '.status.conditions[] | select(.type == "Calibrated") | .reason')" = Uncalibrated ] \
   || die "the class does not say Uncalibrated before: $(cls | jq -c .status.conditions)"
@@ -42,7 +45,6 @@ log "calibration $id started: $(jq -r .message <<< "$started")"
 start=$SECONDS
 
 # a tenant served through the Service meanwhile (5 req/s): every request answered
-ip=$(service_ip $CLASS)
 "$OPENLOOP" -url "http://$ip:8080" -class $CLASS -tenants $TENANT -rates 5 -warmup 0s -requests 400 \
   -timeout 5s -out "$WORK/tenant.json" 2>"$WORK/tenant.log" &
 LOAD_PID=$!

@@ -18,7 +18,6 @@ start_controller
 
 # A request through a class Service. Serving means the table is on every ready pod; kube-proxy
 # programs a new Service's rules on its own schedule (≈1 s), so a refused connection is retried.
-svc_post() { curl -s -o /dev/null -w '%{http_code}' --retry 30 --retry-delay 1 --retry-connrefused --max-time 5 -X POST "$1"; }
 
 # What a failed request through a class Service needs explaining: the pods (restarts), the
 # ready endpoints, the tenant's status, the table version each pod holds, the controller's log.

@@ -105,6 +105,9 @@ wait_serving() { # TIMEOUT TENANT...
 }
 
 service_ip() { kubectl -n "isolato-c-$1" get svc saas-bench -o jsonpath='{.spec.clusterIP}'; }
+# POST URL → the HTTP status. A pod Ready (the tenant Serving, the Deployment Available) is routed
+# by the Service only once kube-proxy has synced: refused until then, so retried (30 s at most).
+svc_post() { curl -s -o /dev/null -w '%{http_code}' --retry 30 --retry-delay 1 --retry-connrefused --max-time 5 -X POST "$1"; }
 
 # Offboards TENANT (waiting until it is released) and deletes CLASS, when the controller runs.
 delete_tenant_and_class() { # TENANT CLASS
