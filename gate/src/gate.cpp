@@ -16,14 +16,14 @@ using tcp = asio::ip::tcp;
 namespace {
 // True while the upstream has neither closed the connection nor sent anything unasked: a
 // non-blocking peek sees EOF (0) or data (> 0) or nothing yet (EAGAIN).
-bool still_open(beast::tcp_stream& s) {
+bool still_open(Stream& s) {
   char c;
   const auto n = ::recv(s.socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
   return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 }  // namespace
 
-std::unique_ptr<beast::tcp_stream> UpstreamPool::take() {
+std::unique_ptr<Stream> UpstreamPool::take() {
   while (!idle_.empty()) {
     auto s = std::move(idle_.back());
     idle_.pop_back();
@@ -32,7 +32,7 @@ std::unique_ptr<beast::tcp_stream> UpstreamPool::take() {
   return nullptr;
 }
 
-void UpstreamPool::give(std::unique_ptr<beast::tcp_stream> s) {
+void UpstreamPool::give(std::unique_ptr<Stream> s) {
   if (idle_.size() < kMaxIdle) idle_.push_back(std::move(s));
 }
 
@@ -85,7 +85,7 @@ void Gate::start() {
 }
 
 void Gate::accept() {
-  acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+  acceptor_.async_accept([this](boost::system::error_code ec, Socket socket) {
     if (!acceptor_.is_open()) return;
     if (ec) {  // e.g. out of file descriptors: back off instead of spinning
       saasbench::log_line("warn", "accept failed: " + ec.message());

@@ -29,8 +29,7 @@ bool quiet_close(beast::error_code ec) {
 }
 }  // namespace
 
-GateSession::GateSession(asio::ip::tcp::socket socket, GateShared& shared)
-    : client_(std::move(socket)), shared_(shared) {
+GateSession::GateSession(Socket socket, GateShared& shared) : client_(std::move(socket)), shared_(shared) {
   shared_.metrics.connections().fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -156,7 +155,7 @@ void GateSession::local(std::string_view path) {
 void GateSession::readyz() {
   if (shared_.draining) return answer_after_body(problem(503, "shutting down"));
   // Ready only while the upstream accepts connections: a fresh connect proves it.
-  auto probe = std::make_shared<beast::tcp_stream>(client_.get_executor());
+  auto probe = std::make_shared<Stream>(client_.get_executor());
   probe->expires_after(shared_.config.connect_timeout);
   probe->async_connect(shared_.upstream, [self = shared_from_this(), probe](beast::error_code ec) {
     self->answer_after_body(ec ? problem(503, "upstream not accepting connections: " + ec.message())
@@ -169,14 +168,14 @@ void GateSession::admin_put_forwarded(Response applied, std::string body, const 
   // stress profile there). Answered once the upstream has answered: a failure is a 502 the
   // pusher retries, the gate's own table stays applied.
   struct Forward {
-    beast::tcp_stream stream;
+    Stream stream;
     http::request<http::string_body> req;
     http::response<http::string_body> res;
     beast::flat_buffer buf;
     Response applied;
   };
-  auto f = std::make_shared<Forward>(Forward{
-      beast::tcp_stream(client_.get_executor()), {http::verb::put, kAdminTenants, 11}, {}, {}, std::move(applied)});
+  auto f = std::make_shared<Forward>(
+      Forward{Stream(client_.get_executor()), {http::verb::put, kAdminTenants, 11}, {}, {}, std::move(applied)});
   f->req.set(http::field::host, shared_.upstream.address().to_string());
   f->req.set(http::field::authorization, authorization);
   f->req.set(http::field::content_type, "application/json");
@@ -233,7 +232,7 @@ void GateSession::forward() {
 }
 
 void GateSession::connect() {
-  upstream_ = std::make_unique<beast::tcp_stream>(client_.get_executor());
+  upstream_ = std::make_unique<Stream>(client_.get_executor());
   reused_ = false;
   upstream_->expires_after(shared_.config.connect_timeout);
   upstream_->async_connect(shared_.upstream, [self = shared_from_this()](beast::error_code ec) {
