@@ -1,6 +1,7 @@
 #include "gate_session.hpp"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <cstdio>
@@ -221,10 +222,10 @@ void GateSession::forward() {
   strip_hop_by_hop(req);
   req.version(11);  // keep-alive to the upstream whatever the client speaks
   bodyless_ = request_->is_done();
-  if (request_->chunked())
-    admitted_.emplace(req);
-  else
-    admitted_.reset();
+  // The header is written out now, as admitted: a chunked body's trailer fields, which Beast
+  // adds to the message's fields, never reach the upstream (a trailer "X-Tenant: other" would
+  // be a second tenant key; found by fuzz_gate_request).
+  write_header(req, up_.start(request_->chunked() && !bodyless_));
   upstream_ = shared_.pool.take();
   reused_ = upstream_ != nullptr;
   if (!upstream_) return connect();
@@ -244,53 +245,46 @@ void GateSession::connect() {
 }
 
 void GateSession::send_request() {
-  request_out_.emplace(request_->get());
+  up_.resend_header();
   upstream_buf_.clear();
   relay_request();
 }
 
 void GateSession::relay_request() {
+  if (request_->is_done()) return write_up(0);
   auto& body = request_->get().body();
-  const auto write_up = [self = shared_from_this()] {
-    self->upstream_->expires_after(self->shared_.config.upstream_timeout);
-    http::async_write(*self->upstream_, *self->request_out_, [self](beast::error_code ec, std::size_t) {
-      if (ec == http::error::need_buffer) ec = {};
-      if (ec == beast::error::timeout) return self->upstream_failed(UpstreamError::timeout, "sending the request");
-      if (ec) return self->upstream_failed(UpstreamError::reset, ec.message());
-      if (!self->request_out_->is_done()) return self->relay_request();
-      self->response_.emplace();
-      self->response_->body_limit(boost::none);
-      if (self->request_->get().method() == http::verb::head) self->response_->skip(true);
-      self->upstream_->expires_after(self->shared_.config.upstream_timeout);
-      http::async_read_header(*self->upstream_, self->upstream_buf_, *self->response_,
-                              [self](beast::error_code hec, std::size_t) { self->on_response_header(hec); });
-    });
-  };
-  if (request_->is_done()) {
-    body.data = nullptr;
-    body.size = 0;
-    body.more = false;
-    return write_up();
-  }
   body.data = up_chunk_.data();
   body.size = up_chunk_.size();
   client_.expires_after(shared_.config.read_timeout);
-  http::async_read(client_, client_buf_, *request_,
-                   [self = shared_from_this(), write_up](beast::error_code ec, std::size_t) {
-                     if (ec == http::error::need_buffer) ec = {};
-                     if (ec == http::error::body_limit) {  // the upstream saw part of it: drop that connection
-                       self->upstream_.reset();
-                       self->keep_alive_ = false;
-                       return self->write_local(problem(413, "request body too large"));
-                     }
-                     if (ec) return self->close();
-                     if (self->admitted_) drop_trailer_fields(self->request_->get(), *self->admitted_);
-                     auto& b = self->request_->get().body();
-                     b.size = self->up_chunk_.size() - b.size;
-                     b.data = self->up_chunk_.data();
-                     b.more = !self->request_->is_done();
-                     write_up();
-                   });
+  http::async_read(client_, client_buf_, *request_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    if (ec == http::error::need_buffer) ec = {};
+    if (ec == http::error::body_limit) {  // the upstream saw part of it: drop that connection
+      self->upstream_.reset();
+      self->keep_alive_ = false;
+      return self->write_local(problem(413, "request body too large"));
+    }
+    if (ec) return self->close();
+    self->write_up(self->up_chunk_.size() - self->request_->get().body().size);
+  });
+}
+
+void GateSession::write_up(std::size_t n) {
+  upstream_->expires_after(shared_.config.upstream_timeout);
+  asio::async_write(*upstream_, up_.piece(up_chunk_.data(), n, request_->is_done()),
+                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                      if (ec == beast::error::timeout)
+                        return self->upstream_failed(UpstreamError::timeout, "sending the request");
+                      if (ec) return self->upstream_failed(UpstreamError::reset, ec.message());
+                      self->up_.sent();
+                      if (!self->request_->is_done()) return self->relay_request();
+                      self->response_.emplace();
+                      self->response_->body_limit(boost::none);
+                      if (self->request_->get().method() == http::verb::head) self->response_->skip(true);
+                      self->upstream_->expires_after(self->shared_.config.upstream_timeout);
+                      http::async_read_header(
+                          *self->upstream_, self->upstream_buf_, *self->response_,
+                          [self](beast::error_code hec, std::size_t) { self->on_response_header(hec); });
+                    });
 }
 
 void GateSession::on_response_header(beast::error_code ec) {
@@ -303,54 +297,46 @@ void GateSession::on_response_header(beast::error_code ec) {
   strip_hop_by_hop(res);
   keep_alive_ = keep_alive_ && !shared_.draining;
   res.keep_alive(keep_alive_);
-  response_out_.emplace(res);
+  write_header(res, down_.start(response_->chunked() && !response_->is_done()));
   response_started_ = true;
   relay_response();
 }
 
 void GateSession::relay_response() {
+  if (response_->is_done()) return write_down(0);
   auto& body = response_->get().body();
-  const auto write_down = [self = shared_from_this()] {
-    self->client_.expires_after(self->shared_.config.read_timeout);
-    http::async_write(self->client_, *self->response_out_, [self](beast::error_code ec, std::size_t) {
-      if (ec == http::error::need_buffer) ec = {};
-      if (ec) {  // the client left: the upstream connection is mid-response, drop it too
-        self->upstream_.reset();
-        return self->close();
-      }
-      if (!self->response_out_->is_done()) return self->relay_response();
-      const unsigned status = self->response_->get().result_int();
-      if (self->upstream_reusable_ && self->upstream_buf_.size() == 0)
-        self->shared_.pool.give(std::move(self->upstream_));
-      self->upstream_.reset();
-      self->finish(status);
-    });
-  };
-  if (response_->is_done()) {
-    body.data = nullptr;
-    body.size = 0;
-    body.more = false;
-    return write_down();
-  }
   body.data = down_chunk_.data();
   body.size = down_chunk_.size();
   upstream_->expires_after(shared_.config.upstream_timeout);
-  http::async_read(*upstream_, upstream_buf_, *response_,
-                   [self = shared_from_this(), write_down](beast::error_code ec, std::size_t) {
-                     if (ec == http::error::need_buffer) ec = {};
-                     if (ec) {  // mid-body: the status line is out, all the client can learn is a cut
-                       GateMetrics::upstream_error(*self->tenant_metrics_, ec == beast::error::timeout
-                                                                               ? UpstreamError::timeout
-                                                                               : UpstreamError::reset);
-                       self->upstream_.reset();
-                       return self->close();
-                     }
-                     auto& b = self->response_->get().body();
-                     b.size = self->down_chunk_.size() - b.size;
-                     b.data = self->down_chunk_.data();
-                     b.more = !self->response_->is_done();
-                     write_down();
-                   });
+  http::async_read(
+      *upstream_, upstream_buf_, *response_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+        if (ec == http::error::need_buffer) ec = {};
+        if (ec) {  // mid-body: the status line is out, all the client can learn is a cut
+          GateMetrics::upstream_error(*self->tenant_metrics_,
+                                      ec == beast::error::timeout ? UpstreamError::timeout : UpstreamError::reset);
+          self->upstream_.reset();
+          return self->close();
+        }
+        self->write_down(self->down_chunk_.size() - self->response_->get().body().size);
+      });
+}
+
+void GateSession::write_down(std::size_t n) {
+  client_.expires_after(shared_.config.read_timeout);
+  asio::async_write(client_, down_.piece(down_chunk_.data(), n, response_->is_done()),
+                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                      if (ec) {  // the client left: the upstream connection is mid-response, drop it too
+                        self->upstream_.reset();
+                        return self->close();
+                      }
+                      self->down_.sent();
+                      if (!self->response_->is_done()) return self->relay_response();
+                      const unsigned status = self->response_->get().result_int();
+                      if (self->upstream_reusable_ && self->upstream_buf_.size() == 0)
+                        self->shared_.pool.give(std::move(self->upstream_));
+                      self->upstream_.reset();
+                      self->finish(status);
+                    });
 }
 
 void GateSession::upstream_failed(UpstreamError kind, std::string_view what) {
@@ -373,8 +359,6 @@ void GateSession::finish(unsigned status) {
   tenant_.reset();
   tenant_metrics_ = nullptr;
   request_.reset();
-  request_out_.reset();
-  response_out_.reset();
   response_.reset();
   whole_.reset();
   if (!keep_alive_ || shared_.draining) return close();

@@ -1,6 +1,7 @@
 // One client connection of the gate. Per request: read the header, answer the gate's own
 // endpoints or a rejection itself, else relay the request to the upstream and the response
-// back, both bodies in 16 KiB pieces through Beast's buffer_body (never held whole).
+// back, both bodies in 16 KiB pieces through Beast's buffer_body (never held whole), written on
+// as gather writes of header and piece (outgoing.hpp).
 #pragma once
 #include <array>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -8,7 +9,6 @@
 #include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/serializer.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <chrono>
 #include <memory>
@@ -16,6 +16,7 @@
 
 #include "gate.hpp"
 #include "http_message.hpp"
+#include "outgoing.hpp"
 #include "tenant_registry.hpp"
 
 namespace isolato::gate {
@@ -50,7 +51,9 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   void connect();
   void send_request();
   void relay_request();
+  void write_up(std::size_t n);  // the header until sent, then n bytes of up_chunk_
   void relay_response();
+  void write_down(std::size_t n);
   void on_response_header(boost::beast::error_code ec);
   void upstream_failed(UpstreamError kind, std::string_view what);
   void finish(unsigned status);
@@ -62,9 +65,9 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   std::optional<Header> header_;
   std::optional<Whole> whole_;
   std::optional<RequestRelay> request_;
-  std::optional<boost::beast::http::request_serializer<boost::beast::http::buffer_body>> request_out_;
   std::optional<ResponseRelay> response_;
-  std::optional<boost::beast::http::response_serializer<boost::beast::http::buffer_body>> response_out_;
+  Outgoing up_;    // the request as relayed
+  Outgoing down_;  // the response as relayed
   saasbench::HttpResponse local_out_;
   std::unique_ptr<Stream> upstream_;
   boost::beast::flat_buffer upstream_buf_;
@@ -82,9 +85,8 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   bool reused_ = false;   // upstream_ came from the pool
   bool retried_ = false;  // a stale pooled connection was replaced once
   bool response_started_ = false;
-  bool bodyless_ = false;                               // the request had no body
-  std::optional<boost::beast::http::fields> admitted_;  // a chunked request's header as admitted
-  bool upstream_reusable_ = false;                      // the upstream's response leaves its connection open
+  bool bodyless_ = false;           // the request had no body
+  bool upstream_reusable_ = false;  // the upstream's response leaves its connection open
 };
 
 }  // namespace isolato::gate
