@@ -23,17 +23,17 @@ bool still_open(Stream& s) {
 }
 }  // namespace
 
-std::unique_ptr<Stream> UpstreamPool::take() {
+std::unique_ptr<Stream> UpstreamPool::take(Clock::time_point now) {
   while (!idle_.empty()) {
-    auto s = std::move(idle_.back());
+    auto [s, since] = std::move(idle_.back());
     idle_.pop_back();
-    if (still_open(*s)) return s;
+    if (now - since < kCheckAfter || still_open(*s)) return std::move(s);
   }
   return nullptr;
 }
 
-void UpstreamPool::give(std::unique_ptr<Stream> s) {
-  if (idle_.size() < kMaxIdle) idle_.push_back(std::move(s));
+void UpstreamPool::give(std::unique_ptr<Stream> s, Clock::time_point now) {
+  if (idle_.size() < kMaxIdle) idle_.push_back({std::move(s), now});
 }
 
 Gate::Gate(GateConfig config)
@@ -103,6 +103,7 @@ void Gate::accept() {
     }
     boost::system::error_code ignored;  // Nagle off: small requests and responses, latency counts
     socket.set_option(tcp::no_delay(true), ignored);
+    socket.non_blocking(true, ignored);  // the session writes at once when it can
     auto session = std::make_shared<GateSession>(std::move(socket), shared_);
     if (sessions_.size() >= 64 && sessions_.size() == sessions_.capacity())
       std::erase_if(sessions_, [](const auto& w) { return w.expired(); });

@@ -2,6 +2,7 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <cstdio>
@@ -22,6 +23,21 @@ constexpr std::string_view kAdminTenants = "/v1/admin/tenants";
 
 bool is_local(std::string_view path) {
   return path == "/metrics" || path == "/healthz" || path == "/readyz" || path == kAdminTenants;
+}
+
+// Writes `b` at once when the socket takes all of it (the usual case: a header and a piece fit
+// in its send buffer) and calls `done` right away, else writes the rest asynchronously within
+// `timeout`. A write done at once costs no round trip through the loop and no timer.
+template <class Done>
+void write_now_or_later(Stream& s, const Outgoing::Buffers& b, std::chrono::milliseconds timeout, Done&& done) {
+  beast::error_code ec;
+  const std::size_t n = s.socket().write_some(b, ec);  // the socket is non-blocking
+  if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+  if (ec || n == asio::buffer_size(b)) return done(ec);
+  beast::buffers_suffix<Outgoing::Buffers> rest(b);
+  rest.consume(n);
+  s.expires_after(timeout);
+  asio::async_write(s, rest, [done = std::forward<Done>(done)](beast::error_code wec, std::size_t) { done(wec); });
 }
 
 bool quiet_close(beast::error_code ec) {
@@ -84,7 +100,7 @@ void GateSession::on_header(beast::error_code ec) {
     }
   } else {
     tenant_metrics_ = &tenant_->metrics();
-    const auto decision = tenant_->admit(Clock::now());
+    const auto decision = tenant_->admit(start_);
     if (!decision.admitted) {
       char rate[32];
       std::snprintf(rate, sizeof rate, "%g", tenant_->spec().rate_rps.value_or(0));
@@ -226,7 +242,7 @@ void GateSession::forward() {
   // adds to the message's fields, never reach the upstream (a trailer "X-Tenant: other" would
   // be a second tenant key; found by fuzz_gate_request).
   write_header(req, up_.start(request_->chunked() && !bodyless_));
-  upstream_ = shared_.pool.take();
+  upstream_ = shared_.pool.take(start_);
   reused_ = upstream_ != nullptr;
   if (!upstream_) return connect();
   send_request();
@@ -240,6 +256,7 @@ void GateSession::connect() {
     if (ec) return self->upstream_failed(UpstreamError::connect, ec.message());
     beast::error_code ignored;
     self->upstream_->socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+    self->upstream_->socket().non_blocking(true, ignored);  // for write_now_or_later
     self->send_request();
   });
 }
@@ -269,22 +286,21 @@ void GateSession::relay_request() {
 }
 
 void GateSession::write_up(std::size_t n) {
-  upstream_->expires_after(shared_.config.upstream_timeout);
-  asio::async_write(*upstream_, up_.piece(up_chunk_.data(), n, request_->is_done()),
-                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                      if (ec == beast::error::timeout)
-                        return self->upstream_failed(UpstreamError::timeout, "sending the request");
-                      if (ec) return self->upstream_failed(UpstreamError::reset, ec.message());
-                      self->up_.sent();
-                      if (!self->request_->is_done()) return self->relay_request();
-                      self->response_.emplace();
-                      self->response_->body_limit(boost::none);
-                      if (self->request_->get().method() == http::verb::head) self->response_->skip(true);
-                      self->upstream_->expires_after(self->shared_.config.upstream_timeout);
-                      http::async_read_header(
-                          *self->upstream_, self->upstream_buf_, *self->response_,
-                          [self](beast::error_code hec, std::size_t) { self->on_response_header(hec); });
-                    });
+  write_now_or_later(*upstream_, up_.piece(up_chunk_.data(), n, request_->is_done()), shared_.config.upstream_timeout,
+                     [self = shared_from_this()](beast::error_code ec) {
+                       if (ec == beast::error::timeout)
+                         return self->upstream_failed(UpstreamError::timeout, "sending the request");
+                       if (ec) return self->upstream_failed(UpstreamError::reset, ec.message());
+                       self->up_.sent();
+                       if (!self->request_->is_done()) return self->relay_request();
+                       self->response_.emplace();
+                       self->response_->body_limit(boost::none);
+                       if (self->request_->get().method() == http::verb::head) self->response_->skip(true);
+                       self->upstream_->expires_after(self->shared_.config.upstream_timeout);
+                       http::async_read_header(
+                           *self->upstream_, self->upstream_buf_, *self->response_,
+                           [self](beast::error_code hec, std::size_t) { self->on_response_header(hec); });
+                     });
 }
 
 void GateSession::on_response_header(beast::error_code ec) {
@@ -322,21 +338,21 @@ void GateSession::relay_response() {
 }
 
 void GateSession::write_down(std::size_t n) {
-  client_.expires_after(shared_.config.read_timeout);
-  asio::async_write(client_, down_.piece(down_chunk_.data(), n, response_->is_done()),
-                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                      if (ec) {  // the client left: the upstream connection is mid-response, drop it too
-                        self->upstream_.reset();
-                        return self->close();
-                      }
-                      self->down_.sent();
-                      if (!self->response_->is_done()) return self->relay_response();
-                      const unsigned status = self->response_->get().result_int();
-                      if (self->upstream_reusable_ && self->upstream_buf_.size() == 0)
-                        self->shared_.pool.give(std::move(self->upstream_));
-                      self->upstream_.reset();
-                      self->finish(status);
-                    });
+  write_now_or_later(client_, down_.piece(down_chunk_.data(), n, response_->is_done()), shared_.config.read_timeout,
+                     [self = shared_from_this()](beast::error_code ec) {
+                       if (ec) {  // the client left: the upstream connection is mid-response, drop it too
+                         self->upstream_.reset();
+                         return self->close();
+                       }
+                       self->down_.sent();
+                       if (!self->response_->is_done()) return self->relay_response();
+                       const unsigned status = self->response_->get().result_int();
+                       const auto now = Clock::now();
+                       if (self->upstream_reusable_ && self->upstream_buf_.size() == 0)
+                         self->shared_.pool.give(std::move(self->upstream_), now);
+                       self->upstream_.reset();
+                       self->finish(status, now);
+                     });
 }
 
 void GateSession::upstream_failed(UpstreamError kind, std::string_view what) {
@@ -354,8 +370,8 @@ void GateSession::upstream_failed(UpstreamError kind, std::string_view what) {
                                                           : "upstream connection failed: " + std::string(what)));
 }
 
-void GateSession::finish(unsigned status) {
-  if (tenant_metrics_) tenant_metrics_->record(status, Clock::now() - start_);
+void GateSession::finish(unsigned status, Clock::time_point now) {
+  if (tenant_metrics_) tenant_metrics_->record(status, now - start_);
   tenant_.reset();
   tenant_metrics_ = nullptr;
   request_.reset();

@@ -56,7 +56,7 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   void write_down(std::size_t n);
   void on_response_header(boost::beast::error_code ec);
   void upstream_failed(UpstreamError kind, std::string_view what);
-  void finish(unsigned status);
+  void finish(unsigned status, Clock::time_point now = Clock::now());
   void close();
 
   Stream client_;
