@@ -40,6 +40,28 @@ void write_now_or_later(Stream& s, const Outgoing::Buffers& b, std::chrono::mill
   asio::async_write(s, rest, [done = std::forward<Done>(done)](beast::error_code wec, std::size_t) { done(wec); });
 }
 
+// Parses the body bytes `buf` already holds into the parser's piece, reading nothing: true when
+// the piece is ready to write on (the message ended, the piece is full, or a parse error in
+// `ec`), false when more must be read. The body of a small message usually comes in the same
+// segment as its header: no read, no round trip through the loop, no timer.
+template <class Parser> bool piece_from_buffer(Parser& p, beast::flat_buffer& buf, beast::error_code& ec) {
+  while (buf.size() > 0 && !p.is_done()) {
+    const std::size_t used = p.put(buf.data(), ec);
+    buf.consume(used);
+    if (ec == http::error::need_buffer) {
+      ec = {};
+      return true;
+    }
+    if (ec == http::error::need_more) {
+      ec = {};
+      return false;
+    }
+    if (ec) return true;
+    if (used == 0) return false;
+  }
+  return p.is_done();
+}
+
 bool quiet_close(beast::error_code ec) {
   return ec == http::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::operation_aborted ||
          ec == asio::error::connection_reset || ec == asio::error::eof || ec == http::error::partial_message;
@@ -272,17 +294,21 @@ void GateSession::relay_request() {
   auto& body = request_->get().body();
   body.data = up_chunk_.data();
   body.size = up_chunk_.size();
+  if (beast::error_code ec; piece_from_buffer(*request_, client_buf_, ec)) return on_request_piece(ec);
   client_.expires_after(shared_.config.read_timeout);
-  http::async_read(client_, client_buf_, *request_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    if (ec == http::error::need_buffer) ec = {};
-    if (ec == http::error::body_limit) {  // the upstream saw part of it: drop that connection
-      self->upstream_.reset();
-      self->keep_alive_ = false;
-      return self->write_local(problem(413, "request body too large"));
-    }
-    if (ec) return self->close();
-    self->write_up(self->up_chunk_.size() - self->request_->get().body().size);
-  });
+  http::async_read(client_, client_buf_, *request_,
+                   [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_request_piece(ec); });
+}
+
+void GateSession::on_request_piece(beast::error_code ec) {
+  if (ec == http::error::need_buffer) ec = {};
+  if (ec == http::error::body_limit) {  // the upstream saw part of it: drop that connection
+    upstream_.reset();
+    keep_alive_ = false;
+    return write_local(problem(413, "request body too large"));
+  }
+  if (ec) return close();
+  write_up(up_chunk_.size() - request_->get().body().size);
 }
 
 void GateSession::write_up(std::size_t n) {
@@ -323,18 +349,21 @@ void GateSession::relay_response() {
   auto& body = response_->get().body();
   body.data = down_chunk_.data();
   body.size = down_chunk_.size();
+  if (beast::error_code ec; piece_from_buffer(*response_, upstream_buf_, ec)) return on_response_piece(ec);
   upstream_->expires_after(shared_.config.upstream_timeout);
-  http::async_read(
-      *upstream_, upstream_buf_, *response_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-        if (ec == http::error::need_buffer) ec = {};
-        if (ec) {  // mid-body: the status line is out, all the client can learn is a cut
-          GateMetrics::upstream_error(*self->tenant_metrics_,
-                                      ec == beast::error::timeout ? UpstreamError::timeout : UpstreamError::reset);
-          self->upstream_.reset();
-          return self->close();
-        }
-        self->write_down(self->down_chunk_.size() - self->response_->get().body().size);
-      });
+  http::async_read(*upstream_, upstream_buf_, *response_,
+                   [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_response_piece(ec); });
+}
+
+void GateSession::on_response_piece(beast::error_code ec) {
+  if (ec == http::error::need_buffer) ec = {};
+  if (ec) {  // mid-body: the status line is out, all the client can learn is a cut
+    GateMetrics::upstream_error(*tenant_metrics_,
+                                ec == beast::error::timeout ? UpstreamError::timeout : UpstreamError::reset);
+    upstream_.reset();
+    return close();
+  }
+  write_down(down_chunk_.size() - response_->get().body().size);
 }
 
 void GateSession::write_down(std::size_t n) {

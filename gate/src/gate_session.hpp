@@ -51,8 +51,10 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   void connect();
   void send_request();
   void relay_request();
+  void on_request_piece(boost::beast::error_code ec);
   void write_up(std::size_t n);  // the header until sent, then n bytes of up_chunk_
   void relay_response();
+  void on_response_piece(boost::beast::error_code ec);
   void write_down(std::size_t n);
   void on_response_header(boost::beast::error_code ec);
   void upstream_failed(UpstreamError kind, std::string_view what);
