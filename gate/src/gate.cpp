@@ -2,6 +2,7 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "gate_session.hpp"
@@ -46,6 +47,8 @@ Gate::Gate(GateConfig config)
               metrics_,
               tcp::endpoint(asio::ip::make_address(config_.upstream.host), config_.upstream.port),
               {}} {
+  tick_ = std::clamp(std::min(config_.read_timeout, config_.upstream_timeout) / 8, std::chrono::milliseconds(10),
+                     std::chrono::milliseconds(250));
   if (config_.tenants_file) {
     table_watcher_ = std::make_unique<saasbench::FileWatcher>(
         *config_.tenants_file, saasbench::tenant_table_file(registry_, metrics_.table_file_counter()));
@@ -76,6 +79,7 @@ Gate::~Gate() {
 
 void Gate::start() {
   accept();
+  sweep();
   thread_ = std::thread([this] {
     ioc_.run();  // returns once the acceptor is closed and every session has ended
     done_.set_value();
@@ -105,11 +109,23 @@ void Gate::accept() {
     socket.set_option(tcp::no_delay(true), ignored);
     socket.non_blocking(true, ignored);  // the session writes at once when it can
     auto session = std::make_shared<GateSession>(std::move(socket), shared_);
-    if (sessions_.size() >= 64 && sessions_.size() == sessions_.capacity())
-      std::erase_if(sessions_, [](const auto& w) { return w.expired(); });
     sessions_.push_back(session);
     session->start();
     accept();
+  });
+}
+
+void Gate::sweep() {
+  sweep_.expires_after(tick_);
+  sweep_.async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    const auto now = std::chrono::steady_clock::now();
+    std::erase_if(sessions_, [now](const std::weak_ptr<GateSession>& w) {
+      const auto s = w.lock();
+      if (s) s->check_deadline(now);
+      return !s;
+    });
+    if (!shared_.draining || !sessions_.empty()) sweep();
   });
 }
 

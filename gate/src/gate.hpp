@@ -83,6 +83,9 @@ class Gate {
 
  private:
   void accept();
+  // Every tick_: the sessions' header-read deadlines (GateSession::check_deadline). Stops when
+  // the gate drains and no session is left, so that the loop can end.
+  void sweep();
 
   GateConfig config_;
   saasbench::TenantRegistry registry_;
@@ -95,6 +98,10 @@ class Gate {
   boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
                                     Executor>
       backoff_{ioc_};
+  boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
+                                    Executor>
+      sweep_{ioc_};
+  std::chrono::milliseconds tick_{250};  // an eighth of the shorter of the read and upstream timeouts
   GateShared shared_;
   std::vector<std::weak_ptr<GateSession>> sessions_;  // loop thread only
   unsigned short port_ = 0;

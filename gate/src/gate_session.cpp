@@ -79,9 +79,33 @@ void GateSession::read_header() {
   header_.emplace();
   header_->header_limit(static_cast<std::uint32_t>(shared_.config.max_header_bytes));
   header_->body_limit(shared_.config.max_body_bytes);
-  client_.expires_after(shared_.config.read_timeout);
-  http::async_read_header(client_, client_buf_, *header_,
-                          [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+  expect_by(shared_.config.read_timeout, false);
+  client_.expires_never();  // timed by the deadline instead
+  http::async_read_header(
+      client_, client_buf_, *header_,
+      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(self->met_deadline(ec)); });
+}
+
+void GateSession::expect_by(std::chrono::milliseconds timeout, bool upstream) {
+  deadline_ = Clock::now() + timeout;
+  deadline_upstream_ = upstream;
+  timed_out_ = false;
+}
+
+beast::error_code GateSession::met_deadline(beast::error_code ec) {
+  deadline_ = Clock::time_point::max();
+  return timed_out_ ? beast::error::timeout : ec;
+}
+
+void GateSession::check_deadline(Clock::time_point now) {
+  if (now < deadline_) return;
+  deadline_ = Clock::time_point::max();
+  timed_out_ = true;  // the read in progress ends as operation_aborted, reported as a timeout
+  beast::error_code ignored;
+  if (!deadline_upstream_)
+    client_.socket().cancel(ignored);
+  else if (upstream_)
+    upstream_->socket().cancel(ignored);
 }
 
 void GateSession::on_header(beast::error_code ec) {
@@ -322,10 +346,12 @@ void GateSession::write_up(std::size_t n) {
                        self->response_.emplace();
                        self->response_->body_limit(boost::none);
                        if (self->request_->get().method() == http::verb::head) self->response_->skip(true);
-                       self->upstream_->expires_after(self->shared_.config.upstream_timeout);
-                       http::async_read_header(
-                           *self->upstream_, self->upstream_buf_, *self->response_,
-                           [self](beast::error_code hec, std::size_t) { self->on_response_header(hec); });
+                       self->expect_by(self->shared_.config.upstream_timeout, true);
+                       self->upstream_->expires_never();  // timed by the deadline instead
+                       http::async_read_header(*self->upstream_, self->upstream_buf_, *self->response_,
+                                               [self](beast::error_code hec, std::size_t) {
+                                                 self->on_response_header(self->met_deadline(hec));
+                                               });
                      });
 }
 

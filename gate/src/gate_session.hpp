@@ -30,6 +30,9 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   void start() { read_header(); }
   // The gate is draining: close now if between requests; else after the current response.
   void drain();
+  // Called by the gate's sweep (Gate::sweep) every tick: ends the header read in progress as a
+  // timeout once its deadline has passed.
+  void check_deadline(std::chrono::steady_clock::time_point now);
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -39,6 +42,12 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   using ResponseRelay = boost::beast::http::response_parser<boost::beast::http::buffer_body>;
 
   void read_header();
+  // The two reads of every request (the client's next header, the upstream's response header)
+  // have a deadline the gate's sweep checks, not a timer each: arming and cancelling a timer
+  // cost a timer-queue update and a handler run through the loop per read. They end up to one
+  // sweep tick late (Gate::tick_).
+  void expect_by(std::chrono::milliseconds timeout, bool upstream);
+  boost::beast::error_code met_deadline(boost::beast::error_code ec);  // the read ended: its outcome
   void on_header(boost::beast::error_code ec);
   // A request the gate answers itself: read (and for admin PUT, use) its body, then answer.
   void answer_after_body(saasbench::Response r);
@@ -77,6 +86,10 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   // connection showed in the profile).
   std::array<char, 16384> up_chunk_;
   std::array<char, 16384> down_chunk_;
+
+  Clock::time_point deadline_ = Clock::time_point::max();  // of the header read in progress
+  bool deadline_upstream_ = false;                         // ... on the upstream connection
+  bool timed_out_ = false;
 
   // The request in progress.
   Clock::time_point start_;
