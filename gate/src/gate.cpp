@@ -2,6 +2,7 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "gate_session.hpp"
@@ -16,27 +17,27 @@ using tcp = asio::ip::tcp;
 namespace {
 // True while the upstream has neither closed the connection nor sent anything unasked: a
 // non-blocking peek sees EOF (0) or data (> 0) or nothing yet (EAGAIN).
-bool still_open(beast::tcp_stream& s) {
+bool still_open(Stream& s) {
   char c;
   const auto n = ::recv(s.socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
   return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 }  // namespace
 
-std::unique_ptr<beast::tcp_stream> UpstreamPool::take(Clock::time_point now) {
+std::unique_ptr<Stream> UpstreamPool::take(Clock::time_point now) {
   while (!idle_.empty()) {
-    auto s = std::move(idle_.back());
+    auto [s, since] = std::move(idle_.back());
     idle_.pop_back();
-    if (now - s.since > max_idle_) {  // LIFO: every one below has idled longer still
+    if (now - since > max_idle_) {  // LIFO: every one below has idled longer still
       idle_.clear();
       return nullptr;
     }
-    if (still_open(*s.stream)) return std::move(s.stream);
+    if (now - since < kCheckAfter || still_open(*s)) return std::move(s);
   }
   return nullptr;
 }
 
-void UpstreamPool::give(std::unique_ptr<beast::tcp_stream> s, Clock::time_point now) {
+void UpstreamPool::give(std::unique_ptr<Stream> s, Clock::time_point now) {
   if (idle_.size() < kMaxIdle) idle_.push_back({std::move(s), now});
 }
 
@@ -50,6 +51,8 @@ Gate::Gate(GateConfig config)
               metrics_,
               tcp::endpoint(asio::ip::make_address(config_.upstream.host), config_.upstream.port),
               UpstreamPool(config_.upstream_idle)} {
+  tick_ = std::clamp(std::min(config_.read_timeout, config_.upstream_timeout) / 8, std::chrono::milliseconds(10),
+                     std::chrono::milliseconds(250));
   if (config_.tenants_file) {
     table_watcher_ = std::make_unique<saasbench::FileWatcher>(
         *config_.tenants_file, saasbench::tenant_table_file(registry_, metrics_.table_file_counter()));
@@ -80,6 +83,7 @@ Gate::~Gate() {
 
 void Gate::start() {
   accept();
+  sweep();
   thread_ = std::thread([this] {
     ioc_.run();  // returns once the acceptor is closed and every session has ended
     done_.set_value();
@@ -89,7 +93,7 @@ void Gate::start() {
 }
 
 void Gate::accept() {
-  acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+  acceptor_.async_accept([this](boost::system::error_code ec, Socket socket) {
     if (!acceptor_.is_open()) return;
     if (ec) {  // e.g. out of file descriptors: back off instead of spinning
       saasbench::log_line("warn", "accept failed: " + ec.message());
@@ -107,12 +111,25 @@ void Gate::accept() {
     }
     boost::system::error_code ignored;  // Nagle off: small requests and responses, latency counts
     socket.set_option(tcp::no_delay(true), ignored);
+    socket.non_blocking(true, ignored);  // the session writes at once when it can
     auto session = std::make_shared<GateSession>(std::move(socket), shared_);
-    if (sessions_.size() >= 64 && sessions_.size() == sessions_.capacity())
-      std::erase_if(sessions_, [](const auto& w) { return w.expired(); });
     sessions_.push_back(session);
     session->start();
     accept();
+  });
+}
+
+void Gate::sweep() {
+  sweep_.expires_after(tick_);
+  sweep_.async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    const auto now = std::chrono::steady_clock::now();
+    std::erase_if(sessions_, [now](const std::weak_ptr<GateSession>& w) {
+      const auto s = w.lock();
+      if (s) s->check_deadline(now);
+      return !s;
+    });
+    if (!shared_.draining || !sessions_.empty()) sweep();
   });
 }
 

@@ -1,6 +1,8 @@
 #include "gate_session.hpp"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <cstdio>
@@ -23,14 +25,50 @@ bool is_local(std::string_view path) {
   return path == "/metrics" || path == "/healthz" || path == "/readyz" || path == kAdminTenants;
 }
 
+// Writes `b` at once when the socket takes all of it (the usual case: a header and a piece fit
+// in its send buffer) and calls `done` right away, else writes the rest asynchronously within
+// `timeout`. A write done at once costs no round trip through the loop and no timer.
+template <class Done>
+void write_now_or_later(Stream& s, const Outgoing::Buffers& b, std::chrono::milliseconds timeout, Done&& done) {
+  beast::error_code ec;
+  const std::size_t n = s.socket().write_some(b, ec);  // the socket is non-blocking
+  if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+  if (ec || n == asio::buffer_size(b)) return done(ec);
+  beast::buffers_suffix<Outgoing::Buffers> rest(b);
+  rest.consume(n);
+  s.expires_after(timeout);
+  asio::async_write(s, rest, [done = std::forward<Done>(done)](beast::error_code wec, std::size_t) { done(wec); });
+}
+
+// Parses the body bytes `buf` already holds into the parser's piece, reading nothing: true when
+// the piece is ready to write on (the message ended, the piece is full, or a parse error in
+// `ec`), false when more must be read. The body of a small message usually comes in the same
+// segment as its header: no read, no round trip through the loop, no timer.
+template <class Parser> bool piece_from_buffer(Parser& p, beast::flat_buffer& buf, beast::error_code& ec) {
+  while (buf.size() > 0 && !p.is_done()) {
+    const std::size_t used = p.put(buf.data(), ec);
+    buf.consume(used);
+    if (ec == http::error::need_buffer) {
+      ec = {};
+      return true;
+    }
+    if (ec == http::error::need_more) {
+      ec = {};
+      return false;
+    }
+    if (ec) return true;
+    if (used == 0) return false;
+  }
+  return p.is_done();
+}
+
 bool quiet_close(beast::error_code ec) {
   return ec == http::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::operation_aborted ||
          ec == asio::error::connection_reset || ec == asio::error::eof || ec == http::error::partial_message;
 }
 }  // namespace
 
-GateSession::GateSession(asio::ip::tcp::socket socket, GateShared& shared)
-    : client_(std::move(socket)), shared_(shared) {
+GateSession::GateSession(Socket socket, GateShared& shared) : client_(std::move(socket)), shared_(shared) {
   shared_.metrics.connections().fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -41,9 +79,33 @@ void GateSession::read_header() {
   header_.emplace();
   header_->header_limit(static_cast<std::uint32_t>(shared_.config.max_header_bytes));
   header_->body_limit(shared_.config.max_body_bytes);
-  client_.expires_after(shared_.config.read_timeout);
-  http::async_read_header(client_, client_buf_, *header_,
-                          [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+  expect_by(shared_.config.read_timeout, false);
+  client_.expires_never();  // timed by the deadline instead
+  http::async_read_header(
+      client_, client_buf_, *header_,
+      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(self->met_deadline(ec)); });
+}
+
+void GateSession::expect_by(std::chrono::milliseconds timeout, bool upstream) {
+  deadline_ = Clock::now() + timeout;
+  deadline_upstream_ = upstream;
+  timed_out_ = false;
+}
+
+beast::error_code GateSession::met_deadline(beast::error_code ec) {
+  deadline_ = Clock::time_point::max();
+  return timed_out_ ? beast::error::timeout : ec;
+}
+
+void GateSession::check_deadline(Clock::time_point now) {
+  if (now < deadline_) return;
+  deadline_ = Clock::time_point::max();
+  timed_out_ = true;  // the read in progress ends as operation_aborted, reported as a timeout
+  beast::error_code ignored;
+  if (!deadline_upstream_)
+    client_.socket().cancel(ignored);
+  else if (upstream_)
+    upstream_->socket().cancel(ignored);
 }
 
 void GateSession::on_header(beast::error_code ec) {
@@ -84,7 +146,7 @@ void GateSession::on_header(beast::error_code ec) {
     }
   } else {
     tenant_metrics_ = &tenant_->metrics();
-    const auto decision = tenant_->admit(Clock::now());
+    const auto decision = tenant_->admit(start_);
     if (!decision.admitted) {
       char rate[32];
       std::snprintf(rate, sizeof rate, "%g", tenant_->spec().rate_rps.value_or(0));
@@ -156,7 +218,7 @@ void GateSession::local(std::string_view path) {
 void GateSession::readyz() {
   if (shared_.draining) return answer_after_body(problem(503, "shutting down"));
   // Ready only while the upstream accepts connections: a fresh connect proves it.
-  auto probe = std::make_shared<beast::tcp_stream>(client_.get_executor());
+  auto probe = std::make_shared<Stream>(client_.get_executor());
   probe->expires_after(shared_.config.connect_timeout);
   probe->async_connect(shared_.upstream, [self = shared_from_this(), probe](beast::error_code ec) {
     self->answer_after_body(ec ? problem(503, "upstream not accepting connections: " + ec.message())
@@ -169,14 +231,14 @@ void GateSession::admin_put_forwarded(Response applied, std::string body, const 
   // stress profile there). Answered once the upstream has answered: a failure is a 502 the
   // pusher retries, the gate's own table stays applied.
   struct Forward {
-    beast::tcp_stream stream;
+    Stream stream;
     http::request<http::string_body> req;
     http::response<http::string_body> res;
     beast::flat_buffer buf;
     Response applied;
   };
-  auto f = std::make_shared<Forward>(Forward{
-      beast::tcp_stream(client_.get_executor()), {http::verb::put, kAdminTenants, 11}, {}, {}, std::move(applied)});
+  auto f = std::make_shared<Forward>(
+      Forward{Stream(client_.get_executor()), {http::verb::put, kAdminTenants, 11}, {}, {}, std::move(applied)});
   f->req.set(http::field::host, shared_.upstream.address().to_string());
   f->req.set(http::field::authorization, authorization);
   f->req.set(http::field::content_type, "application/json");
@@ -222,76 +284,75 @@ void GateSession::forward() {
   strip_hop_by_hop(req);
   req.version(11);  // keep-alive to the upstream whatever the client speaks
   bodyless_ = request_->is_done();
-  if (request_->chunked())
-    admitted_.emplace(req);
-  else
-    admitted_.reset();
-  upstream_ = shared_.pool.take();
+  // The header is written out now, as admitted: a chunked body's trailer fields, which Beast
+  // adds to the message's fields, never reach the upstream (a trailer "X-Tenant: other" would
+  // be a second tenant key; found by fuzz_gate_request).
+  write_header(req, up_.start(request_->chunked() && !bodyless_));
+  upstream_ = shared_.pool.take(start_);
   reused_ = upstream_ != nullptr;
   if (!upstream_) return connect();
   send_request();
 }
 
 void GateSession::connect() {
-  upstream_ = std::make_unique<beast::tcp_stream>(client_.get_executor());
+  upstream_ = std::make_unique<Stream>(client_.get_executor());
   reused_ = false;
   upstream_->expires_after(shared_.config.connect_timeout);
   upstream_->async_connect(shared_.upstream, [self = shared_from_this()](beast::error_code ec) {
     if (ec) return self->upstream_failed(UpstreamError::connect, ec.message());
     beast::error_code ignored;
     self->upstream_->socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+    self->upstream_->socket().non_blocking(true, ignored);  // for write_now_or_later
     self->send_request();
   });
 }
 
 void GateSession::send_request() {
-  request_out_.emplace(request_->get());
+  up_.resend_header();
   upstream_buf_.clear();
   relay_request();
 }
 
 void GateSession::relay_request() {
+  if (request_->is_done()) return write_up(0);
   auto& body = request_->get().body();
-  const auto write_up = [self = shared_from_this()] {
-    self->upstream_->expires_after(self->shared_.config.upstream_timeout);
-    http::async_write(*self->upstream_, *self->request_out_, [self](beast::error_code ec, std::size_t) {
-      if (ec == http::error::need_buffer) ec = {};
-      if (ec == beast::error::timeout) return self->upstream_failed(UpstreamError::timeout, "sending the request");
-      if (ec) return self->upstream_failed(UpstreamError::reset, ec.message());
-      if (!self->request_out_->is_done()) return self->relay_request();
-      self->response_.emplace();
-      self->response_->body_limit(boost::none);
-      if (self->request_->get().method() == http::verb::head) self->response_->skip(true);
-      self->upstream_->expires_after(self->shared_.config.upstream_timeout);
-      http::async_read_header(*self->upstream_, self->upstream_buf_, *self->response_,
-                              [self](beast::error_code hec, std::size_t) { self->on_response_header(hec); });
-    });
-  };
-  if (request_->is_done()) {
-    body.data = nullptr;
-    body.size = 0;
-    body.more = false;
-    return write_up();
-  }
   body.data = up_chunk_.data();
   body.size = up_chunk_.size();
+  if (beast::error_code ec; piece_from_buffer(*request_, client_buf_, ec)) return on_request_piece(ec);
   client_.expires_after(shared_.config.read_timeout);
   http::async_read(client_, client_buf_, *request_,
-                   [self = shared_from_this(), write_up](beast::error_code ec, std::size_t) {
-                     if (ec == http::error::need_buffer) ec = {};
-                     if (ec == http::error::body_limit) {  // the upstream saw part of it: drop that connection
-                       self->upstream_.reset();
-                       self->keep_alive_ = false;
-                       return self->write_local(problem(413, "request body too large"));
-                     }
-                     if (ec) return self->close();
-                     if (self->admitted_) drop_trailer_fields(self->request_->get(), *self->admitted_);
-                     auto& b = self->request_->get().body();
-                     b.size = self->up_chunk_.size() - b.size;
-                     b.data = self->up_chunk_.data();
-                     b.more = !self->request_->is_done();
-                     write_up();
-                   });
+                   [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_request_piece(ec); });
+}
+
+void GateSession::on_request_piece(beast::error_code ec) {
+  if (ec == http::error::need_buffer) ec = {};
+  if (ec == http::error::body_limit) {  // the upstream saw part of it: drop that connection
+    upstream_.reset();
+    keep_alive_ = false;
+    return write_local(problem(413, "request body too large"));
+  }
+  if (ec) return close();
+  write_up(up_chunk_.size() - request_->get().body().size);
+}
+
+void GateSession::write_up(std::size_t n) {
+  write_now_or_later(*upstream_, up_.piece(up_chunk_.data(), n, request_->is_done()), shared_.config.upstream_timeout,
+                     [self = shared_from_this()](beast::error_code ec) {
+                       if (ec == beast::error::timeout)
+                         return self->upstream_failed(UpstreamError::timeout, "sending the request");
+                       if (ec) return self->upstream_failed(UpstreamError::reset, ec.message());
+                       self->up_.sent();
+                       if (!self->request_->is_done()) return self->relay_request();
+                       self->response_.emplace();
+                       self->response_->body_limit(boost::none);
+                       if (self->request_->get().method() == http::verb::head) self->response_->skip(true);
+                       self->expect_by(self->shared_.config.upstream_timeout, true);
+                       self->upstream_->expires_never();  // timed by the deadline instead
+                       http::async_read_header(*self->upstream_, self->upstream_buf_, *self->response_,
+                                               [self](beast::error_code hec, std::size_t) {
+                                                 self->on_response_header(self->met_deadline(hec));
+                                               });
+                     });
 }
 
 void GateSession::on_response_header(beast::error_code ec) {
@@ -304,54 +365,49 @@ void GateSession::on_response_header(beast::error_code ec) {
   strip_hop_by_hop(res);
   keep_alive_ = keep_alive_ && !shared_.draining;
   res.keep_alive(keep_alive_);
-  response_out_.emplace(res);
+  write_header(res, down_.start(response_->chunked() && !response_->is_done()));
   response_started_ = true;
   relay_response();
 }
 
 void GateSession::relay_response() {
+  if (response_->is_done()) return write_down(0);
   auto& body = response_->get().body();
-  const auto write_down = [self = shared_from_this()] {
-    self->client_.expires_after(self->shared_.config.read_timeout);
-    http::async_write(self->client_, *self->response_out_, [self](beast::error_code ec, std::size_t) {
-      if (ec == http::error::need_buffer) ec = {};
-      if (ec) {  // the client left: the upstream connection is mid-response, drop it too
-        self->upstream_.reset();
-        return self->close();
-      }
-      if (!self->response_out_->is_done()) return self->relay_response();
-      const unsigned status = self->response_->get().result_int();
-      if (self->upstream_reusable_ && self->upstream_buf_.size() == 0)
-        self->shared_.pool.give(std::move(self->upstream_));
-      self->upstream_.reset();
-      self->finish(status);
-    });
-  };
-  if (response_->is_done()) {
-    body.data = nullptr;
-    body.size = 0;
-    body.more = false;
-    return write_down();
-  }
   body.data = down_chunk_.data();
   body.size = down_chunk_.size();
+  if (beast::error_code ec; piece_from_buffer(*response_, upstream_buf_, ec)) return on_response_piece(ec);
   upstream_->expires_after(shared_.config.upstream_timeout);
   http::async_read(*upstream_, upstream_buf_, *response_,
-                   [self = shared_from_this(), write_down](beast::error_code ec, std::size_t) {
-                     if (ec == http::error::need_buffer) ec = {};
-                     if (ec) {  // mid-body: the status line is out, all the client can learn is a cut
-                       GateMetrics::upstream_error(*self->tenant_metrics_, ec == beast::error::timeout
-                                                                               ? UpstreamError::timeout
-                                                                               : UpstreamError::reset);
+                   [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_response_piece(ec); });
+}
+
+void GateSession::on_response_piece(beast::error_code ec) {
+  if (ec == http::error::need_buffer) ec = {};
+  if (ec) {  // mid-body: the status line is out, all the client can learn is a cut
+    GateMetrics::upstream_error(*tenant_metrics_,
+                                ec == beast::error::timeout ? UpstreamError::timeout : UpstreamError::reset);
+    upstream_.reset();
+    return close();
+  }
+  write_down(down_chunk_.size() - response_->get().body().size);
+}
+
+void GateSession::write_down(std::size_t n) {
+  write_now_or_later(client_, down_.piece(down_chunk_.data(), n, response_->is_done()), shared_.config.read_timeout,
+                     [self = shared_from_this()](beast::error_code ec) {
+                       if (ec) {  // the client left: the upstream connection is mid-response, drop it too
+                         self->upstream_.reset();
+                         return self->close();
+                       }
+                       self->down_.sent();
+                       if (!self->response_->is_done()) return self->relay_response();
+                       const unsigned status = self->response_->get().result_int();
+                       const auto now = Clock::now();
+                       if (self->upstream_reusable_ && self->upstream_buf_.size() == 0)
+                         self->shared_.pool.give(std::move(self->upstream_), now);
                        self->upstream_.reset();
-                       return self->close();
-                     }
-                     auto& b = self->response_->get().body();
-                     b.size = self->down_chunk_.size() - b.size;
-                     b.data = self->down_chunk_.data();
-                     b.more = !self->response_->is_done();
-                     write_down();
-                   });
+                       self->finish(status, now);
+                     });
 }
 
 void GateSession::upstream_failed(UpstreamError kind, std::string_view what) {
@@ -369,13 +425,11 @@ void GateSession::upstream_failed(UpstreamError kind, std::string_view what) {
                                                           : "upstream connection failed: " + std::string(what)));
 }
 
-void GateSession::finish(unsigned status) {
-  if (tenant_metrics_) tenant_metrics_->record(status, Clock::now() - start_);
+void GateSession::finish(unsigned status, Clock::time_point now) {
+  if (tenant_metrics_) tenant_metrics_->record(status, now - start_);
   tenant_.reset();
   tenant_metrics_ = nullptr;
   request_.reset();
-  request_out_.reset();
-  response_out_.reset();
   response_.reset();
   whole_.reset();
   if (!keep_alive_ || shared_.draining) return close();

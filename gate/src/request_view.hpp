@@ -4,7 +4,6 @@
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/fields.hpp>
 #include <boost/beast/http/message.hpp>
-#include <iterator>
 
 #include "tenant_key.hpp"
 
@@ -25,15 +24,6 @@ inline void strip_hop_by_hop(boost::beast::http::fields& f) {
   for (auto field : {http::field::connection, http::field::keep_alive, http::field::proxy_connection, http::field::te,
                      http::field::upgrade})
     f.erase(field);
-}
-
-// Beast adds a chunked body's trailer fields to the message's fields (next to fields of the
-// same name). The upstream must see only the header the gate admitted: a trailer
-// "X-Tenant: other" would otherwise reach the app as a second tenant key whenever the whole body
-// arrived before the header was written. So a chunked request's admitted fields are kept, and
-// put back when a trailer changed them.
-inline void drop_trailer_fields(boost::beast::http::fields& now, const boost::beast::http::fields& admitted) {
-  if (std::distance(now.begin(), now.end()) != std::distance(admitted.begin(), admitted.end())) now = admitted;
 }
 
 }  // namespace isolato::gate

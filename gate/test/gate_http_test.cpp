@@ -128,7 +128,7 @@ TEST(UpstreamPoolTest, ReusesWithinTheIdleLimitAndDropsWhatIdledLonger) {
   TestUpstream up;
   boost::asio::io_context ioc;
   auto connect = [&] {
-    auto s = std::make_unique<boost::beast::tcp_stream>(ioc);
+    auto s = std::make_unique<Stream>(ioc.get_executor());
     s->connect({boost::asio::ip::make_address("127.0.0.1"), up.port()});
     return s;
   };
