@@ -33,8 +33,8 @@ public final class Workload {
    * The gate's fixed share of every pool pod (requests == limits), taken out of the class's pod
    * size so the pod, the quota and the calibrated cut-off keep meaning the same whole pod: the gate
    * parses, counts and forwards, and its memory is its connection buffers. Measured in a pool pod
-   * (isolato-bench gate-share, results/httpbin-alone/gate-share.json): about 80 us of CPU per
-   * request inside its 50m under CFS, 45m at 575 req/s with some throttling, so 50m carries a pod
+   * (isolato-bench gate-share, results/httpbin-alone/gate-share.json): about 70 us of CPU per
+   * request inside its 50m under CFS, 41m at 575 req/s with some throttling, so 50m carries a pod
    * up to about 600 req/s.
    */
   public static final long GATE_CPU_MILLIS = 50;
