@@ -298,7 +298,7 @@ class Run:
         pods_at_start = self.ready_pods()
         runs, windows = self.generate(instrument, urls, ramp, rates, work, pin, cgroups)
         knee: dict[str, Any] | None = None
-        target = float(LATENCY["targetMs"])
+        target = self.target_ms(ramp.slo_class) if ramp else float(LATENCY["targetMs"])
         if ramp and self.options.refine and ramp.slo_class in runs:
             run, probes = runs[ramp.slo_class], []
             while (b := bracket(run["steps"], target)) and (rate := next_probe(*b)) is not None:
@@ -353,6 +353,13 @@ class Run:
             if ramped and (cpu := pod_cpu_per_request(steps)):
                 run["hygiene"]["podCpu"] = cpu
         return runs
+
+    def target_ms(self, slo_class: str) -> float:
+        """The class's p95 target: the knee is bracketed and the instruments compared on it."""
+        return next(
+            (float(c.target_ms) for c in self.experiment.classes if c.name == slo_class),
+            float(LATENCY["targetMs"]),
+        )
 
     def ready_pods(self) -> dict[str, int]:
         """Each class's ready pods now: an autoscaler may change them during a run."""
@@ -501,7 +508,7 @@ class Run:
                 )
                 text = lines(c)
             else:
-                c = compare_steps(g, o, float(LATENCY["targetMs"]))
+                c = compare_steps(g, o, self.target_ms(slo_class))
                 text = step_lines(c)
             write_json(self.results_dir / f"{slo_class}.comparison.json", c)
             print("\n".join(text))

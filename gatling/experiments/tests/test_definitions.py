@@ -260,6 +260,20 @@ def test_a_calibration_with_admission_is_refused(tmp_path, admission):
     assert not load(write(tmp_path, text + "calibrate: false\n")).resolve({}).calibrate
 
 
+def test_a_class_may_set_its_own_target_and_the_default_is_the_shared_one(tmp_path):
+    default = load(write(tmp_path, MINIMAL)).resolve({}).classes[0].body()["spec"]["latency"]
+    assert default == {"percentile": 95, "targetMs": 50}
+    own = MINIMAL.replace('admission: "off"}', 'admission: "off", targetMs: 20}')
+    assert load(write(tmp_path, own)).resolve({}).classes[0].body()["spec"]["latency"] == {
+        "percentile": 95,
+        "targetMs": 20,
+    }
+    for bad in ("0", "-5", "10001", "fast"):
+        text = MINIMAL.replace('admission: "off"}', f'admission: "off", targetMs: {bad}}}')
+        with pytest.raises(DefinitionError, match=r"x\.yaml: classes\[0\]\.targetMs: must be"):
+            load(write(tmp_path, text))
+
+
 def test_a_providers_class_carries_its_workload_and_tenant_key():
     body = DEFS["httpbin-alone"].resolve({}).classes[0].body()
     assert body["spec"]["tenantKey"] == "header:X-Tenant"
