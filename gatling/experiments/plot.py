@@ -18,8 +18,11 @@ from runner.places import plot_dir
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 
+REFEREE_SUFFIX = ".openloop"  # <class>.openloop.json: the open-loop referee's run of <class>
+
 
 def load(result_dir):
+    """(run, status) per run file; a referee's run gets its class's status too."""
     classes = []
     for run_file in sorted(result_dir.glob("*.json")):
         if run_file.name.endswith((".status.json", ".response.json", ".comparison.json")):
@@ -27,10 +30,22 @@ def load(result_dir):
         run = json.loads(run_file.read_text())
         if "steps" not in run:
             continue
-        status_file = run_file.with_name(run_file.stem + ".status.json")
+        status_file = run_file.with_name(
+            run_file.stem.removesuffix(REFEREE_SUFFIX) + ".status.json"
+        )
         status = json.loads(status_file.read_text()) if status_file.exists() else {}
         classes.append((run, status))
     return classes
+
+
+def is_referee(run):
+    return run.get("runId", "").endswith("-openloop")  # the runner's name for the referee's run
+
+
+def series_of(run):
+    """A run's name in a legend: its class, context and, beside Gatling, which instrument."""
+    instrument = ", open-loop referee" if is_referee(run) else ""
+    return "{} ({}{})".format(run["sloClass"], run["context"].get("label", ""), instrument)
 
 
 def target_of(status):
@@ -43,12 +58,14 @@ def key_of(percentile):
 
 
 def cutoff_of(run, status):
-    """The cut-off stored for this run: matched on runId, else the newest one (status.cutoffs
-    is oldest first) with the run's replica count and context label."""
+    """The cut-off stored for this run: matched on runId; for figures stored without runIds, the
+    newest one (status.cutoffs is oldest first) with the run's replica count and context label."""
     cutoffs = (status.get("status") or {}).get("cutoffs") or []
     for c in cutoffs:
         if c.get("runId") == run.get("runId"):
             return c.get("rps")
+    if is_referee(run) or any(c.get("runId") for c in cutoffs):
+        return None  # not posted (or the referee's): the newest figure is another run's
     replicas = (run.get("context") or {}).get("replicas", 1)
     label = (run.get("context") or {}).get("label")
     for c in reversed(cutoffs):
@@ -88,18 +105,20 @@ def model_ms(model, total_rps, replicas):
 
 def plot_latency(classes, out):
     fig, ax = plt.subplots(figsize=(7, 4.5))
+    targets = set()  # one target line per class, however many instruments ran it
     for run, status in classes:
         percentile, target = target_of(status)
         key = key_of(percentile)
-        steps = run["steps"]
+        steps = sorted(run["steps"], key=lambda s: s["offeredRps"])  # the knee's probes come last
         rates = [s["offeredRps"] for s in steps]
         (line,) = ax.plot(
             rates,
             [s["total"][key] for s in steps],
             marker="o",
-            label="{} ({})".format(run["sloClass"], run["context"].get("label", "")),
+            label=series_of(run),
         )
-        if target:
+        if target and (run["sloClass"], target) not in targets:
+            targets.add((run["sloClass"], target))
             ax.axhline(
                 target,
                 color=line.get_color(),

@@ -476,6 +476,8 @@ class Run:
                 continue
             runs[instrument] = run = json.loads(f.read_text())
             cutoffs[instrument] = held_to[instrument] = None
+            answer_file = f.with_name(f.name.removesuffix(".json") + ".response.json")
+            answer_file.unlink(missing_ok=True)  # an earlier run's answer is not this run's
             if not self.experiment.calibrate:
                 continue
             hygiene = run.get("hygiene", {})
@@ -487,7 +489,7 @@ class Run:
                 answer = self.api.call("POST", "/api/v1/calibrations", run)
             except ApiError as e:
                 raise RunError(f"the calibration {f.name} was rejected: {e}") from None
-            f.with_name(f.name.removesuffix(".json") + ".response.json").write_bytes(answer)
+            answer_file.write_bytes(answer)
             cutoffs[instrument], held_to[instrument] = cutoff_of(json.loads(answer))
         status = self.api.call("GET", f"/api/v1/slo-classes/{slo_class}")
         (self.results_dir / f"{slo_class}.status.json").write_bytes(status)
