@@ -29,6 +29,10 @@ test-helm: controller-build helm-tool ## chart lints, renders, and ships the CRD
 	@$(HELM) template isolato helm/isolato --kube-version v1.34.4 --set pools.gateImage=registry.example.com/isolato/gate:1 \
 	  | grep -q 'ISOLATO_GATE_IMAGE, value: "registry.example.com/isolato/gate:1"' \
 	  || { echo "[helm] pools.gateImage does not reach the controller's ISOLATO_GATE_IMAGE"; exit 1; }
+	@$(HELM) template isolato helm/isolato --kube-version v1.34.4 --set calibration.contextSettle=90s \
+	  | grep -q 'ISOLATO_CALIBRATION_CONTEXTSETTLE, value: "90s"' \
+	  || { echo "[helm] calibration.contextSettle does not reach the controller's ISOLATO_CALIBRATION_CONTEXTSETTLE"; exit 1; }
+	@$(HELM) template isolato helm/isolato --set calibration.contextSettle=-1s >/dev/null 2>&1 && { echo "[helm] the schema accepted calibration.contextSettle=-1s"; exit 1; } || true
 	@$(HELM) template isolato helm/isolato --set replicas=0 >/dev/null 2>&1 && { echo "[helm] the schema accepted replicas=0"; exit 1; } || true
 	@python3 helm/tools/values_doc.py --check docs/install.md
 	@echo "[helm] chart lints and renders (Prometheus rules as ConfigMap and PrometheusRule, pools.gateImage as ISOLATO_GATE_IMAGE), its schema refuses a bad value; CRDs match the Java types; docs/install.md's values reference is current"
