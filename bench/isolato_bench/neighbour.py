@@ -411,9 +411,11 @@ def plot(run: Path, out: Path) -> None:
         xs = [s - lead + WINDOW_S / 2 for s, _, _ in series]
         ax.plot(xs, [v for _, v, _ in series], marker=".", color=f"C{i}", label=LABELS[name])
         events = parse_class((d / "class.txt").read_text())
+        at_t0 = state_at(events, t0)
+        plan0 = (at_t0.plan if at_t0 else None) or 1  # a raise is above the plan at t = 0
         for label, test, style in (
             ("SloHeld=False", lambda e: e.held == "False", ":"),
-            ("plan raised", lambda e: (e.plan or 1) > 1, "-."),
+            ("plan raised", lambda e, p0=plan0: (e.plan or 1) > p0, "-."),
         ):
             t = first_event(events, t0, test)
             if t is not None:
