@@ -65,8 +65,8 @@ bench-coloc: controller-build openloop-build saas-bench-build ## IO co-location 
 	@$(BENCH) coloc
 
 # ≈ 10 min on localkube: run it under `flock /tmp/isolato-cluster.lock`
-bench-neighbour: controller-build openloop-build saas-bench-build ## noisy neighbour (KIND=cpu|io): gold at 80 % of its in-context cut-off, a plain Deployment starts beside it; p95, SloHeld and replicas with the verification loop off and on → docs/benchmarks-log.md
-	@$(BENCH) neighbour --kind $(or $(KIND),cpu)
+bench-neighbour: controller-build openloop-build saas-bench-build ## noisy neighbour (KIND=cpu|io|mem, NEIGHBOUR_CPU, NEIGHBOUR_THREADS): gold at 80 % of its in-context cut-off, a plain Deployment starts beside it; p95, SloHeld and replicas with the verification loop off and on; KIND=none: a 10 min steady run's false alarms → docs/benchmarks-log.md
+	@$(BENCH) neighbour --kind $(or $(KIND),cpu) --neighbour-cpu $(or $(NEIGHBOUR_CPU),500m) --threads $(or $(NEIGHBOUR_THREADS),2)
 
 # Control-plane faults and the `make run` modes, measured on localkube (bench/isolato_bench/faults).
 # Both take the cluster for ~10 min: run them under `flock /tmp/isolato-cluster.lock`.

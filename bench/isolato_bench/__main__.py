@@ -421,20 +421,32 @@ def coloc(a: argparse.Namespace) -> None:
     emit(co.report(runs, meta, co.when(meta, host_line(), os.cpu_count() or 1), str(rel)), co.KEY)
 
 
+STEADY_OBSERVE_S = (600, 1200)  # a steady run's default and longest observed span
+
+
 def neighbour(a: argparse.Namespace) -> None:
     from . import neighbour as nb
 
+    steady = a.kind == "none"  # no neighbour: the false-alarm run, loop on only
+    observe = a.observe or (STEADY_OBSERVE_S[0] if steady else 90)
+    if steady and observe > STEADY_OBSERVE_S[1]:
+        raise SystemExit(f"[neighbour] --observe {observe}: at most {STEADY_OBSERVE_S[1]} s")
     base = RESULTS / f"neighbour-{a.kind}"
     if not a.report_only:
         out = base / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        env = {"OUT": str(out), "KIND": a.kind, "LEAD": str(a.lead), "OBSERVE": str(a.observe)}
-        # bounded: the calibration (≤ 150 s), two phases of LEAD + OBSERVE and their set-up
-        run_sh("neighbour.sh", env=env, timeout_s=240 + 2 * (a.lead + a.observe + 120))
+        env = {"OUT": str(out), "KIND": a.kind, "LEAD": str(a.lead), "OBSERVE": str(observe)}
+        env |= {"NEIGHBOUR_CPU": a.neighbour_cpu, "NEIGHBOUR_THREADS": str(a.threads)}
+        phases = ["on"] if steady else list(nb.PHASES)
+        env["PHASES"] = " ".join(phases)
+        # bounded: the calibration (≤ 150 s), each phase's LEAD + OBSERVE and its set-up
+        run_sh("neighbour.sh", env=env, timeout_s=240 + len(phases) * (a.lead + observe + 120))
     runs = sorted(
         d for d in base.glob("*/") if any((d / p / "meta.json").exists() for p in nb.PHASES)
     )
     if not runs:
         raise SystemExit(f"[neighbour] no run under {base}")
+    if steady:
+        return steady_report(runs[-1])
     phases = [(d.name, nb.read_run(d)) for d in runs]
     plots = []
     for d in runs:
@@ -452,6 +464,30 @@ def neighbour(a: argparse.Namespace) -> None:
     notes = {d.name: (d / "NOTE.md").read_text() for d in runs if (d / "NOTE.md").exists()}
     emit(nb.section(phases, meta, host_line(), plots, costs, notes), f"neighbour-{a.kind}")
     print("\n".join(nb.verdict(phases)), file=sys.stderr)
+
+
+def steady_report(run: Path) -> None:
+    """The steady run's false-alarm figures, plot and section (isolato_bench/steady.py)."""
+    from . import neighbour as nb
+    from . import steady as st
+
+    d = run / "on"
+    meta = json.loads((d / "meta.json").read_text())
+    samples, failed = nb.parse_samples((d / "samples.csv").read_text())
+    figures = st.analyse(
+        meta,
+        samples,
+        failed,
+        nb.parse_class((d / "class.txt").read_text()),
+        nb.parse_replicas((d / "replicas.txt").read_text()),
+        nb.neighbour_start(meta),
+    )
+    png = plot_dir(run) / f"neighbour-{st.KIND}.png"
+    nb.plot(run, png)
+    note = (run / "NOTE.md").read_text() if (run / "NOTE.md").exists() else ""
+    plot = str(png.relative_to(BENCHMARK_LOG.parent))
+    emit(st.section(run.name, figures, meta, host_line(), plot, note), f"neighbour-{st.KIND}")
+    print("\n".join(st.lines(figures)), file=sys.stderr)
 
 
 # --- stored results --------------------------------------------------------------------------
@@ -599,9 +635,18 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--out", type=Path, default=RESULTS / "coloc")
     s.add_argument("--report-only", action="store_true", help="re-render the stored run")
     s = add("neighbour", neighbour, "noisy neighbour: gold's p95 with the verification loop off/on")
-    s.add_argument("--kind", choices=["cpu", "io"], default="cpu", help="the neighbour's load")
+    s.add_argument(
+        "--kind",
+        choices=["cpu", "io", "mem", "none"],
+        default="cpu",
+        help="the neighbour's load; none: a steady run, the false-alarm rate (loop on only)",
+    )
     s.add_argument("--lead", type=int, default=45, help="seconds of load before the neighbour")
-    s.add_argument("--observe", type=int, default=90, help="seconds of load beside it")
+    s.add_argument(
+        "--observe", type=int, help="seconds of load beside it (default 90; none: 600, ≤ 1200)"
+    )
+    s.add_argument("--neighbour-cpu", default="500m", help="the neighbour's CPU request")
+    s.add_argument("--threads", type=int, default=2, help="the neighbour's threads or writers")
     s.add_argument("--report-only", action="store_true", help="re-render the stored runs")
     s = add("pipeline-plot", pipeline_plot, "stage-breakdown plots of tuning-loop analyses")
     s.add_argument("analyses", type=Path, nargs="+")

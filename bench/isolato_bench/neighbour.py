@@ -396,7 +396,7 @@ def plot(run: Path, out: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (ax, axr) = plt.subplots(2, 1, figsize=(10, 6.5), sharex=True, height_ratios=[3, 1])
-    target = None
+    target, title = None, "a neighbour starts on the node at t = 0"
     for i, name in enumerate(PHASES):
         d = run / name
         if not (d / "meta.json").exists():
@@ -404,14 +404,18 @@ def plot(run: Path, out: Path) -> None:
         meta = json.loads((d / "meta.json").read_text())
         samples, _ = parse_samples((d / "samples.csv").read_text())
         t0, target = neighbour_start(meta), meta["targetMs"]
+        if meta["kind"] == "none":  # the steady run (steady.py): no neighbour
+            title = "no neighbour; the observed span starts at t = 0"
         lead = meta["leadSeconds"]
         series = windows(samples, t0 - lead, t0 + meta["observeSeconds"] + 30, WINDOW_S)
         xs = [s - lead + WINDOW_S / 2 for s, _, _ in series]
         ax.plot(xs, [v for _, v, _ in series], marker=".", color=f"C{i}", label=LABELS[name])
         events = parse_class((d / "class.txt").read_text())
+        at_t0 = state_at(events, t0)
+        plan0 = (at_t0.plan if at_t0 else None) or 1  # a raise is above the plan at t = 0
         for label, test, style in (
             ("SloHeld=False", lambda e: e.held == "False", ":"),
-            ("plan raised", lambda e: (e.plan or 1) > 1, "-."),
+            ("plan raised", lambda e, p0=plan0: (e.plan or 1) > p0, "-."),
         ):
             t = first_event(events, t0, test)
             if t is not None:
@@ -422,8 +426,8 @@ def plot(run: Path, out: Path) -> None:
         axr.plot(*ready_steps(reps, t0, -float(lead), meta["observeSeconds"]), color=f"C{i}")
     finish_latency_plot(
         fig, ax, axr, target,
-        "Gold at 80 % of its in-context cut-off; a neighbour starts on the node at t = 0",
-        "p95 per 5 s (ms, log)", "seconds since the neighbour started",
+        f"Gold at 80 % of its in-context cut-off; {title}",
+        "p95 per 5 s (ms, log)", "seconds since t = 0",
     )  # fmt: skip
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -443,6 +447,8 @@ def section(
         "cpu": f"`saas-bench soak --workers {meta['neighbourThreads']}` (CPU-bound threads)",
         "io": f"{meta['neighbourThreads']} busybox `dd` writers of 256 MiB files with fsync"
         " (IO-bound)",
+        "mem": f"{meta['neighbourThreads']} busybox `dd` streams of /dev/zero to /dev/null in"
+        " 32 MiB blocks (memory-bandwidth-bound, each block larger than the last-level cache)",
     }[kind]
     cal = "; ".join(f"{n} {p.phase}: {p.calibration}" for n, ps in runs for p in ps)
     return "\n".join(

@@ -5,8 +5,10 @@
 # then served open-loop at SHARE % (80) of that calibrated cut-off through its Service. After
 # LEAD seconds a neighbour Isolato does not manage starts on the node (a plain Deployment:
 # KIND=cpu: `saas-bench soak` threads; KIND=io: busybox dd writers flushing
-# 256 MiB files; a CPU request and no limit), and the load goes on
-# for OBSERVE seconds. Two phases in one run, each with a fresh class of that definition and its
+# 256 MiB files; KIND=mem: busybox dd streaming /dev/zero to /dev/null in 32 MiB blocks, more than
+# the last-level cache, so gold's working set is evicted; a CPU request and no limit), and the
+# load goes on for OBSERVE seconds. KIND=none starts no neighbour: the steady run whose alarms are
+# all false (issue 34 item 3; isolato_bench/steady.py), run with PHASES=on and a long OBSERVE. Two phases in one run, each with a fresh class of that definition and its
 # own calibration (a pool scaled out by one phase would start the next one wider): the controller
 # with its verification loop off (ISOLATO_VERIFICATION=false), then on. Per phase under OUT/<phase>:
 # every request (openloop -samples), the class's plan replicas, SloHeld and effective cut-off
@@ -50,7 +52,11 @@ neighbour_manifest() {
     # localkube's own busybox image: writers of 256 MiB files flushed to disk, in a loop
     io) image=localhost/localkube/demo:1
       cmd="[/bin/busybox, sh, -c, 'for i in \$(busybox seq $NEIGHBOUR_THREADS); do (while :; do busybox dd if=/dev/zero of=/data/f\$i bs=1M count=256 conv=fsync 2>/dev/null; done) & done; wait']" ;;
-    *) die "unknown KIND $KIND (cpu or io)" ;;
+    # localkube's busybox again: each block is read from /dev/zero into a 32 MiB buffer (the
+    # kernel clears it) and dropped, a memory-bandwidth stream; one loop per thread
+    mem) image=localhost/localkube/demo:1
+      cmd="[/bin/busybox, sh, -c, 'for i in \$(busybox seq $NEIGHBOUR_THREADS); do (while :; do busybox dd if=/dev/zero of=/dev/null bs=32M count=256 2>/dev/null; done) & done; wait']" ;;
+    *) die "unknown KIND $KIND (cpu, io or mem)" ;;
   esac
   cat <<EOF
 apiVersion: apps/v1
@@ -136,6 +142,19 @@ snapshot() { # DIR NAME: /proc/stat and the cgroup CPU (ns) of all gold pods and
     "$gold" "$pods" "$([ -n "$nb" ] && pod_cpu_ns "$nb" || echo 0)" > "$1/cpu-$2.json"
 }
 
+# Until PID ends, every 30 s: the seconds since T_US and what the class says (a long steady run
+# shows it is alive). Printing, not synchronising: the caller waits on PID.
+progress() { # PID PHASE T_US
+  local last=$SECONDS
+  while kill -0 "$1" 2>/dev/null; do
+    if ((SECONDS - last >= 30)); then
+      last=$SECONDS
+      log "$2: $(((${EPOCHREALTIME/./} - $3) / 1000000)) s of $OBSERVE; class plan|SloHeld|effective: $(kubectl get sloclass "$CLASS" -o jsonpath='{.status.plan.replicas}|{.status.conditions[?(@.type=="SloHeld")].status}|{.status.capacity.effectivePerPodRps}' 2>/dev/null)"
+    fi
+    sleep 1
+  done
+}
+
 phase() { # off|on
   local p=$1 dir=$OUT/$1 ip t_apply started load_pid rate
   mkdir -p "$dir"
@@ -163,16 +182,21 @@ phase() { # off|on
   log "$p: $rate req/s for $LEAD s, then the $KIND neighbour for $OBSERVE s"
   sleep "$LEAD"  # the experiment's design: the load alone for LEAD s
   snapshot "$dir" apply
-  t_apply=${EPOCHREALTIME/./}
-  neighbour_manifest | kubectl apply -f - >/dev/null
-  kubectl -n default wait --for=condition=Ready pod -l app=$NEIGHBOUR --timeout=60s >/dev/null || die "neighbour not Ready in 60 s"
-  started=$(kubectl -n default get pods -l app=$NEIGHBOUR -o jsonpath='{.items[0].status.containerStatuses[0].state.running.startedAt}')
-  log "$p: neighbour started at $started"
+  t_apply=${EPOCHREALTIME/./} started=
+  if [ "$KIND" != none ]; then
+    neighbour_manifest | kubectl apply -f - >/dev/null
+    kubectl -n default wait --for=condition=Ready pod -l app=$NEIGHBOUR --timeout=60s >/dev/null || die "neighbour not Ready in 60 s"
+    started=$(kubectl -n default get pods -l app=$NEIGHBOUR -o jsonpath='{.items[0].status.containerStatuses[0].state.running.startedAt}')
+    log "$p: neighbour started at $started"
+  fi
+  progress "$load_pid" "$p" "$t_apply"
   wait "$load_pid" || true
   LOAD_PID=
   snapshot "$dir" end
-  kubectl -n default delete deploy $NEIGHBOUR --wait=true >/dev/null
-  kubectl -n default wait --for=delete pod -l app=$NEIGHBOUR --timeout=60s >/dev/null 2>&1 || true
+  if [ "$KIND" != none ]; then
+    kubectl -n default delete deploy $NEIGHBOUR --wait=true >/dev/null
+    kubectl -n default wait --for=delete pod -l app=$NEIGHBOUR --timeout=60s >/dev/null 2>&1 || true
+  fi
   kill "${WATCH_PIDS[@]}" 2>/dev/null || true; WATCH_PIDS=()
   jq -n --arg p "$p" --arg kind "$KIND" --argjson apply "$t_apply" --arg started "$started" --argjson rate "$rate" \
     --argjson cutoff "$cutoff" --argjson commit "$COMMIT" --arg calibrated "$([ -f "$dir/calibration.json" ] && echo true || echo false)" --argjson share "$SHARE" --argjson lead "$LEAD" --argjson observe "$OBSERVE" \
