@@ -22,6 +22,7 @@ CONNECTS=${NETPOL_CHURN_CONNECTS:-1000}
 W=$(mktemp -d)
 NODE=lk-np-node-$$ CLIENT=lk-np-cl-$$ SERVER=lk-np-sv-$$
 PIDS=() STOP_CP=
+# shellcheck disable=SC2317  # run by the EXIT trap
 cleanup() {
   local p
   for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
