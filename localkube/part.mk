@@ -11,6 +11,7 @@ test-localkube-unit: ## localkube's pure logic (what `down` removes from iptable
 	@python3 localkube/test/test_iptables_owned.py
 	@localkube/test/test_owned.sh
 
-test-localkube-e2e: localkube-build ## localkube smoke test and host-safety test on a real cluster
+test-localkube-e2e: localkube-build ## localkube smoke test and host-safety test on a real cluster; the NetworkPolicy enforcer under churn (own namespaces and control plane)
 	@localkube/test/smoke.sh
 	@localkube/test/host-safety.sh
+	@localkube/test/netpol-churn.sh

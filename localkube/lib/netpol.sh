@@ -9,9 +9,10 @@
 # shellcheck shell=bash
 
 LK_NETPOL_VERSION=v0.8.0
-LK_NETPOL_DIR=$LK_CACHE/kube-network-policies-$LK_NETPOL_VERSION
-LK_NETPOL_BIN=$LK_NETPOL_DIR/bin/kube-network-policies
 LK_NETPOL_PATCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/patches/kube-network-policies-$LK_NETPOL_VERSION.patch
+# The cache key carries the patch's hash: a changed patch builds a new binary.
+LK_NETPOL_DIR=$LK_CACHE/kube-network-policies-$LK_NETPOL_VERSION-$(sha256sum "$LK_NETPOL_PATCH" | cut -c1-12)
+LK_NETPOL_BIN=$LK_NETPOL_DIR/bin/kube-network-policies
 LK_OPTIONAL_COMPONENTS+=(network-policies)
 
 # The patched binary into the cache (cold: ~4 min on 2 shared cores).
