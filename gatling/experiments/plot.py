@@ -14,11 +14,13 @@ from pathlib import Path
 
 import matplotlib
 from runner.places import plot_dir
+from runner.run import REFEREE_RUN_ID_SUFFIX
+from runner.run import run_file as stored_as
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 
-REFEREE_SUFFIX = ".openloop"  # <class>.openloop.json: the open-loop referee's run of <class>
+REFEREE_SUFFIX = stored_as("", "openloop").removesuffix(".json")  # <class>.openloop.json
 
 
 def load(result_dir):
@@ -39,7 +41,7 @@ def load(result_dir):
 
 
 def is_referee(run):
-    return run.get("runId", "").endswith("-openloop")  # the runner's name for the referee's run
+    return run.get("runId", "").endswith(REFEREE_RUN_ID_SUFFIX)
 
 
 def series_of(run):

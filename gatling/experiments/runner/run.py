@@ -70,6 +70,9 @@ def run_file(slo_class: str, instrument: str) -> str:
     return f"{slo_class}.json" if instrument == "gatling" else f"{slo_class}.{instrument}.json"
 
 
+REFEREE_RUN_ID_SUFFIX = "-openloop"  # the referee's runId: the run's own, so suffixed
+
+
 class RunError(Exception):
     """The run cannot go on; the message says why and what to look at."""
 
@@ -400,7 +403,7 @@ class Run:
                 self.plans.export(simulation.name, simulation.args(urls), plan, prefix)
             except PlanExportError as err:
                 raise RunError(f"the plan of {simulation.name} was not exported: {err}") from None
-            run_id = f"{self.run_id}-openloop"
+            run_id = f"{self.run_id}{REFEREE_RUN_ID_SUFFIX}"
             cmd = openloop_plan_command(o.openloop, plan, run_id, work, o.arrivals, o.connections)
         cmd = [*prefix, *cmd]
         sampler = Sampler(lambda: cgroups)
