@@ -1,5 +1,5 @@
 # controller: the Isolato Spring Boot service (REST API + reconcilers).
-.PHONY: test-calibration-e2e test-burst-e2e test-scale-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler bench-coloc test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis bench-neighbour
+.PHONY: test-calibration-e2e test-burst-e2e test-scale-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler bench-coloc test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis bench-neighbour bench-incontext-check
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-capacity-e2e test-calibration-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-burst-e2e test-scale-e2e test-placement-e2e
@@ -67,6 +67,9 @@ bench-coloc: controller-build openloop-build saas-bench-build ## IO co-location 
 # ≈ 10 min on localkube: run it under `flock /tmp/isolato-cluster.lock`
 bench-neighbour: controller-build openloop-build saas-bench-build ## noisy neighbour (KIND=cpu|io|mem, NEIGHBOUR_CPU, NEIGHBOUR_THREADS): gold at 80 % of its in-context cut-off, a plain Deployment starts beside it; p95, SloHeld and replicas with the verification loop off and on; KIND=none: a 10 min steady run's false alarms → docs/benchmarks-log.md
 	@$(BENCH) neighbour --kind $(or $(KIND),cpu) --neighbour-cpu $(or $(NEIGHBOUR_CPU),500m) --threads $(or $(NEIGHBOUR_THREADS),2)
+
+bench-incontext-check: openloop-build ## with `make run` up: an in-context cut-off (POST …/calibrations) against Gatling's and the referee's from the host, unpinned (DEF=incontext-check, CLASS=gold-check) → docs/benchmarks-log.md
+	@$(BENCH) incontext-check --definition $(or $(DEF),incontext-check) --slo-class $(or $(CLASS),gold-check)
 
 # Control-plane faults and the `make run` modes, measured on localkube (bench/isolato_bench/faults).
 # Both take the cluster for ~10 min: run them under `flock /tmp/isolato-cluster.lock`.

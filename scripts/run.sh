@@ -62,6 +62,9 @@ ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
 # every pool pod runs the isolato-gate sidecar in front of its app
 ctx=$(make -s --no-print-directory -C "$ROOT" gate-image | tail -1)
 "$LK" load-image --build "$ctx" --tag localhost/isolato/gate:dev
+# an in-context calibration (POST …/calibrations) runs the open-loop referee as a Job
+ctx=$(make -s --no-print-directory -C "$ROOT" openloop-image | tail -1)
+"$LK" load-image --build "$ctx" --tag localhost/isolato/openloop:dev
 
 PROM=$("$LK" config | awk '$1 == "prometheus.port" { p = $3 } $1 == "prometheus.enabled" && $3 != "true" { off = 1 } END { print off ? "off (localkube config set prometheus.enabled true)" : "http://127.0.0.1:" p }')
 # The tenant profiler reads the tenants' rates from that Prometheus (off without it).

@@ -424,6 +424,53 @@ def coloc(a: argparse.Namespace) -> None:
 STEADY_OBSERVE_S = (600, 1200)  # a steady run's default and longest observed span
 
 
+def incontext_check(a: argparse.Namespace) -> None:
+    """`make experiment` from the host (both generators, unpinned), then the in-context
+    calibration of the same class; the three cut-offs side by side (incontext_check.py)."""
+    import time
+
+    from runner.api import IsolatoApi
+    from runner.settings import api_settings
+
+    from . import incontext_check as ic
+
+    base = RESULTS / "incontext-check"
+    if not a.report_only:
+        out = base / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        out.mkdir(parents=True)
+        # unpinned runs count as contaminated (the generator shares the pods' CPUs): posted
+        # anyway, since sharing the node is the context this check is about
+        env = {"INSTRUMENT": "both", "HYGIENE": "off", "CONTAMINATED": "post"}
+        env["RESULTS_DIR"] = str(out / "host")
+        print(f"[incontext-check] make experiment NAME={a.definition}, unpinned", file=sys.stderr)
+        rc = subprocess.call(
+            [str(EXPERIMENTS / "runner.sh"), "run", a.definition], env=os.environ | env
+        )
+        if rc:
+            raise SystemExit(rc)
+        s = api_settings(os.environ)
+        api = IsolatoApi(s.url, s.token)
+        path = f"/api/v1/slo-classes/{a.slo_class}/calibrations"
+        cal = api.json("POST", path)
+        print(f"[incontext-check] in-context calibration {cal['id']} started", file=sys.stderr)
+        deadline = time.monotonic() + a.timeout
+        while cal.get("phase") not in ("Succeeded", "Failed"):
+            if time.monotonic() > deadline:
+                raise SystemExit(f"[incontext-check] calibration {cal['id']} not done in time")
+            time.sleep(2)  # the calibration's own pace (a Job); the API offers no watch of it
+            cal = api.json("GET", f"{path}/{cal['id']}")
+            phase, message = cal.get("phase"), cal.get("message", "")
+            print(f"[incontext-check] {phase}: {message}", file=sys.stderr)
+        (out / "incontext.json").write_text(json.dumps(cal, indent=2) + "\n")
+        if cal["phase"] != "Succeeded":
+            raise SystemExit(f"[incontext-check] calibration failed: {cal.get('message')}")
+    runs = sorted(d for d in base.glob("*/") if (d / "incontext.json").exists())
+    if not runs:
+        raise SystemExit(f"[incontext-check] no run under {base}")
+    check = ic.load(runs[-1], a.slo_class)
+    emit(ic.report(check, host_line()), "incontext-check")
+
+
 def neighbour(a: argparse.Namespace) -> None:
     from . import neighbour as nb
 
@@ -648,6 +695,11 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--neighbour-cpu", default="500m", help="the neighbour's CPU request")
     s.add_argument("--threads", type=int, default=2, help="the neighbour's threads or writers")
     s.add_argument("--report-only", action="store_true", help="re-render the stored runs")
+    s = add("incontext-check", incontext_check, "an in-context cut-off vs Gatling and the referee")
+    s.add_argument("--definition", default="incontext-check", help="the experiment (make run up)")
+    s.add_argument("--slo-class", default="gold-check", help="the definition's class")
+    s.add_argument("--timeout", type=int, default=300, help="seconds for the calibration")
+    s.add_argument("--report-only", action="store_true", help="re-render the stored run")
     s = add("pipeline-plot", pipeline_plot, "stage-breakdown plots of tuning-loop analyses")
     s.add_argument("analyses", type=Path, nargs="+")
     s.add_argument("--paper-fig8", action="store_true", help="also beside the paper's Fig. 8")

@@ -36,9 +36,10 @@ def split(key):
 
 
 def test_every_definition_loads_with_a_description():
-    # pod-size (tests/test_pod_size.py) and httpbin-alone (a provider's service) came after the
-    # bash runner
-    assert set(DEFS) == {split(k)[0] for k in BASH_ERA} | {"pod-size", "httpbin-alone"}
+    # pod-size (tests/test_pod_size.py), httpbin-alone (a provider's service) and incontext-check
+    # (isolato-bench incontext-check) came after the bash runner
+    later = {"pod-size", "httpbin-alone", "incontext-check"}
+    assert set(DEFS) == {split(k)[0] for k in BASH_ERA} | later
     assert all(d.description.strip() for d in DEFS.values())
 
 

@@ -29,6 +29,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -197,7 +198,7 @@ public final class InContextCalibrations {
           "class " + name + " has no tenant: the ramp replays the tenants' requests", false);
     }
     String id = Long.toString(now.toEpochMilli(), 36);
-    StepPlan plan = StepPlan.of(CalibrationStatusMapper.perPodCutoff(cls), props.budget());
+    StepPlan plan = StepPlan.of(rampReference(cls), props.budget());
     try {
       client.resource(CalibrationObjects.table(cls, id, ns, tableJson)).create();
       client.resource(CalibrationObjects.admitGenerator(cls, id, ns, generatorNamespace)).create();
@@ -360,24 +361,45 @@ public final class InContextCalibrations {
       }
       finish(cls, s, out, now);
     } else if (js != null && js.getFailed() != null && js.getFailed() > 0) {
-      fail(cls, s, "the generator failed: " + tail(generatorLog(s.id)), now);
+      String logTail = tail(generatorLog(s.id));
+      fail(
+          cls,
+          s,
+          "the generator failed: "
+              + (logTail.isEmpty() ? "no log; Job conditions " + jobConditions(job) : logTail),
+          now);
     } else {
+      Optional<String> stuck = GeneratorPods.stuck(generatorPods(s.id));
       Instant deadline = instant(s.deadline);
-      if (deadline != null && now.isAfter(deadline)) {
+      if (stuck.isPresent()) {
+        fail(cls, s, "the generator cannot start: " + stuck.get(), now);
+      } else if (deadline != null && now.isAfter(deadline)) {
         fail(cls, s, "past the calibration's deadline " + s.deadline, now);
       }
     }
   }
 
+  private static String jobConditions(Job job) {
+    var conditions = job.getStatus() == null ? null : job.getStatus().getConditions();
+    if (conditions == null || conditions.isEmpty()) {
+      return "none";
+    }
+    return conditions.stream()
+        .map(c -> c.getType() + "/" + c.getReason() + ": " + c.getMessage())
+        .collect(java.util.stream.Collectors.joining("; "));
+  }
+
+  private List<Pod> generatorPods(String id) {
+    return client
+        .pods()
+        .inNamespace(generatorNamespace)
+        .withLabel(CalibrationObjects.ID_LABEL, id)
+        .list()
+        .getItems();
+  }
+
   private String generatorLog(String id) {
-    List<Pod> pods =
-        client
-            .pods()
-            .inNamespace(generatorNamespace)
-            .withLabel(CalibrationObjects.ID_LABEL, id)
-            .list()
-            .getItems();
-    for (Pod p : pods) {
+    for (Pod p : generatorPods(id)) {
       try {
         return client
             .pods()
@@ -560,8 +582,17 @@ public final class InContextCalibrations {
 
   /** How long a calibration of {@code cls} may take at most, for callers that wait. */
   public Duration bound(SloClass cls) {
-    return props
-        .readyTimeout()
-        .plus(StepPlan.of(CalibrationStatusMapper.perPodCutoff(cls), props.budget()).bound());
+    return props.readyTimeout().plus(StepPlan.of(rampReference(cls), props.budget()).bound());
+  }
+
+  /**
+   * The rate a calibration's ramp is built around: the calibrated (else declared) figure, never a
+   * live limit the verification loop lowered it to. That limit is a conservative floor (70 % of the
+   * failing rate), and the ramp reaches only 1.5 × its reference: a recalibration after drift built
+   * on it ramped gold-check to 77 req/s where its pod held 150 (2026-11-28), so it could not have
+   * found the knee the context really has.
+   */
+  static double rampReference(SloClass cls) {
+    return CalibrationStatusMapper.calibratedPerPodCutoff(cls);
   }
 }

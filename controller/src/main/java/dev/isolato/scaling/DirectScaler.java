@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The direct path, faster than any polling autoscaler: every {@code interval} it scrapes the
  * /metrics of every ready pool pod itself (no Prometheus, no HPA sync in between), computes each
- * pool's offered rate ({@link PoolRate}) and, when that needs more pods than the pool has at the
- * class's per-pod threshold, raises the Deployment's replicas at once ({@link FloorRaise}). Scaling
- * down stays with KEDA or the HPA. Pool pods admit the controller on their Service port
+ * pool's offered rate ({@link PoolRate}) and, when two readings in a row need more pods than the
+ * pool has at the class's per-pod threshold, raises the Deployment's replicas ({@link FloorRaise}).
+ * Scaling down stays with KEDA or the HPA. Pool pods admit the controller on their Service port
  * (NetworkPolicy), which also serves /metrics.
  */
 public final class DirectScaler implements AutoCloseable {
@@ -152,10 +152,11 @@ public final class DirectScaler implements AutoCloseable {
         continue;
       }
       double rate = rates.computeIfAbsent(ns, k -> new PoolRate()).update(scrape(pool.getValue()));
-      lastRate.put(ns, rate);
+      Double previous = lastRate.put(ns, rate);
+      double confirmed = FloorRaise.confirmed(previous == null ? Double.NaN : previous, rate);
       OptionalInt raise =
           FloorRaise.decide(
-              rate,
+              confirmed,
               ScaleThreshold.perPodRps(c),
               d.getSpec().getReplicas(),
               c.getSpec().maxReplicas);
@@ -165,7 +166,7 @@ public final class DirectScaler implements AutoCloseable {
             cls,
             d.getSpec().getReplicas(),
             raise.getAsInt(),
-            rate,
+            confirmed,
             ScaleThreshold.perPodRps(c));
       }
     }

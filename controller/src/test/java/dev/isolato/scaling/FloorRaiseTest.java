@@ -28,6 +28,23 @@ class FloorRaiseTest {
   }
 
   @Test
+  void oneReadingOverTheThresholdRaisesNothingTwoInARowRaiseToTheLowersNeed() {
+    // the steady run's readings: 106 req/s offered, one scrape read 119.7 over 118.8 per pod
+    double threshold = 118.8;
+    double[] readings = {105.9, 119.7, 104.2, 106.3};
+    double previous = Double.NaN;
+    for (double r : readings) {
+      assertThat(FloorRaise.decide(FloorRaise.confirmed(previous, r), threshold, 1, 3)).isEmpty();
+      previous = r;
+    }
+    // a real rise holds: 250 then 300 need ceil(250 / 118.8) = 3 pods, not the first reading's
+    assertThat(FloorRaise.decide(FloorRaise.confirmed(Double.NaN, 250), threshold, 1, 3)).isEmpty();
+    assertThat(FloorRaise.decide(FloorRaise.confirmed(106, 250), threshold, 1, 3)).isEmpty();
+    assertThat(FloorRaise.decide(FloorRaise.confirmed(250, 200), threshold, 1, 3)).hasValue(2);
+    assertThat(FloorRaise.decide(FloorRaise.confirmed(250, 300), threshold, 1, 3)).hasValue(3);
+  }
+
+  @Test
   void anUnknownRateDecidesNothing() {
     assertThat(FloorRaise.decide(Double.NaN, 10, 1, 4)).isEmpty();
   }
