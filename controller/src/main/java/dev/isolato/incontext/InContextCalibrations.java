@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -386,7 +387,7 @@ public final class InContextCalibrations {
     }
     return conditions.stream()
         .map(c -> c.getType() + "/" + c.getReason() + ": " + c.getMessage())
-        .collect(java.util.stream.Collectors.joining("; "));
+        .collect(Collectors.joining("; "));
   }
 
   private List<Pod> generatorPods(String id) {

@@ -152,8 +152,8 @@ public final class DirectScaler implements AutoCloseable {
         continue;
       }
       double rate = rates.computeIfAbsent(ns, k -> new PoolRate()).update(scrape(pool.getValue()));
-      Double previous = lastRate.put(ns, rate);
-      double confirmed = FloorRaise.confirmed(previous == null ? Double.NaN : previous, rate);
+      double confirmed = FloorRaise.confirmed(rate(ns), rate);
+      lastRate.put(ns, rate);
       OptionalInt raise =
           FloorRaise.decide(
               confirmed,
