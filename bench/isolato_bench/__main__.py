@@ -464,11 +464,16 @@ def incontext_check(a: argparse.Namespace) -> None:
         (out / "incontext.json").write_text(json.dumps(cal, indent=2) + "\n")
         if cal["phase"] != "Succeeded":
             raise SystemExit(f"[incontext-check] calibration failed: {cal.get('message')}")
-    runs = sorted(d for d in base.glob("*/") if (d / "incontext.json").exists())
+    # one section per class: a run of another definition does not replace this one's
+    runs = sorted(
+        d
+        for d in base.glob("*/")
+        if (d / "incontext.json").exists() and (d / "host" / f"{a.slo_class}.json").exists()
+    )
     if not runs:
-        raise SystemExit(f"[incontext-check] no run under {base}")
+        raise SystemExit(f"[incontext-check] no run of class {a.slo_class} under {base}")
     check = ic.load(runs[-1], a.slo_class)
-    emit(ic.report(check, host_line()), "incontext-check")
+    emit(ic.report(check, host_line()), f"incontext-check-{a.slo_class}")
 
 
 def neighbour(a: argparse.Namespace) -> None:

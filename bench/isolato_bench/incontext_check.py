@@ -136,8 +136,8 @@ def report(c: Check, host_line: str) -> str:
     agreeing = sum(agrees(f, ref) for f in c.others)
     return "\n".join(
         [
-            "## In-context cut-off against two independent generators (`isolato-bench"
-            " incontext-check`)",
+            "## In-context cut-off against two independent generators: class"
+            f" `{c.slo_class}` (`isolato-bench incontext-check`)",
             "",
             f"{host_line}. Class `{c.slo_class}`: `make experiment` (Gatling, then the open-loop"
             " referee) from the host through the class Service, unpinned (`HYGIENE=off`); then"
