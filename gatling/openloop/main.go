@@ -47,6 +47,7 @@ func run(args []string) error {
 	method := fs.String("method", "POST", "request method")
 	path := fs.String("path", DefaultPath, "request path, {tenant} replaced by the tenant id")
 	tenantHeader := fs.String("tenant-header", "", "also send the tenant id in this header (a class with tenantKey header:<name>)")
+	requestMix := fs.String("request", "", "the request mix as JSON, as a plan's \"requests\" (endpoints, tenantHeader, cycle): instead of -method, -path, -tenant-header")
 	warmup := fs.Duration("warmup", 5*time.Second, "unrecorded requests at the first rate before step 0")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-request timeout (an error)")
 	maxInFlight := fs.Int("max-inflight", 2000, "concurrent requests at most (later ones wait and count the wait)")
@@ -60,6 +61,10 @@ func run(args []string) error {
 	planFile := fs.String("plan", "", "a simulation's load plan (Gatling's PlanExport) instead of the ramp flags")
 	outDir := fs.String("out-dir", "", "with -plan: directory of the calibration JSON, one <class>.json per class")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	request, err := requestOf(fs, *requestMix, strings.ToUpper(*method), *path, *tenantHeader)
+	if err != nil {
 		return err
 	}
 	if *planFile != "" {
@@ -88,12 +93,11 @@ func run(args []string) error {
 		return runPlan(*planFile, *outDir, *runID, PlanOptions{Poisson: *arrivals == "poisson", Seed: *seed,
 			Timeout: *timeout, MaxInFlight: *maxInFlight, MaxDuration: *maxDuration,
 			ConnectionPerRequest: *connections == "per-request",
-			Request:              single(strings.ToUpper(*method), *path, *tenantHeader)})
+			Request:              request})
 	}
 	plan := Plan{BaseURL: strings.TrimRight(*baseURL, "/"), Body: *body, FirstIndex: *firstIndex,
 		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight,
-		Request: single(strings.ToUpper(*method), *path, *tenantHeader)}
-	var err error
+		Request: request}
 	if plan.Rates, err = stepRates(*rates, *startRate, *rateStep, *steps, *maxRate); err != nil {
 		return err
 	}
@@ -155,6 +159,35 @@ func run(args []string) error {
 		}
 	}
 	return writeRun(result, *out)
+}
+
+// requestOf is the -request mix, or the one endpoint of -method and -path; not both.
+func requestOf(fs *flag.FlagSet, mixJSON, method, path, tenantHeader string) (Request, error) {
+	if mixJSON == "" {
+		return single(method, path, tenantHeader), nil
+	}
+	var both []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "method" || f.Name == "path" || f.Name == "tenant-header" {
+			both = append(both, "-"+f.Name)
+		}
+	})
+	if len(both) > 0 {
+		return Request{}, fmt.Errorf("-request gives the requests; drop %s", strings.Join(both, " "))
+	}
+	var r Request
+	dec := json.NewDecoder(strings.NewReader(mixJSON))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, fmt.Errorf("-request: %w", err)
+	}
+	if len(r.Endpoints) == 0 {
+		return r, errors.New("-request: no endpoints")
+	}
+	if err := r.check(); err != nil {
+		return r, fmt.Errorf("-request: %w", err)
+	}
+	return r, nil
 }
 
 // reportFailures tells on stderr why the run's failed requests failed.

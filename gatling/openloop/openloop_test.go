@@ -359,3 +359,35 @@ func TestSamplesListEveryAnsweredRequestWithItsIntendedSendTime(t *testing.T) {
 		t.Fatalf("samples CSV:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// An in-context calibration passes the class's mix as -request (the controller's RequestMix
+// exported): each tenant's requests go through its cycle, the tenant in its header.
+func TestTheRequestFlagSendsTheClassMix(t *testing.T) {
+	s, seen := shapeRecorder(t)
+	mix := `{"endpoints":[{"method":"GET","path":"/get","weight":3},{"method":"POST","path":"/post/{tenant}","weight":1}],"tenantHeader":"X-Tenant","cycle":[0,0,1,0]}`
+	out := filepath.Join(t.TempDir(), "run.json")
+	args := []string{"-url", s.URL, "-class", "httpbin", "-tenants", "t1,t2", "-rates", "200",
+		"-requests", "40", "-warmup", "0s", "-out", out, "-request", mix}
+	if err := run(args); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"GET /get t1": 15, "POST /post/t1 t1": 5, "GET /get t2": 15, "POST /post/t2 t2": 5}
+	if len(seen) != len(want) {
+		t.Fatalf("requests seen: %v, want %v", seen, want)
+	}
+	for k, n := range want {
+		if seen[k] != n {
+			t.Fatalf("requests seen: %v, want %v", seen, want)
+		}
+	}
+	for _, bad := range [][]string{
+		append(args, "-path", "/x"),
+		append(args[:len(args)-1:len(args)-1], `{"endpoints":[],"cycle":[]}`),
+		append(args[:len(args)-1:len(args)-1], `{"endpoints":[{"method":"GET","path":"/a"}],"cycle":[1]}`),
+		append(args[:len(args)-1:len(args)-1], `{"endpoints":[{"method":"GET","path":"/a"}],"cycles":[0]}`),
+	} {
+		if err := run(bad); err == nil {
+			t.Errorf("accepted %v", bad[len(bad)-2:])
+		}
+	}
+}

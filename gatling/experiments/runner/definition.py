@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -63,6 +63,9 @@ class SloClass:
     workload: Mapping[str, Any] | None = None
     tenant_key: str | None = None
     target_ms: float = LATENCY["targetMs"]  # the p95 target
+    # the endpoints its tenants call, {method, path, weight}: the simulation's request, which the
+    # class carries so that an in-context calibration replays it (spec.requestMix)
+    request_mix: tuple[Mapping[str, Any], ...] | None = None
 
     def body(self) -> dict[str, Any]:
         """The POST /api/v1/slo-classes body."""
@@ -85,6 +88,8 @@ class SloClass:
             spec["workload"] = dict(self.workload)
         if self.tenant_key is not None:
             spec["tenantKey"] = self.tenant_key
+        if self.request_mix is not None:
+            spec["requestMix"] = [dict(e) for e in self.request_mix]
         return {"name": self.name, "spec": spec}
 
 
@@ -160,13 +165,25 @@ def first_request(
     return str(first.get("method", "POST")).upper(), path, {header: tenant} if header else {}
 
 
+def request_mix(request: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """A simulation.request as a class's spec.requestMix: its mix, or its one endpoint."""
+    mix = request.get("mix") or [{"method": request.get("method", "POST"), "path": request["path"]}]
+    return tuple(
+        {
+            "method": str(e.get("method", "POST")).upper(),
+            "path": e["path"],
+            "weight": e.get("weight", 1),
+        }
+        for e in mix
+    )
+
+
 def request_properties(request: Mapping[str, Any] | None) -> dict[str, str]:
     """The simulations' `requests` (METHOD:/path*weight,...: RequestMix of the Gatling module)
     and `tenantHeader` properties of a definition's simulation.request."""
     if not request:
         return {}
-    mix = request.get("mix") or [{"method": request.get("method", "POST"), "path": request["path"]}]
-    entries = [f"{e.get('method', 'POST').upper()}:{e['path']}*{e.get('weight', 1)}" for e in mix]
+    entries = [f"{e['method']}:{e['path']}*{e['weight']}" for e in request_mix(request)]
     out = {"requests": ",".join(entries)}
     if request.get("tenantHeader"):
         out["tenantHeader"] = str(request["tenantHeader"])
@@ -464,6 +481,7 @@ def _experiment(d: Definition, body: dict[str, Any], env: dict[str, Any]) -> Exp
     if len(set(ids)) != len(ids):
         top.fail("tenants", f"tenant ids repeat: {ids}")
     simulation = _simulation(top.child("simulation", top.get("simulation", dict)), names)
+    classes = _with_request_mix(top, classes, simulation)
     calibrate = top.get("calibrate", bool)
     if calibrate:
         _require_admission_off(top, classes)
@@ -475,6 +493,28 @@ def _experiment(d: Definition, body: dict[str, Any], env: dict[str, Any]) -> Exp
     }
     top.done()
     return Experiment(d.name, classes, tuple(tenants), simulation, calibrate, results, hooks, env)
+
+
+def _with_request_mix(
+    top: _Fields, classes: tuple[SloClass, ...], simulation: Simulation
+) -> tuple[SloClass, ...]:
+    """The classes the simulation ramps carry its request (a provider's service): an in-context
+    calibration of them replays what the instruments sent. Its tenant header must be theirs."""
+    if not simulation.request:
+        return classes
+    ramped = set(simulation.service_urls.values())
+    header = simulation.request.get("tenantHeader")
+    out = []
+    for c in classes:
+        if c.name in ramped:
+            if header and c.tenant_key not in (None, f"header:{header}"):
+                top.fail(
+                    "simulation.request.tenantHeader",
+                    f"'{header}' is not where class {c.name} finds the tenant ({c.tenant_key})",
+                )
+            c = replace(c, request_mix=request_mix(simulation.request))
+        out.append(c)
+    return tuple(out)
 
 
 def _require_declared_capacity(

@@ -3,7 +3,14 @@
 from pathlib import Path
 
 import pytest
-from runner.definition import Simulation, catalogue, first_request, request_properties
+import yaml
+from runner.definition import (
+    DefinitionError,
+    Simulation,
+    catalogue,
+    first_request,
+    request_properties,
+)
 from runner.instruments import (
     InstrumentError,
     Options,
@@ -106,6 +113,27 @@ def test_both_instruments_send_a_providers_request_mix():
     assert "-method" not in openloop_plan_command(Path("/b"), Path("p.json"), "r", Path("o"))
     probe = probe_simulation(sim, 50)  # the knee's probes send it too
     assert "-Disolato.requests=GET:/get*3,POST:/post*1" in probe.args({"httpbin": "http://x"})
+
+
+def test_the_ramped_class_carries_the_mix_for_its_in_context_calibrations():
+    exp = DEFS["httpbin-alone"].resolve({})
+    (httpbin,) = exp.classes
+    assert httpbin.body()["spec"]["requestMix"] == [
+        {"method": "GET", "path": "/get", "weight": 3},
+        {"method": "POST", "path": "/post", "weight": 1},
+    ]
+    # a saas-bench class without a simulation.request replays saas-bench's route: no mix
+    assert "requestMix" not in DEFS["gold-alone"].resolve({}).classes[0].body()["spec"]
+
+
+def test_a_tenant_header_the_class_does_not_read_is_refused(tmp_path):
+    body = yaml.safe_load((DEFS["httpbin-alone"].file).read_text())
+    body["classes"][0]["tenantKey"] = "header:X-Other"
+    f = tmp_path / "defs" / "h.yaml"
+    f.parent.mkdir()
+    f.write_text(yaml.safe_dump(body))
+    with pytest.raises(DefinitionError, match="'X-Tenant' is not where class httpbin finds"):
+        catalogue(f.parent)["h"].resolve({})
 
 
 def test_a_single_endpoint_is_a_mix_of_one():

@@ -60,6 +60,12 @@ public class InContextCalibrationController {
       responseCode = "409",
       description = "a calibration of the class runs, or its pool cannot be calibrated now",
       content = @Content(mediaType = "application/problem+json"))
+  @ApiResponse(
+      responseCode = "422",
+      description =
+          "the class cannot be calibrated in context as specified: a workload class without"
+              + " spec.requestMix, or a tenantKey the generator cannot send",
+      content = @Content(mediaType = "application/problem+json"))
   @PostMapping(
       path = "/api/v1/slo-classes/{name}/calibrations",
       produces = MediaType.APPLICATION_JSON_VALUE)
@@ -72,10 +78,17 @@ public class InContextCalibrationController {
           .location(URI.create("/api/v1/slo-classes/" + name + "/calibrations/" + s.id))
           .body(s);
     } catch (InContextCalibrations.Refused e) {
-      throw new ApiException(
-          HttpStatus.CONFLICT,
-          e.conflict ? "Calibration running" : "Class cannot be calibrated now",
-          e.getMessage());
+      throw switch (e.why) {
+        case RUNNING ->
+            new ApiException(HttpStatus.CONFLICT, "Calibration running", e.getMessage());
+        case NOT_NOW ->
+            new ApiException(HttpStatus.CONFLICT, "Class cannot be calibrated now", e.getMessage());
+        case SPEC ->
+            new ApiException(
+                HttpStatus.UNPROCESSABLE_ENTITY,
+                "Class cannot be calibrated in context",
+                e.getMessage());
+      };
     }
   }
 

@@ -3,6 +3,7 @@ package dev.isolato.api;
 import static dev.isolato.tenancy.SpecLimits.*;
 
 import dev.isolato.calibration.FieldError;
+import dev.isolato.tenancy.ClassRequests;
 import dev.isolato.tenancy.PodPlacement;
 import dev.isolato.tenancy.PoolContainers;
 import dev.isolato.tenancy.PoolNames;
@@ -136,6 +137,8 @@ public final class Validation {
               "must be header:<name> (1-64 of A-Z a-z 0-9 - _), path:/<prefix>/ or host, was '"
                   + s.tenantKey
                   + "'"));
+    } else {
+      e.addAll(ClassRequests.problems(s));
     }
     return e;
   }

@@ -1,12 +1,15 @@
 package dev.isolato.incontext;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.RequestMix;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The open-loop referee's flags for one in-context calibration: the plan's steps against one pod's
- * gate, the class's tenants in turn, the run on stdout ({@code -out -}) with the generator's own
- * measurements ({@code -self-stats}).
+ * gate, the class's tenants in turn sending its request mix, the run on stdout ({@code -out -})
+ * with the generator's own measurements ({@code -self-stats}).
  */
 public final class GeneratorArgs {
   /** Unrecorded warm-up at the first rate (connections, the pod's caches). */
@@ -17,11 +20,21 @@ public final class GeneratorArgs {
 
   private GeneratorArgs() {}
 
+  private static String json(RequestMix requests) {
+    try {
+      return JSON.writeValueAsString(requests.exported());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e); // maps of strings and numbers
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   /**
    * The flags of one run.
    *
-   * @param tenantKey the class's tenant key: {@code header:<name>} sends the tenant in a header;
-   *     otherwise the referee's default path carries it
+   * @param requests the class's request mix ({@code -request}: the referee reads what a plan
+   *     exports, cycle included, and derives nothing)
    */
   public static List<String> of(
       String runId,
@@ -29,7 +42,7 @@ public final class GeneratorArgs {
       String podIp,
       int port,
       List<String> tenants,
-      String tenantKey,
+      RequestMix requests,
       StepPlan plan) {
     if (tenants.isEmpty()) {
       throw new IllegalArgumentException("a calibration needs at least one tenant of the class");
@@ -60,11 +73,9 @@ public final class GeneratorArgs {
                 "in-context",
                 "-out",
                 "-",
-                "-self-stats"));
-    if (tenantKey != null && tenantKey.startsWith("header:")) {
-      a.add("-tenant-header");
-      a.add(tenantKey.substring("header:".length()));
-    }
+                "-self-stats",
+                "-request",
+                json(requests)));
     return List.copyOf(a);
   }
 }

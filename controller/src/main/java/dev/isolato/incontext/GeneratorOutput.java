@@ -72,4 +72,39 @@ public record GeneratorOutput(CalibrationRun run, Generator generator) {
   public double meanAchievedRps() {
     return run.steps().stream().mapToDouble(CalibrationStep::achievedRps).average().orElse(0);
   }
+
+  /**
+   * Why the run measured nothing, when every request failed (a mix the service does not serve, a
+   * tenant the gate does not know): a cut-off from it would be the speed of the service's errors.
+   *
+   * @param log the generator's log, whose failure lines name the causes
+   */
+  public Optional<String> nothingServed(String log) {
+    long count = run.steps().stream().mapToLong(st -> st.total().count()).sum();
+    long errors = run.steps().stream().mapToLong(st -> st.total().errors()).sum();
+    if (count > 0 && errors < count) {
+      return Optional.empty();
+    }
+    List<String> causes =
+        log == null
+            ? List.of()
+            : log.lines()
+                .filter(l -> l.contains(FAILURE_MARK))
+                .map(
+                    l -> l.substring(Math.max(0, l.lastIndexOf(": ", l.indexOf(FAILURE_MARK)) + 2)))
+                .limit(3)
+                .toList();
+    return Optional.of(
+        "every request failed ("
+            + errors
+            + " of "
+            + count
+            + "), so the run measures no capacity"
+            + (causes.isEmpty() ? "" : ": " + String.join("; ", causes))
+            + ". The calibration replays the class's spec.requestMix to one pod: check that its"
+            + " endpoints are ones the service answers with 2xx");
+  }
+
+  /** What the referee's failure report lines hold ({@code <n> failed (first at <t>): <cause>}). */
+  static final String FAILURE_MARK = " failed (first at ";
 }

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationValidator;
 import dev.isolato.calibration.FieldError;
+import dev.isolato.calibration.RequestMix;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.ClassPasses;
+import dev.isolato.tenancy.ClassRequests;
 import dev.isolato.tenancy.ClassStatusApply;
 import dev.isolato.tenancy.PoolNames;
 import dev.isolato.tenancy.SloClass;
@@ -65,13 +67,22 @@ public final class InContextCalibrations {
   private final ClassPods pods;
   private final ContextWatch contexts;
 
-  /** Refused to start: already running, or no ready pool pod to copy. */
+  /**
+   * Refused to start: already running, not now (no ready pool pod to copy), or never as specified.
+   */
   public static final class Refused extends RuntimeException {
-    public final boolean conflict;
+    /** Why: another calibration runs, the pool is not ready for one, or the class's spec. */
+    public enum Why {
+      RUNNING,
+      NOT_NOW,
+      SPEC
+    }
 
-    Refused(String message, boolean conflict) {
+    public final Why why;
+
+    Refused(String message, Why why) {
       super(message);
-      this.conflict = conflict;
+      this.why = why;
     }
   }
 
@@ -182,7 +193,14 @@ public final class InContextCalibrations {
     String name = cls.getMetadata().getName();
     SloClassStatus.InContext last = cls.getStatus() == null ? null : cls.getStatus().inContext;
     if (last != null && CalibrationState.running(last.phase)) {
-      throw new Refused("calibration " + last.id + " of class " + name + " is " + last.phase, true);
+      throw new Refused(
+          "calibration " + last.id + " of class " + name + " is " + last.phase,
+          Refused.Why.RUNNING);
+    }
+    try {
+      ClassRequests.of(name, cls.getSpec());
+    } catch (IllegalArgumentException e) {
+      throw new Refused(e.getMessage(), Refused.Why.SPEC);
     }
     String ns = PoolNames.sharedNamespace(name);
     Deployment pool = client.apps().deployments().inNamespace(ns).withName(Workload.NAME).get();
@@ -190,13 +208,15 @@ public final class InContextCalibrations {
         || pool.getStatus() == null
         || pool.getStatus().getReadyReplicas() == null
         || pool.getStatus().getReadyReplicas() < 1) {
-      throw new Refused("class " + name + " has no ready pod in " + ns + " to copy", false);
+      throw new Refused(
+          "class " + name + " has no ready pod in " + ns + " to copy", Refused.Why.NOT_NOW);
     }
     ConfigMap table = client.configMaps().inNamespace(ns).withName(Workload.TABLE_CONFIGMAP).get();
     String tableJson = table == null ? null : table.getData().get(TenantTable.FILE);
     if (tableJson == null || CalibrationTable.tenants(tableJson).isEmpty()) {
       throw new Refused(
-          "class " + name + " has no tenant: the ramp replays the tenants' requests", false);
+          "class " + name + " has no tenant: the ramp replays the tenants' requests",
+          Refused.Why.NOT_NOW);
     }
     String id = Long.toString(now.toEpochMilli(), 36);
     StepPlan plan = StepPlan.of(rampReference(cls), props.budget());
@@ -209,7 +229,8 @@ public final class InContextCalibrations {
       cleanUp(id, ns);
       if (e.getCode() == 403 || e.getCode() == 409 || e.getCode() == 422) {
         throw new Refused(
-            "the calibration replica of class " + name + " was refused: " + e.getMessage(), false);
+            "the calibration replica of class " + name + " was refused: " + e.getMessage(),
+            Refused.Why.NOT_NOW);
       }
       throw e;
     }
@@ -275,6 +296,13 @@ public final class InContextCalibrations {
             .getData()
             .get(TenantTable.FILE);
     StepPlan plan = StepPlan.of(s.rates, s.requestsPerStep);
+    RequestMix mix;
+    try {
+      mix = ClassRequests.of(cls.getMetadata().getName(), cls.getSpec());
+    } catch (IllegalArgumentException e) {
+      fail(cls, s, e.getMessage(), now); // the spec changed since the start
+      return;
+    }
     List<String> args =
         GeneratorArgs.of(
             runId(cls, s),
@@ -282,7 +310,7 @@ public final class InContextCalibrations {
             pod.getStatus().getPodIP(),
             Workload.PORT,
             CalibrationTable.tenants(table),
-            Workload.tenantKey(cls.getSpec()),
+            mix,
             plan);
     long deadline = Math.max(30, plan.bound().toSeconds() + 30);
     client
@@ -358,6 +386,11 @@ public final class InContextCalibrations {
       }
       if (out == null) {
         fail(cls, s, "the generator's log holds no run: " + tail(logText), now);
+        return;
+      }
+      Optional<String> nothing = out.nothingServed(logText);
+      if (nothing.isPresent()) {
+        fail(cls, s, nothing.get(), now);
         return;
       }
       finish(cls, s, out, now);

@@ -1,6 +1,7 @@
 package dev.isolato.tenancy;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.isolato.calibration.RequestMix;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -77,6 +78,15 @@ public class SloClassSpec {
           + " for image classes, header:X-Tenant for workload classes.")
   public String tenantKey;
 
+  @Size(min = 1, max = RequestMix.MAX_ENDPOINTS)
+  @JsonPropertyDescription(
+      "What a tenant's requests are, replayed by an in-context calibration: the service's"
+          + " endpoints, each tenant's requests going through them in proportion to their weights;"
+          + " the tenant where tenantKey says (header: sent in it; path: each path is the prefix,"
+          + " then {tenant}). Absent: saas-bench's POST /v1/tenants/{tenant}/requests for image"
+          + " classes; a workload class without it is not calibrated in context.")
+  public java.util.List<MixEndpoint> requestMix;
+
   @Default("reject")
   @JsonPropertyDescription(
       "A request whose tenant is not in the table: reject (404 problem+json at the gate) or pass"
@@ -113,6 +123,32 @@ public class SloClassSpec {
 
   @JsonPropertyDescription("Local disk of each pod; absent: derived from the tenants' io profiles.")
   public StorageSpec storage;
+
+  /** One endpoint of a class's request mix ({@link RequestMix}'s, shared by every instrument). */
+  public static class MixEndpoint {
+    @Required
+    @Pattern(RequestMix.METHOD)
+    public String method;
+
+    @Required
+    @Pattern(RequestMix.PATH)
+    @Size(max = RequestMix.MAX_PATH_LENGTH)
+    @JsonPropertyDescription("Absolute path; {tenant} stands for the tenant's id.")
+    public String path;
+
+    @Min(1)
+    @Max(RequestMix.MAX_WEIGHT)
+    @Default("1")
+    public int weight = 1;
+
+    public MixEndpoint() {}
+
+    public MixEndpoint(String method, String path, int weight) {
+      this.method = method;
+      this.path = path;
+      this.weight = weight;
+    }
+  }
 
   /** What the gate does with a request of no tenant in the table. */
   public enum UnknownTenant {

@@ -3,6 +3,7 @@ package dev.isolato.incontext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.isolato.calibration.RequestMix;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,31 @@ class GeneratorOutputTest {
     assertThat(out.meanAchievedRps()).isEqualTo(14.5);
   }
 
+  /** The 08:42 httpbin run's signature: saas-bench's route replayed to go-httpbin, all 404. */
+  @Test
+  void aRunWhoseEveryRequestFailedMeasuresNothingAndSaysWhy() {
+    String allFailed = RUN.replace("\"errors\":0", "\"errors\":100").replace("9.8", "0");
+    String log =
+        "openloop: r1, class gold …\n"
+            + "openloop: gold: 200 failed (first at 08:42:01.002): HTTP 404: 404 page not found\n"
+            + GeneratorOutput.PREFIX
+            + allFailed
+            + "\n";
+    assertThat(GeneratorOutput.parse(log).orElseThrow().nothingServed(log))
+        .hasValueSatisfying(
+            m ->
+                assertThat(m)
+                    .startsWith("every request failed (200 of 200)")
+                    .contains(": 200 failed (first at 08:42:01.002): HTTP 404: 404 page not found.")
+                    .contains("spec.requestMix"));
+    String oneServed = RUN.replaceFirst("\"errors\":0", "\"errors\":100");
+    assertThat(
+            GeneratorOutput.parse(GeneratorOutput.PREFIX + oneServed)
+                .orElseThrow()
+                .nothingServed(""))
+        .isEmpty();
+  }
+
   @Test
   void noRunLineIsEmptyAndABrokenOneIsAnError() {
     assertThat(GeneratorOutput.parse("openloop: no step completed\n")).isEmpty();
@@ -39,18 +65,25 @@ class GeneratorOutputTest {
   @Test
   void theArgsRampOnePodThroughItsGateWithTheClassTenants() {
     StepPlan plan = StepPlan.of(List.of(10.0, 20.0), 100);
+    RequestMix mix = RequestMix.parse(List.of("GET:/get*3", "POST:/post"), "X-T");
     List<String> a =
-        GeneratorArgs.of("r1", "gold", "10.0.0.7", 8080, List.of("t1", "t2"), "header:X-T", plan);
+        GeneratorArgs.of("r1", "gold", "10.0.0.7", 8080, List.of("t1", "t2"), mix, plan);
     assertThat(String.join(" ", a))
         .contains("-url http://10.0.0.7:8080")
         .contains("-tenants t1,t2")
         .contains("-rates 10,20 -requests 100")
         .contains("-max-duration " + plan.bound().toSeconds() + "s")
-        .contains("-out - -self-stats")
-        .endsWith("-tenant-header X-T");
-    assertThat(GeneratorArgs.of("r", "g", "fd00::1", 8080, List.of("t"), null, plan))
-        .contains("http://[fd00::1]:8080")
-        .doesNotContain("-tenant-header");
+        .contains("-out - -self-stats");
+    // the referee's Request, as a plan exports it: it derives nothing (openloop_test.go
+    // TestTheRequestFlagSendsTheClassMix reads this shape)
+    assertThat(a.subList(a.size() - 2, a.size()))
+        .containsExactly(
+            "-request",
+            "{\"endpoints\":[{\"method\":\"GET\",\"path\":\"/get\",\"weight\":3},"
+                + "{\"method\":\"POST\",\"path\":\"/post\",\"weight\":1}],"
+                + "\"tenantHeader\":\"X-T\",\"cycle\":[0,0,1,0]}");
+    assertThat(GeneratorArgs.of("r", "g", "fd00::1", 8080, List.of("t"), mix, plan))
+        .contains("http://[fd00::1]:8080");
     assertThat(plan.planned()).isEqualTo(Duration.ofSeconds(15));
   }
 }

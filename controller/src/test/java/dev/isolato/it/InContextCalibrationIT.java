@@ -160,7 +160,10 @@ class InContextCalibrationIT extends ItBase {
                 " ", job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs()))
         .contains("-url http://10.244.0.99:8080")
         .contains("-tenants ic-1")
-        .contains("-out - -self-stats");
+        .contains("-out - -self-stats")
+        .as("an image class without requestMix replays saas-bench's route")
+        .contains(
+            "-request {\"endpoints\":[{\"method\":\"POST\",\"path\":\"/v1/tenants/{tenant}/requests\"");
     assertThat(job.getSpec().getBackoffLimit()).isZero();
     assertThat(job.getMetadata().getOwnerReferences())
         .anyMatch(r -> r.getUid().equals(cls.getMetadata().getUid()));
@@ -229,6 +232,32 @@ class InContextCalibrationIT extends ItBase {
     assertThat(next.phase).isEqualTo("Pending");
     assertThat(next.reason).isEqualTo("the class has no calibration");
     auto.cleanUp(next.id, POOL);
+  }
+
+  /** The 08:42 httpbin run: saas-bench's route replayed to go-httpbin measured 404s. */
+  @Test
+  void aProvidersClassWithoutARequestMixIsNotCalibratedInContext() throws Exception {
+    String spec =
+        """
+        {"latency":{"percentile":95,"targetMs":50},"resources":{"cpu":"250m","memory":"64Mi"},
+         "minReplicas":1,"maxReplicas":2,"perPodCutoffRps":10,"tenantKey":"header:X-Tenant",
+         "workload":{"containers":[{"name":"app","image":"localhost/isolato/saas-bench:dev",
+           "args":["--port","8081"],"ports":[{"name":"app","containerPort":8081}]}]}}""";
+    // a workload class (the image is in this test's allowlist; what it runs does not matter)
+    Reply created =
+        api("POST", "/api/v1/slo-classes", "{\"name\":\"incal-w\",\"spec\":" + spec + "}");
+    assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
+    Reply r = api("POST", "/api/v1/slo-classes/incal-w/calibrations", null);
+    assertThat(r.status()).isEqualTo(422);
+    assertThat(r.raw().headers().firstValue("Content-Type").orElse(""))
+        .startsWith("application/problem+json");
+    assertThat(r.body().get("title").asText()).isEqualTo("Class cannot be calibrated in context");
+    assertThat(r.body().get("detail").asText())
+        .contains("class incal-w runs its own workload and has no spec.requestMix");
+    assertThat(kube.resources(SloClass.class).withName("incal-w").get().getStatus())
+        .as("nothing started")
+        .matches(st -> st == null || st.inContext == null);
+    assertThat(api("DELETE", "/api/v1/slo-classes/incal-w", null).status()).isIn(200, 202, 204);
   }
 
   static boolean selects(Map<String, String> selector, Pod pod) {

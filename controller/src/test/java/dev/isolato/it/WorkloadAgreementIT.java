@@ -154,6 +154,54 @@ class WorkloadAgreementIT extends ItBase {
     }
   }
 
+  @Test
+  void aRequestMixTheGeneratorCannotSendIsRefusedPerField() throws Exception {
+    String ok = "{\"method\":\"GET\",\"path\":\"/get?x=1\",\"weight\":3}";
+    JsonNode good = with(JSON.readTree(CLASS), "/requestMix", JSON.readTree("[" + ok + "]"));
+    assertThat(apiServerRefuses(good, "")).isNull();
+    for (String[] c :
+        List.of(
+            new String[] {"{\"method\":\"BREW\",\"path\":\"/pot\"}", "requestMix[0].method"},
+            new String[] {"{\"method\":\"get\",\"path\":\"/get\"}", "requestMix[0].method"},
+            new String[] {"{\"method\":\"GET\",\"path\":\"get\"}", "requestMix[0].path"},
+            new String[] {"{\"method\":\"GET\",\"path\":\"/a b\"}", "requestMix[0].path"},
+            new String[] {"{\"method\":\"GET\",\"path\":\"/a,b\"}", "requestMix[0].path"},
+            new String[] {
+              "{\"method\":\"GET\",\"path\":\"/" + "a".repeat(256) + "\"}", "requestMix[0].path"
+            },
+            new String[] {
+              "{\"method\":\"GET\",\"path\":\"/g\",\"weight\":0}", "requestMix[0].weight"
+            },
+            new String[] {
+              "{\"method\":\"GET\",\"path\":\"/g\",\"weight\":101}", "requestMix[0].weight"
+            })) {
+      JsonNode spec = with(JSON.readTree(CLASS), "/requestMix", JSON.readTree("[" + c[0] + "]"));
+      ObjectNode body = JSON.createObjectNode().put("name", "agree-workload");
+      body.set("spec", spec);
+      Reply rest = api("POST", "/api/v1/slo-classes", body.toString());
+      assertThat(rest.status()).as(c[0]).isEqualTo(400);
+      assertThat(rest.body().at("/errors/0/field").asText()).as(c[0]).isEqualTo("spec." + c[1]);
+      assertThat(apiServerRefuses(spec, "spec." + c[1])).as(c[0]).isEqualTo(422);
+    }
+    JsonNode tooMany =
+        with(
+            JSON.readTree(CLASS),
+            "/requestMix",
+            JSON.readTree("[" + String.join(",", java.util.Collections.nCopies(17, ok)) + "]"));
+    for (JsonNode spec :
+        List.of(tooMany, with(JSON.readTree(CLASS), "/requestMix", JSON.readTree("[]")))) {
+      ObjectNode body = JSON.createObjectNode().put("name", "agree-workload");
+      body.set("spec", spec);
+      assertThat(
+              api("POST", "/api/v1/slo-classes", body.toString())
+                  .body()
+                  .at("/errors/0/field")
+                  .asText())
+          .isEqualTo("spec.requestMix");
+      assertThat(apiServerRefuses(spec, "spec.requestMix")).isEqualTo(422);
+    }
+  }
+
   private static JsonNode with(JsonNode valid, String pointer, JsonNode value) {
     JsonNode copy = valid.deepCopy();
     int cut = pointer.lastIndexOf('/');

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.isolato.calibration.CalibrationContext;
+import dev.isolato.calibration.TenantOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +52,7 @@ public final class PlanExport {
     out.put("runId", s.string("runId", null));
     out.put("body", s.string("body", "{}"));
     out.put("warmupSeconds", warmup);
-    out.put("requests", requests(RequestMix.of(s)));
+    out.put("requests", s.requestMix().exported());
     List<Object> classes = new ArrayList<>();
     for (ClassPlan plan : plans) {
       Map<String, Object> c = new LinkedHashMap<>();
@@ -72,26 +73,6 @@ public final class PlanExport {
    */
   static Map<?, ?> recorded(Map<String, Object> context) {
     return JSON.convertValue(JSON.convertValue(context, CalibrationContext.class), Map.class);
-  }
-
-  /**
-   * The request mix: the endpoints, the header naming the tenant, and the cycle a tenant's requests
-   * go through (indexes into endpoints), so the referee sends what the simulation sends.
-   */
-  private static Map<String, Object> requests(RequestMix mix) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("endpoints", mix.endpoints().stream().map(PlanExport::endpoint).toList());
-    out.put("tenantHeader", mix.tenantHeader());
-    out.put("cycle", mix.cycle());
-    return out;
-  }
-
-  private static Map<String, Object> endpoint(RequestMix.Endpoint e) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("method", e.method());
-    out.put("path", e.path());
-    out.put("weight", e.weight());
-    return out;
   }
 
   private static Map<String, Object> step(ClassStep step) {

@@ -1,5 +1,6 @@
 package dev.isolato.gatling.plan;
 
+import dev.isolato.calibration.RequestMix;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -85,6 +86,17 @@ public final class Settings {
       out.add(positive(name, item));
     }
     return out;
+  }
+
+  /**
+   * The request mix of {@code isolato.requests} (its text form) and {@code isolato.tenantHeader}.
+   */
+  public RequestMix requestMix() {
+    try {
+      return RequestMix.parse(list("requests", RequestMix.SAAS_BENCH), string("tenantHeader", ""));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(PREFIX + "requests: " + e.getMessage(), e);
+    }
   }
 
   /** A comma-separated list of distinct non-blank items; required when fallback is null. */

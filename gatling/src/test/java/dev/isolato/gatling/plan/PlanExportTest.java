@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isolato.calibration.TenantOrder;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -209,5 +210,13 @@ class PlanExportTest {
     assertEquals("[0,1,0]", r.get("cycle").toString());
     assertEquals(
         "/v1/tenants/{tenant}/requests", requestsOf().get("endpoints").get(0).get("path").asText());
+  }
+
+  @Test
+  void aBadMixNamesTheProperty() {
+    assertEquals(
+        "isolato.requests: 'GET /get' is not METHOD:/path or METHOD:/path*weight (e.g. GET:/get*3)",
+        assertThrows(IllegalArgumentException.class, () -> requestsOf("requests", "GET /get"))
+            .getMessage());
   }
 }

@@ -10,14 +10,14 @@ import static io.gatling.javaapi.http.HttpDsl.http;
 
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationStep;
+import dev.isolato.calibration.RequestMix;
+import dev.isolato.calibration.TenantOrder;
 import dev.isolato.gatling.plan.Arrivals;
 import dev.isolato.gatling.plan.ClassPlan;
 import dev.isolato.gatling.plan.ClassStep;
 import dev.isolato.gatling.plan.LoadPlans;
-import dev.isolato.gatling.plan.RequestMix;
 import dev.isolato.gatling.plan.Settings;
 import dev.isolato.gatling.plan.TenantLoad;
-import dev.isolato.gatling.plan.TenantOrder;
 import dev.isolato.gatling.stats.CalibrationReport;
 import dev.isolato.gatling.stats.StepRecorder;
 import io.gatling.javaapi.core.ChainBuilder;
@@ -97,7 +97,7 @@ public abstract class PlannedLoadSimulation extends Simulation {
       protocol = protocol.shareConnections();
     }
     body = settings.string("body", "{}");
-    mix = RequestMix.of(settings);
+    mix = settings.requestMix();
     warmupSeconds = LoadPlans.warmupSeconds(settings);
     int jitRequests = warmupSeconds > 0 ? settings.positiveInt("jitWarmupRequests", 3000) : 0;
     jitSeconds = jitRequests > 0 ? settings.positiveDouble("jitWarmupSeconds", 10.0) : 0;

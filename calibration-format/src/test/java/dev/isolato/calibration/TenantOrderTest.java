@@ -1,4 +1,4 @@
-package dev.isolato.gatling.plan;
+package dev.isolato.calibration;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.isolato.gatling.plan;
+package dev.isolato.calibration;
 
 /**
  * Which tenant sends each request of a class's step, so that the class receives one evenly spaced

@@ -1,24 +1,18 @@
-package dev.isolato.gatling.plan;
+package dev.isolato.calibration;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RequestMixTest {
   private static RequestMix mix(String requests, String header) {
-    Map<String, String> m = new HashMap<>();
-    if (requests != null) {
-      m.put("requests", requests);
-    }
-    if (header != null) {
-      m.put("tenantHeader", header);
-    }
-    return RequestMix.of(new Settings(m));
+    return RequestMix.parse(
+        List.of((requests == null ? RequestMix.SAAS_BENCH : requests).split(",")), header);
   }
 
   @Test
@@ -50,13 +44,41 @@ class RequestMixTest {
   }
 
   @Test
-  void badEntriesNameTheProperty() {
+  void badEntriesAreNamed() {
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> mix("GET /get", null))
             .getMessage()
-            .contains("isolato.requests: 'GET /get'"));
-    assertThrows(IllegalArgumentException.class, () -> mix("GET:/get*0", null));
+            .startsWith("'GET /get' is not METHOD:/path"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> mix("GET:/get*0", null))
+            .getMessage()
+            .contains("weight: must be between 1 and 100, was 0"));
     assertThrows(IllegalArgumentException.class, () -> mix("GET:get", null));
+    assertThrows(IllegalArgumentException.class, () -> mix("BREW:/pot", null));
     assertThrows(IllegalArgumentException.class, () -> mix(null, "X Tenant"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> RequestMix.of(List.of(new RequestMix.Endpoint("GET", "/a b", 1)), ""));
+    assertThrows(IllegalArgumentException.class, () -> RequestMix.of(List.of(), ""));
+  }
+
+  @Test
+  void exportedAsTheRefereeReadsIt() {
+    Map<String, Object> out = mix("GET:/get*2,POST:/post", "X-Tenant").exported();
+    assertEquals(
+        List.of(
+            Map.of("method", "GET", "path", "/get", "weight", 2),
+            Map.of("method", "POST", "path", "/post", "weight", 1)),
+        out.get("endpoints"));
+    assertEquals("X-Tenant", out.get("tenantHeader"));
+    assertArrayEquals(new int[] {0, 1, 0}, (int[]) out.get("cycle"));
+  }
+
+  @Test
+  void pathsMayHoldPrintableCharactersButNotTheTextFormsMarks() {
+    assertTrue(RequestMix.endpointProblem("GET", "/a/{tenant}/b?x=1&y=%20", 1).isEmpty());
+    assertTrue(RequestMix.endpointProblem("GET", "/a,b", 1).isPresent());
+    assertTrue(RequestMix.endpointProblem("GET", "/a*", 1).isPresent());
+    assertTrue(RequestMix.endpointProblem("GET", "/" + "a".repeat(256), 1).isPresent());
   }
 }
