@@ -84,6 +84,11 @@ jq -e --argjson x "$cutoff" '.status.perPodCutoffRps == $x' <<< "$c" >/dev/null 
 kubectl get sloclass $CLASS -o wide >&2
 # the ramp as stored: offered → achieved req/s, p95 ms, errors per step
 jq -r '.status.calibrationRuns[-1].steps[] | "step \(.index): \(.offeredRps) → \(.achievedRps) req/s, p95 \(.total.p95) ms, errors \(.total.errors)/\(.total.count)"' <<< "$c" >&2
+# a second pass inside the ramp's bracket, when it was wider than 5 %: stored as one run with it
+log "fine pass: $(jq -c '.fineRates // "none (the bracket was fine enough, or none)"' <<< "$now")"
+steps=$(jq '(.rates | length) + ((.fineRates // []) | length)' <<< "$now")
+jq -e --argjson n "$steps" '.status.calibrationRuns[-1].steps | length == $n' <<< "$c" >/dev/null \
+  || die "the stored run does not hold the ramp's and the fine pass's $steps steps: $(jq -c '[.status.calibrationRuns[-1].steps[].offeredRps]' <<< "$c")"
 
 wait "$LOAD_PID" || true
 LOAD_PID=

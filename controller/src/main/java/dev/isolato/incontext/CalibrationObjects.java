@@ -42,6 +42,10 @@ public final class CalibrationObjects {
   public static final String MANAGED_BY = "isolato-calibration";
 
   public static final String ID_LABEL = "isolato.dev/calibration";
+
+  /** On a generator pod: its Job's name (a calibration runs one Job per pass). */
+  public static final String JOB_LABEL = "isolato.dev/calibration-job";
+
   static final String NAME_LABEL = "app.kubernetes.io/name";
 
   private CalibrationObjects() {}
@@ -138,24 +142,30 @@ public final class CalibrationObjects {
    * CPU and busy time, and its own CPU use is the one the replica's neighbours see), no retries,
    * bounded by the plan.
    *
+   * @param job the Job's name (one per pass of the calibration)
    * @param args the referee's flags ({@link GeneratorArgs})
    */
   public static Job generator(
       SloClass cls,
       String id,
+      String job,
       String namespace,
       String node,
       String image,
       List<String> args,
       long deadlineSeconds) {
+    ObjectMeta meta = meta(cls, id, namespace);
+    meta.setName(job);
+    Map<String, String> podLabels = new LinkedHashMap<>(labels(cls, id));
+    podLabels.put(JOB_LABEL, job);
     return new JobBuilder()
-        .withMetadata(meta(cls, id, namespace))
+        .withMetadata(meta)
         .withNewSpec()
         .withBackoffLimit(0)
         .withActiveDeadlineSeconds(deadlineSeconds)
         .withNewTemplate()
         .withNewMetadata()
-        .withLabels(labels(cls, id))
+        .withLabels(podLabels)
         .endMetadata()
         .withNewSpec()
         .withRestartPolicy("Never")

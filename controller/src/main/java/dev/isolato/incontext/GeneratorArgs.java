@@ -33,6 +33,7 @@ public final class GeneratorArgs {
   /**
    * The flags of one run.
    *
+   * @param firstIndex the index of the first step (a second pass continues the first's)
    * @param requests the class's request mix ({@code -request}: the referee reads what a plan
    *     exports, cycle included, and derives nothing)
    */
@@ -43,7 +44,8 @@ public final class GeneratorArgs {
       int port,
       List<String> tenants,
       RequestMix requests,
-      StepPlan plan) {
+      StepPlan plan,
+      int firstIndex) {
     if (tenants.isEmpty()) {
       throw new IllegalArgumentException("a calibration needs at least one tenant of the class");
     }
@@ -61,6 +63,8 @@ public final class GeneratorArgs {
                 plan.ratesFlag(),
                 "-requests",
                 Integer.toString(plan.requestsPerStep()),
+                "-first-index",
+                Integer.toString(firstIndex),
                 "-warmup",
                 WARMUP,
                 "-timeout",

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.calibration.CalibrationRun;
 import dev.isolato.calibration.CalibrationStep;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -39,7 +40,36 @@ public record GeneratorOutput(CalibrationRun run, Generator generator) {
       Double nodeBusyPct,
       String cpuModel,
       Double cpuMhz,
-      String node) {}
+      String node) {
+
+    /** Over two passes; either may be absent (null). */
+    static Generator over(Generator a, Generator b) {
+      if (a == null || b == null) {
+        return a == null ? b : a;
+      }
+      Double cpu = sum(a.cpuSeconds(), b.cpuSeconds());
+      Double wall = sum(a.wallSeconds(), b.wallSeconds());
+      Double cpuPct =
+          cpu != null && wall != null && wall > 0 ? 100 * cpu / wall : max(a.cpuPct(), b.cpuPct());
+      Double busy =
+          a.nodeBusyPct() != null
+                  && b.nodeBusyPct() != null
+                  && a.wallSeconds() != null
+                  && b.wallSeconds() != null
+                  && wall > 0
+              ? (a.nodeBusyPct() * a.wallSeconds() + b.nodeBusyPct() * b.wallSeconds()) / wall
+              : max(a.nodeBusyPct(), b.nodeBusyPct());
+      return new Generator(cpuPct, cpu, wall, busy, a.cpuModel(), a.cpuMhz(), a.node());
+    }
+
+    private static Double sum(Double x, Double y) {
+      return x == null || y == null ? null : x + y;
+    }
+
+    private static Double max(Double x, Double y) {
+      return x == null ? y : y == null ? x : Math.max(x, y);
+    }
+  }
 
   /** The last run line of a log; empty when there is none. */
   public static Optional<GeneratorOutput> parse(String log) {
@@ -66,6 +96,25 @@ public record GeneratorOutput(CalibrationRun run, Generator generator) {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * This run followed by a later pass's steps (whose indexes continue this run's), as the one run
+   * that is stored; the generator's figures over both passes (CPU seconds and wall time summed, the
+   * node's busy weighted by each pass's wall time).
+   */
+  public GeneratorOutput with(GeneratorOutput later) {
+    List<CalibrationStep> steps = new ArrayList<>(run.steps());
+    steps.addAll(later.run().steps());
+    CalibrationRun merged =
+        new CalibrationRun(
+            run.schemaVersion(),
+            run.runId(),
+            run.sloClass(),
+            run.partial() || later.run().partial(),
+            run.context(),
+            steps);
+    return new GeneratorOutput(merged, Generator.over(generator, later.generator()));
   }
 
   /** Mean achieved rate over the steps (req/s): what the generator really sent and got back. */

@@ -8,6 +8,7 @@ import dev.isolato.calibration.FieldError;
 import dev.isolato.calibration.RequestMix;
 import dev.isolato.slo.CalibrationOutcome;
 import dev.isolato.slo.ClassTarget;
+import dev.isolato.slo.InvalidInputException;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.tenancy.CalibrationStatusMapper;
 import dev.isolato.tenancy.ClassPasses;
@@ -287,6 +288,43 @@ public final class InContextCalibrations {
       return;
     }
     String node = pod.getSpec().getNodeName();
+    StepPlan plan = StepPlan.of(s.rates, s.requestsPerStep);
+    if (!startGenerator(cls, s, pod, plan, 0, Pass.COARSE, now)) {
+      return;
+    }
+    s.phase = CalibrationState.RUNNING;
+    s.node = node;
+    neighbours(cls, node, s);
+    s.message = "generator running on " + node + ": " + plan.ratesFlag() + " req/s";
+    write(cls, s);
+  }
+
+  /** The generator's passes: the ramp, then finer steps between its cut-off and violation. */
+  enum Pass {
+    COARSE(""),
+    FINE("-fine");
+
+    final String suffix;
+
+    Pass(String suffix) {
+      this.suffix = suffix;
+    }
+
+    String job(String id) {
+      return CalibrationObjects.name(id) + suffix;
+    }
+  }
+
+  /** Starts one pass's Job against the replica; false when the calibration failed instead. */
+  private boolean startGenerator(
+      SloClass cls,
+      SloClassStatus.InContext s,
+      Pod replica,
+      StepPlan plan,
+      int firstIndex,
+      Pass pass,
+      Instant now) {
+    String ns = PoolNames.sharedNamespace(cls.getMetadata().getName());
     String table =
         client
             .configMaps()
@@ -295,34 +333,37 @@ public final class InContextCalibrations {
             .get()
             .getData()
             .get(TenantTable.FILE);
-    StepPlan plan = StepPlan.of(s.rates, s.requestsPerStep);
     RequestMix mix;
     try {
       mix = ClassRequests.of(cls.getMetadata().getName(), cls.getSpec());
     } catch (IllegalArgumentException e) {
       fail(cls, s, e.getMessage(), now); // the spec changed since the start
-      return;
+      return false;
     }
     List<String> args =
         GeneratorArgs.of(
             runId(cls, s),
             cls.getMetadata().getName(),
-            pod.getStatus().getPodIP(),
+            replica.getStatus().getPodIP(),
             Workload.PORT,
             CalibrationTable.tenants(table),
             mix,
-            plan);
+            plan,
+            firstIndex);
     long deadline = Math.max(30, plan.bound().toSeconds() + 30);
     client
         .resource(
             CalibrationObjects.generator(
-                cls, s.id, generatorNamespace, node, props.generatorImage(), args, deadline))
+                cls,
+                s.id,
+                pass.job(s.id),
+                generatorNamespace,
+                replica.getSpec().getNodeName(),
+                props.generatorImage(),
+                args,
+                deadline))
         .create();
-    s.phase = CalibrationState.RUNNING;
-    s.node = node;
-    neighbours(cls, node, s);
-    s.message = "generator running on " + node + ": " + plan.ratesFlag() + " req/s";
-    write(cls, s);
+    return true;
   }
 
   /**
@@ -362,21 +403,16 @@ public final class InContextCalibrations {
   }
 
   private void running(SloClass cls, SloClassStatus.InContext s, Instant now) {
+    Pass pass = s.fineRates == null ? Pass.COARSE : Pass.FINE;
     Job job =
-        client
-            .batch()
-            .v1()
-            .jobs()
-            .inNamespace(generatorNamespace)
-            .withName(CalibrationObjects.name(s.id))
-            .get();
+        client.batch().v1().jobs().inNamespace(generatorNamespace).withName(pass.job(s.id)).get();
     if (job == null) {
       fail(cls, s, "the generator Job is gone", now);
       return;
     }
     var js = job.getStatus();
     if (js != null && js.getSucceeded() != null && js.getSucceeded() > 0) {
-      String logText = generatorLog(s.id);
+      String logText = generatorLog(s.id, pass);
       GeneratorOutput out;
       try {
         out = GeneratorOutput.parse(logText).orElse(null);
@@ -393,23 +429,82 @@ public final class InContextCalibrations {
         fail(cls, s, nothing.get(), now);
         return;
       }
-      finish(cls, s, out, now);
+      if (pass == Pass.FINE) {
+        Optional<GeneratorOutput> coarse = coarseOutput(s.id);
+        if (coarse.isEmpty()) {
+          fail(cls, s, "the first pass's log is gone: cannot merge the fine steps", now);
+          return;
+        }
+        finish(cls, s, coarse.get().with(out), now);
+      } else if (!refine(cls, s, out, now)) {
+        finish(cls, s, out, now);
+      }
     } else if (js != null && js.getFailed() != null && js.getFailed() > 0) {
-      String logTail = tail(generatorLog(s.id));
-      fail(
-          cls,
-          s,
+      String logTail = tail(generatorLog(s.id, pass));
+      String why =
           "the generator failed: "
-              + (logTail.isEmpty() ? "no log; Job conditions " + jobConditions(job) : logTail),
-          now);
+              + (logTail.isEmpty() ? "no log; Job conditions " + jobConditions(job) : logTail);
+      Optional<GeneratorOutput> coarse = pass == Pass.FINE ? coarseOutput(s.id) : Optional.empty();
+      if (coarse.isPresent()) {
+        log.warn("in-context calibration {}: fine pass failed, the ramp stands: {}", s.id, why);
+        finish(cls, s, coarse.get(), now); // the ramp's own figure, at its coarser resolution
+      } else {
+        fail(cls, s, why, now);
+      }
     } else {
-      Optional<String> stuck = GeneratorPods.stuck(generatorPods(s.id));
+      Optional<String> stuck = GeneratorPods.stuck(generatorPods(s.id, pass));
       Instant deadline = instant(s.deadline);
       if (stuck.isPresent()) {
         fail(cls, s, "the generator cannot start: " + stuck.get(), now);
       } else if (deadline != null && now.isAfter(deadline)) {
         fail(cls, s, "past the calibration's deadline " + s.deadline, now);
       }
+    }
+  }
+
+  /**
+   * After the ramp: when its cut-off and the violation above it are further apart than the
+   * resolution, a second pass of finer steps between them ({@link KneeRefinement}); false when the
+   * ramp's figure is fine enough (or there is no bracket to refine).
+   */
+  private boolean refine(
+      SloClass cls, SloClassStatus.InContext s, GeneratorOutput out, Instant now) {
+    Optional<KneeRefinement> fine;
+    try {
+      fine = KneeRefinement.of(engine.detect(out.run(), CalibrationStatusMapper.target(cls)));
+    } catch (InvalidInputException e) { // finish() says why the run cannot be stored
+      return false;
+    }
+    String ns = PoolNames.sharedNamespace(cls.getMetadata().getName());
+    Pod replica = client.pods().inNamespace(ns).withName(CalibrationObjects.name(s.id)).get();
+    if (fine.isEmpty() || replica == null || !ready(replica)) {
+      return false;
+    }
+    StepPlan plan = StepPlan.of(fine.get().rates(), s.requestsPerStep);
+    if (!startGenerator(cls, s, replica, plan, out.run().steps().size(), Pass.FINE, now)) {
+      return true; // failed, and said so
+    }
+    s.fineRates = plan.rates();
+    s.deadline = now.plus(plan.bound()).plusSeconds(30).toString();
+    s.message =
+        "refining the knee on "
+            + s.node
+            + ": "
+            + plan.ratesFlag()
+            + " req/s, between the ramp's cut-off "
+            + StepPlan.number(fine.get().held())
+            + " and its violation at "
+            + StepPlan.number(fine.get().failed())
+            + " req/s";
+    write(cls, s);
+    return true;
+  }
+
+  private Optional<GeneratorOutput> coarseOutput(String id) {
+    try {
+      return GeneratorOutput.parse(generatorLog(id, Pass.COARSE));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
     }
   }
 
@@ -423,17 +518,19 @@ public final class InContextCalibrations {
         .collect(Collectors.joining("; "));
   }
 
-  private List<Pod> generatorPods(String id) {
+  /** The pods of one pass's Job. */
+  private List<Pod> generatorPods(String id, Pass pass) {
     return client
         .pods()
         .inNamespace(generatorNamespace)
         .withLabel(CalibrationObjects.ID_LABEL, id)
+        .withLabel(CalibrationObjects.JOB_LABEL, pass.job(id))
         .list()
         .getItems();
   }
 
-  private String generatorLog(String id) {
-    for (Pod p : generatorPods(id)) {
+  private String generatorLog(String id, Pass pass) {
+    for (Pod p : generatorPods(id, pass)) {
       try {
         return client
             .pods()

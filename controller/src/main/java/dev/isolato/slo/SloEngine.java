@@ -69,6 +69,17 @@ public final class SloEngine {
   }
 
   /**
+   * The run's cut-off, nothing stored or fitted (where to refine an in-context ramp).
+   *
+   * @throws InvalidInputException with every field error when the run or target is invalid
+   */
+  public CutoffResult detect(CalibrationRun run, ClassTarget target) {
+    InvalidInputException.throwIfAny(validate(run, target));
+    return detector.detect(
+        points(run, target.percentile()), target.percentile(), target.targetLatencyMs());
+  }
+
+  /**
    * Detects the run's cut-off and fits the model on it.
    *
    * @throws InvalidInputException with every field error when the run or target is invalid

@@ -145,6 +145,9 @@ public class SloClassStatus {
     public List<Double> rates = new ArrayList<>();
     public Integer requestsPerStep;
 
+    /** The second pass's steps, between the ramp's cut-off and violation; null: none (yet). */
+    public List<Double> fineRates;
+
     /** Where it measured: node, CPU, neighbour classes and their load, node CPU busy. */
     public String node;
 

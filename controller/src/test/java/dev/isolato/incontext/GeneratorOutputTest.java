@@ -55,6 +55,30 @@ class GeneratorOutputTest {
   }
 
   @Test
+  void aFinePassIsStoredAsOneRunWithTheRamp() {
+    GeneratorOutput ramp = GeneratorOutput.parse(GeneratorOutput.PREFIX + RUN).orElseThrow();
+    String fineRun =
+        RUN.replace("\"index\":0", "\"index\":2")
+            .replace("\"index\":1", "\"index\":3")
+            .replace(
+                "\"cpuPct\":7.5,\"cpuSeconds\":1.5,\"wallSeconds\":20,\"nodeBusyPct\":61.2",
+                "\"cpuPct\":5,\"cpuSeconds\":0.5,\"wallSeconds\":10,\"nodeBusyPct\":31.2");
+    GeneratorOutput both =
+        ramp.with(GeneratorOutput.parse(GeneratorOutput.PREFIX + fineRun).orElseThrow());
+    assertThat(both.run().steps())
+        .extracting(dev.isolato.calibration.CalibrationStep::index)
+        .containsExactly(0, 1, 2, 3);
+    assertThat(both.run().runId()).isEqualTo("r1");
+    assertThat(both.generator().cpuSeconds()).isEqualTo(2.0);
+    assertThat(both.generator().wallSeconds()).isEqualTo(30.0);
+    assertThat(both.generator().cpuPct())
+        .isCloseTo(6.667, org.assertj.core.data.Offset.offset(0.001));
+    assertThat(both.generator().nodeBusyPct())
+        .isCloseTo(51.2, org.assertj.core.data.Offset.offset(0.001));
+    assertThat(both.generator().cpuModel()).isEqualTo("Intel Xeon");
+  }
+
+  @Test
   void noRunLineIsEmptyAndABrokenOneIsAnError() {
     assertThat(GeneratorOutput.parse("openloop: no step completed\n")).isEmpty();
     assertThat(GeneratorOutput.parse(null)).isEmpty();
@@ -67,11 +91,11 @@ class GeneratorOutputTest {
     StepPlan plan = StepPlan.of(List.of(10.0, 20.0), 100);
     RequestMix mix = RequestMix.parse(List.of("GET:/get*3", "POST:/post"), "X-T");
     List<String> a =
-        GeneratorArgs.of("r1", "gold", "10.0.0.7", 8080, List.of("t1", "t2"), mix, plan);
+        GeneratorArgs.of("r1", "gold", "10.0.0.7", 8080, List.of("t1", "t2"), mix, plan, 7);
     assertThat(String.join(" ", a))
         .contains("-url http://10.0.0.7:8080")
         .contains("-tenants t1,t2")
-        .contains("-rates 10,20 -requests 100")
+        .contains("-rates 10,20 -requests 100 -first-index 7")
         .contains("-max-duration " + plan.bound().toSeconds() + "s")
         .contains("-out - -self-stats");
     // the referee's Request, as a plan exports it: it derives nothing (openloop_test.go
@@ -82,7 +106,7 @@ class GeneratorOutputTest {
             "{\"endpoints\":[{\"method\":\"GET\",\"path\":\"/get\",\"weight\":3},"
                 + "{\"method\":\"POST\",\"path\":\"/post\",\"weight\":1}],"
                 + "\"tenantHeader\":\"X-T\",\"cycle\":[0,0,1,0]}");
-    assertThat(GeneratorArgs.of("r", "g", "fd00::1", 8080, List.of("t"), mix, plan))
+    assertThat(GeneratorArgs.of("r", "g", "fd00::1", 8080, List.of("t"), mix, plan, 0))
         .contains("http://[fd00::1]:8080");
     assertThat(plan.planned()).isEqualTo(Duration.ofSeconds(15));
   }
