@@ -21,14 +21,14 @@ public final class ClassRequests {
   public static List<FieldError> problems(SloClassSpec spec) {
     List<FieldError> e = new ArrayList<>();
     List<SloClassSpec.MixEndpoint> mix = spec.requestMix;
-    if (mix == null) {
+    if (absent(mix)) {
       return e;
     }
-    if (mix.isEmpty() || mix.size() > RequestMix.MAX_ENDPOINTS) {
+    if (mix.size() > RequestMix.MAX_ENDPOINTS) {
       e.add(
           new FieldError(
               "spec.requestMix",
-              "must have 1 to " + RequestMix.MAX_ENDPOINTS + " endpoints, had " + mix.size()));
+              "must have at most " + RequestMix.MAX_ENDPOINTS + " endpoints, had " + mix.size()));
     }
     String key = Workload.tenantKey(spec);
     if (key.equals("host")) {
@@ -63,6 +63,11 @@ public final class ClassRequests {
     return e;
   }
 
+  /** An empty mix is none: generated clients send {@code []} for a list they were not given. */
+  private static boolean absent(List<SloClassSpec.MixEndpoint> mix) {
+    return mix == null || mix.isEmpty();
+  }
+
   /**
    * The mix a calibration of the class replays.
    *
@@ -81,7 +86,7 @@ public final class ClassRequests {
     }
     String key = Workload.tenantKey(spec);
     String header = key.startsWith(HEADER) ? key.substring(HEADER.length()) : "";
-    if (spec.requestMix == null) {
+    if (absent(spec.requestMix)) {
       if (Workload.isProvided(spec)) {
         throw new IllegalArgumentException(
             "class "

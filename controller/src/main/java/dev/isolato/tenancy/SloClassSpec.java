@@ -78,13 +78,13 @@ public class SloClassSpec {
           + " for image classes, header:X-Tenant for workload classes.")
   public String tenantKey;
 
-  @Size(min = 1, max = RequestMix.MAX_ENDPOINTS)
+  @Size(max = RequestMix.MAX_ENDPOINTS)
   @JsonPropertyDescription(
       "What a tenant's requests are, replayed by an in-context calibration: the service's"
           + " endpoints, each tenant's requests going through them in proportion to their weights;"
           + " the tenant where tenantKey says (header: sent in it; path: each path is the prefix,"
           + " then {tenant}). Absent: saas-bench's POST /v1/tenants/{tenant}/requests for image"
-          + " classes; a workload class without it is not calibrated in context.")
+          + " classes; a workload class without it is not calibrated in context. Empty is absent.")
   public java.util.List<MixEndpoint> requestMix;
 
   @Default("reject")

@@ -76,9 +76,14 @@ class ClassRequestsTest {
             "spec.requestMix[2].weight");
     assertThat(ClassRequests.problems(workloadClass(null))).isEmpty();
     SloClassSpec empty = workloadClass(null);
-    empty.requestMix = List.of();
-    assertThat(ClassRequests.problems(empty))
+    empty.requestMix = List.of(); // what a generated client sends for a list it was not given
+    assertThat(ClassRequests.problems(empty)).isEmpty();
+    assertThatThrownBy(() -> ClassRequests.of("c", empty))
+        .hasMessageContaining("no spec.requestMix");
+    SloClassSpec many = workloadClass(null);
+    many.requestMix = java.util.Collections.nCopies(17, e("GET", "/get", 1));
+    assertThat(ClassRequests.problems(many))
         .extracting(FieldError::message)
-        .containsExactly("must have 1 to 16 endpoints, had 0");
+        .containsExactly("must have at most 16 endpoints, had 17");
   }
 }
