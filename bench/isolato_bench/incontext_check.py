@@ -67,14 +67,16 @@ def host_figure(instrument: str, run: dict[str, Any], answer: dict[str, Any]) ->
 
 
 def incontext_figure(cal: dict[str, Any]) -> Figure:
-    """The in-context calibration's figure (phase Succeeded)."""
+    """The in-context calibration's figure (phase Succeeded), its ramp's and fine pass's steps
+    together; a cut-off at the ramp's top rate failed nowhere: a lower bound."""
     cutoff = cal.get("perPodCutoffRps")
-    rates = [float(r) for r in cal.get("rates") or []]
+    rates = [float(r) for r in (cal.get("rates") or []) + (cal.get("fineRates") or [])]
+    top = cutoff is not None and bool(rates) and cutoff >= max(rates) - 1e-9
     return Figure(
         instrument="open-loop referee (Job)",
         where=f"in cluster, node {cal.get('node')}, calibration replica, unpinned",
-        cutoff_rps=cutoff,
-        held_to_rps=None,
+        cutoff_rps=None if top else cutoff,
+        held_to_rps=cutoff if top else None,
         step_rps=_step_width(rates, cutoff),
         generator_cpu_pct=cal.get("generatorCpuPct"),
         # the calibration reports the run's achieved rate over all its steps, not per step
@@ -84,10 +86,18 @@ def incontext_figure(cal: dict[str, Any]) -> Figure:
 
 def agrees(a: Figure, b: Figure) -> bool:
     """Whether two figures agree: their difference within the coarser of their resolutions (a
-    knee is known only to within the step below it)."""
+    knee is known only to within the step below it). A lower bound (a ramp that never failed)
+    agrees with any figure not below it by more than that."""
     if a.value is None or b.value is None:
         return False
-    return abs(a.value - b.value) <= max(a.step_rps, b.step_rps) + 1e-9
+    tolerance = max(a.step_rps, b.step_rps) + 1e-9
+    if a.cutoff_rps is None and b.cutoff_rps is None:
+        return True  # two lower bounds contradict nothing
+    if a.cutoff_rps is None:
+        return b.value + tolerance >= a.value
+    if b.cutoff_rps is None:
+        return a.value + tolerance >= b.value
+    return abs(a.value - b.value) <= tolerance
 
 
 @dataclass(frozen=True)
@@ -117,15 +127,15 @@ def _num(x: float | None, fmt: str = "{:.1f}") -> str:
 
 def row(f: Figure, ref: Figure) -> str:
     shown = (
-        _num(f.cutoff_rps, "{:g}")
+        f"{f.cutoff_rps:g} (+{f.step_rps:g})"
         if f.cutoff_rps is not None
-        else f"not reached (held to {_num(f.held_to_rps, '{:g}')})"
+        else f"not reached (held to {_num(f.held_to_rps, '{:g}')}: a lower bound)"
     )
     ratio = f"{f.value / ref.value:.2f}" if f.value and ref.value else "—"
     verdict = "reference" if f is ref else ("agrees" if agrees(f, ref) else "disagrees")
     achieved = "—" if f.achieved_of_offered is None else f"{f.achieved_of_offered:.2f}"
     return (
-        f"| {f.instrument} | {f.where} | {shown} (+{f.step_rps:g}) | {ratio} | {verdict}"
+        f"| {f.instrument} | {f.where} | {shown} | {ratio} | {verdict}"
         f" | {_num(f.generator_cpu_pct)} | {achieved} |"
     )
 
@@ -147,7 +157,8 @@ def report(c: Check, host_line: str) -> str:
             f" {cal.get('requestsPerStep')} requests a step at {cal.get('rates')} req/s."
             " A figure's error is the gap from it (the last rate that held) to the next rate run"
             " above it (which failed); two figures agree when they differ by at most the larger"
-            " error. Generator CPU: % of one CPU, its highest step;"
+            " error, and a lower bound agrees with a figure not below it by more than that."
+            " Generator CPU: % of one CPU, its highest step;"
             " achieved ÷ offered at the highest step that held (the calibration reports its run's"
             f" mean achieved rate instead: {_num(cal.get('achievedRps'))} req/s).",
             "",

@@ -63,4 +63,25 @@ def test_a_ramp_that_never_failed_is_a_lower_bound_shown_as_such(tmp_path):
     gatling, referee = check.others
     assert gatling.cutoff_rps is None and gatling.value == 180
     assert referee.value is None and not ic.agrees(referee, check.reference)
-    assert "not reached (held to 180)" in ic.report(check, "h")
+    assert "not reached (held to 180: a lower bound)" in ic.report(check, "h")
+
+
+def test_an_incontext_ramp_that_held_to_its_top_is_a_lower_bound(tmp_path):
+    # the 10:50 httpbin run: the ramp 80..600 held everywhere; the host knees were 550 (+25)
+    write(tmp_path, ("found", 150), ("found", 60))
+    cal = json.loads((tmp_path / "incontext.json").read_text())
+    cal |= {"rates": [80, 160, 240, 320, 400, 500, 600], "perPodCutoffRps": 600}
+    (tmp_path / "incontext.json").write_text(json.dumps(cal))
+    check = ic.load(tmp_path, "gold")
+    assert check.reference.cutoff_rps is None and check.reference.held_to_rps == 600
+    below = ic.Figure("g", "host", 550, None, 25, None, None)
+    far_below = ic.Figure("g", "host", 450, None, 25, None, None)
+    assert ic.agrees(below, check.reference)  # 550 + 100 >= 600
+    assert not ic.agrees(far_below, check.reference)
+    assert "not reached (held to 600: a lower bound)" in ic.report(check, "h")
+
+
+def test_the_fine_pass_narrows_the_incontext_error():
+    cal = CAL | {"rates": [80, 160, 240, 320, 400, 500, 600], "fineRates": [425, 450, 475]}
+    figure = ic.incontext_figure(cal | {"perPodCutoffRps": 450})
+    assert figure.cutoff_rps == 450 and figure.step_rps == 25
