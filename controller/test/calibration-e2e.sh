@@ -84,6 +84,7 @@ jq -e --argjson x "$cutoff" '.status.perPodCutoffRps == $x' <<< "$c" >/dev/null 
 kubectl get sloclass $CLASS -o wide >&2
 # the ramp as stored: offered → achieved req/s, p95 ms, errors per step
 jq -r '.status.calibrationRuns[-1].steps[] | "step \(.index): \(.offeredRps) → \(.achievedRps) req/s, p95 \(.total.p95) ms, errors \(.total.errors)/\(.total.count)"' <<< "$c" >&2
+# doc-claim: docs/api.md: 200: its phase, steps (`rates`, `fineRates`), context, cut-off and the generator's CPU
 # a second pass inside the ramp's bracket, when it was wider than 5 %: stored as one run with it
 log "fine pass: $(jq -c '.fineRates // "none (the bracket was fine enough, or none)"' <<< "$now")"
 steps=$(jq '(.rates | length) + ((.fineRates // []) | length)' <<< "$now")

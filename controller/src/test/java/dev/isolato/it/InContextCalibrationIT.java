@@ -3,6 +3,7 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.DocClaim;
 import dev.isolato.incontext.CalibrationObjects;
 import dev.isolato.incontext.InContextCalibrations;
 import dev.isolato.tenancy.SloClass;
@@ -34,6 +35,7 @@ class InContextCalibrationIT extends ItBase {
   static final String POOL = "isolato-c-incal";
 
   @Test
+  @DocClaim("docs/api.md: 202 + `Location`: an in-context calibration started")
   void aCalibrationReplicaIsOutOfTheServiceOwnedByTheClassAndCleanedUp() throws Exception {
     assertThat(api("POST", "/api/v1/slo-classes", classJson(CLS, 3, 80, false)).status())
         .isEqualTo(201);
@@ -236,6 +238,7 @@ class InContextCalibrationIT extends ItBase {
 
   /** The 08:42 httpbin run: saas-bench's route replayed to go-httpbin measured 404s. */
   @Test
+  @DocClaim("docs/api.md: 422 when the class cannot be calibrated as specified")
   void aProvidersClassWithoutARequestMixIsNotCalibratedInContext() throws Exception {
     String spec =
         """
