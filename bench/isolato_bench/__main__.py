@@ -370,23 +370,32 @@ def gate_overhead(a: argparse.Namespace) -> None:
 
     from . import gate_overhead as go
 
-    out = a.out
-    meta = out / "meta.json"
+    meta = a.out / "meta.json"
     if not a.report_only:
         load0 = load_average()
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "cpu.tsv").unlink(missing_ok=True)
-        run_sh("gate-overhead.sh", "cutoff", out)
-        cut = go.cutoff(json.loads((out / "ramp.json").read_text()))
-        if not cut:
-            raise SystemExit("[gate-overhead] the direct app served no step of the ramp")
-        rates = [max(1, round(cut * s / 100)) for s in go.SHARES]
-        for repeat in range(1, a.repeats + 1):
-            run_sh("gate-overhead.sh", "run", out, ",".join(map(str, rates)), repeat)
-        run = {"cut": cut, "rates": rates, "repeats": a.repeats, "machine": machine()}
-        meta.write_text(json.dumps(run | {"load": [load0, load_average()]}))
+        runs = []
+        for units in go.APP_UNITS:
+            out = a.out / f"cpu{units}"
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "cpu.tsv").unlink(missing_ok=True)
+            env = {"APP_UNITS": str(units)}
+            print(f"[gate-overhead] app at profile cpu {units}: ramp", flush=True)
+            run_sh("gate-overhead.sh", "cutoff", out, env=env)
+            cut = go.cutoff(json.loads((out / "ramp.json").read_text()))
+            if not cut:
+                raise SystemExit(f"[gate-overhead] the direct app (cpu {units}) served no step")
+            rates = [max(1, round(cut * s / 100)) for s in go.SHARES]
+            for repeat in range(1, a.repeats + 1):
+                print(f"[gate-overhead] cpu {units}: repeat {repeat}/{a.repeats}", flush=True)
+                run_sh("gate-overhead.sh", "run", out, ",".join(map(str, rates)), repeat, env=env)
+            runs.append({"units": units, "cut": cut, "rates": rates})
+        m = {"runs": runs, "repeats": a.repeats, "machine": machine()}
+        meta.write_text(json.dumps(m | {"load": [load0, load_average()]}))
     m = json.loads(meta.read_text())
-    section = go.report(out, m["cut"], m["rates"], m["repeats"], m["machine"], *m["load"])
+    measured = [
+        go.Measured(r["units"], a.out / f"cpu{r['units']}", r["cut"], r["rates"]) for r in m["runs"]
+    ]
+    section = go.report(measured, m["repeats"], m["machine"], *m["load"])
     emit(section, "gate-overhead")
 
 

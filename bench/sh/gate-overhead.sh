@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The gate's overhead (issue 33 item 5; `isolato-bench gate-overhead`, isolato_bench/gate_overhead.py):
-# one app (saas-bench, a fixed cheap profile) reached directly, through isolato-gate and through
+# one app (saas-bench at profile cpu APP_UNITS) reached directly, through isolato-gate, through
 # HAProxy 2.6 doing the same job (tenant = path segment, per-tenant rate limit from a stick
-# table), with open-loop load (build/openloop). The app and the proxy in front of it share
-# core APP_CPU (a sidecar shares its pod's CPU); the load generator has core LOAD_CPU.
+# table) and through HAProxy as a plain TCP relay (mode tcp: the two TCP hops every proxy in
+# front of the app pays, and nothing else: the floor), with open-loop load (build/openloop).
+# The app and the proxy in front of it share core APP_CPU (a sidecar shares its pod's CPU);
+# the load generator has core LOAD_CPU.
 #   gate-overhead.sh cutoff OUT_DIR                 ramp the direct app: OUT_DIR/ramp.json
 #   gate-overhead.sh run OUT_DIR RATES REPEAT       every mode at each rate (comma-separated):
 #       OUT_DIR/<mode>-<rate>-<repeat>.json (openloop) and a line in OUT_DIR/cpu.tsv:
@@ -17,7 +19,8 @@ APP_CPU=${APP_CPU:-1}
 LOAD_CPU=${LOAD_CPU:-0}
 RATE_LIMIT=${RATE_LIMIT:-100000}  # per tenant, requests/s: the same at the gate, the app and HAProxy
 REQUESTS=${REQUESTS:-6000}        # per measured step
-APP_PORT=18181 GATE_PORT=18182 HAPROXY_PORT=18183
+APP_UNITS=${APP_UNITS:-2}         # the app's CPU work per request, saas-bench CPU units
+APP_PORT=18181 GATE_PORT=18182 HAPROXY_PORT=18183 RELAY_PORT=18184
 cmd=$1 out=$2
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -29,8 +32,8 @@ trap cleanup EXIT
 
 cat > "$work/tenants.json" <<JSON
 {"version":"bench","tenants":{
- "t1":{"profile":{"cpu":2},"rateRps":$RATE_LIMIT,"burst":$RATE_LIMIT},
- "t2":{"profile":{"cpu":2},"rateRps":$RATE_LIMIT,"burst":$RATE_LIMIT}}}
+ "t1":{"profile":{"cpu":$APP_UNITS},"rateRps":$RATE_LIMIT,"burst":$RATE_LIMIT},
+ "t2":{"profile":{"cpu":$APP_UNITS},"rateRps":$RATE_LIMIT,"burst":$RATE_LIMIT}}}
 JSON
 cat > "$work/haproxy.cfg" <<CFG
 global
@@ -53,6 +56,20 @@ frontend tenants
   default_backend app
 backend app
   http-reuse always
+  server app 127.0.0.1:$APP_PORT
+CFG
+# the floor: bytes relayed between the client's connection and one to the app, nothing parsed
+cat > "$work/relay.cfg" <<CFG
+global
+  nbthread 1
+  maxconn 4096
+defaults
+  mode tcp
+  timeout connect 1s
+  timeout client 15s
+  timeout server 15s
+listen relay
+  bind 127.0.0.1:$RELAY_PORT
   server app 127.0.0.1:$APP_PORT
 CFG
 
@@ -83,6 +100,11 @@ start_proxy() {
       proxy_pid=$!
       port=$HAPROXY_PORT
       eventually up "$port" || { echo "haproxy did not start" >&2; exit 1; } ;;
+    relay)
+      taskset -c "$APP_CPU" haproxy -db -f "$work/relay.cfg" 2>"$work/relay.log" &
+      proxy_pid=$!
+      port=$RELAY_PORT
+      eventually up "$port" || { echo "haproxy (mode tcp) did not start" >&2; exit 1; } ;;
   esac
   [ -z "$proxy_pid" ] || pids+=("$proxy_pid")
 }
@@ -101,7 +123,7 @@ case $cmd in
   run)
     rates=$3 repeat=$4
     start_app
-    for mode in direct gate haproxy; do
+    for mode in direct gate haproxy relay; do
       start_proxy "$mode"
       for rate in ${rates//,/ }; do
         a0=$(cpu_seconds "$app_pid") p0=0 n0=$(app_requests)

@@ -435,7 +435,15 @@ public final class InContextCalibrations {
           fail(cls, s, "the first pass's log is gone: cannot merge the fine steps", now);
           return;
         }
-        finish(cls, s, coarse.get().with(out), now);
+        Optional<String> refuted = refuted(cls, out, coarse.get().run().steps().size());
+        if (refuted.isPresent()) {
+          log.warn("in-context calibration {}: second pass discarded: {}", s.id, refuted.get());
+          s.refinement = "discarded, the ramp stands: " + refuted.get();
+          s.fineRates = null;
+          finish(cls, s, coarse.get(), now);
+        } else {
+          finish(cls, s, coarse.get().with(out), now);
+        }
       } else if (!refine(cls, s, out, now)) {
         finish(cls, s, out, now);
       }
@@ -447,6 +455,8 @@ public final class InContextCalibrations {
       Optional<GeneratorOutput> coarse = pass == Pass.FINE ? coarseOutput(s.id) : Optional.empty();
       if (coarse.isPresent()) {
         log.warn("in-context calibration {}: fine pass failed, the ramp stands: {}", s.id, why);
+        s.refinement = "failed, the ramp stands: " + why;
+        s.fineRates = null;
         finish(cls, s, coarse.get(), now); // the ramp's own figure, at its coarser resolution
       } else {
         fail(cls, s, why, now);
@@ -463,9 +473,9 @@ public final class InContextCalibrations {
   }
 
   /**
-   * After the ramp: when its cut-off and the violation above it are further apart than the
-   * resolution, a second pass of finer steps between them ({@link KneeRefinement}); false when the
-   * ramp's figure is fine enough (or there is no bracket to refine).
+   * After the ramp: a second pass of finer steps inside its bracket, or of steps above a ramp that
+   * never failed ({@link KneeRefinement}); false when the ramp's figure is fine enough (or nothing
+   * held).
    */
   private boolean refine(
       SloClass cls, SloClassStatus.InContext s, GeneratorOutput out, Instant now) {
@@ -486,18 +496,31 @@ public final class InContextCalibrations {
     }
     s.fineRates = plan.rates();
     s.deadline = now.plus(plan.bound()).plusSeconds(30).toString();
-    s.message =
-        "refining the knee on "
-            + s.node
-            + ": "
-            + plan.ratesFlag()
-            + " req/s, between the ramp's cut-off "
-            + StepPlan.number(fine.get().held())
-            + " and its violation at "
-            + StepPlan.number(fine.get().failed())
-            + " req/s";
+    s.refinement = describe(fine.get());
+    s.message = "second pass on " + s.node + ": " + plan.ratesFlag() + " req/s, " + s.refinement;
     write(cls, s);
     return true;
+  }
+
+  private static String describe(KneeRefinement fine) {
+    String ref =
+        " (first re-measuring the ramp's held " + StepPlan.number(fine.reference()) + " req/s)";
+    return fine.extending()
+        ? "extended above the ramp, which never failed" + ref
+        : "narrowed between the ramp's cut-off and its violation at "
+            + StepPlan.number(fine.failed())
+            + " req/s"
+            + ref;
+  }
+
+  /** Why the second pass's steps cannot join the ramp's; empty when its reference step held. */
+  private Optional<String> refuted(SloClass cls, GeneratorOutput second, int referenceIndex) {
+    try {
+      return KneeRefinement.refuted(
+          engine.detect(second.run(), CalibrationStatusMapper.target(cls)), referenceIndex);
+    } catch (InvalidInputException e) {
+      return Optional.of("its run cannot be judged: " + e.getMessage());
+    }
   }
 
   private Optional<GeneratorOutput> coarseOutput(String id) {
@@ -593,7 +616,8 @@ public final class InContextCalibrations {
             + s.node
             + " ("
             + site.label()
-            + ")";
+            + ")"
+            + (s.refinement == null ? "" : "; second pass " + s.refinement);
     write(cls, s);
     event(cls, "Calibrated", "Normal", "in-context calibration " + s.id + ": " + s.message, now);
     cleanUp(s.id, PoolNames.sharedNamespace(cls.getMetadata().getName()));

@@ -145,8 +145,14 @@ public class SloClassStatus {
     public List<Double> rates = new ArrayList<>();
     public Integer requestsPerStep;
 
-    /** The second pass's steps, between the ramp's cut-off and violation; null: none (yet). */
+    /**
+     * The second pass's steps (its first re-measures the ramp's held rate), inside the ramp's
+     * bracket or above a ramp that never failed; null: none, none yet, or discarded.
+     */
     public List<Double> fineRates;
+
+    /** What the second pass did: narrowed, extended, or why it was discarded. */
+    public String refinement;
 
     /** Where it measured: node, CPU, neighbour classes and their load, node CPU busy. */
     public String node;

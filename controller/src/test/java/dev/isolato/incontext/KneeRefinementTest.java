@@ -32,9 +32,12 @@ class KneeRefinementTest {
             new double[] {80, 160, 240, 320, 400, 500, 600},
             new double[] {1.5, 1.4, 1.4, 1.3, 1.4, 24, 55});
     KneeRefinement fine = KneeRefinement.of(r).orElseThrow();
-    assertThat(fine.held()).isEqualTo(400);
+    assertThat(fine.reference()).isEqualTo(400);
     assertThat(fine.failed()).isEqualTo(500);
-    assertThat(fine.rates()).containsExactly(425.0, 450.0, 475.0);
+    assertThat(fine.extending()).isFalse();
+    assertThat(fine.rates())
+        .as("the reference step at the held rate first, then the bracket's quarters")
+        .containsExactly(400.0, 425.0, 450.0, 475.0);
   }
 
   @Test
@@ -44,14 +47,49 @@ class KneeRefinementTest {
     assertThat(KneeRefinement.of(r)).isEmpty(); // 204 is 2 % above 200
   }
 
+  /** The 10:50 httpbin ramp's shape: held to its top, 600. */
   @Test
-  void withoutABracketThereIsNothingToRefine() {
-    assertThat(KneeRefinement.of(ramp(new double[] {10, 20, 30}, new double[] {1, 2, 3})))
-        .as("never violated: the ramp did not reach the knee")
-        .isEmpty();
+  @DocClaim("docs/calibration.md: steps above its top, each 12.5 % of it further")
+  void aRampThatNeverFailedIsExtendedAboveItsTop() {
+    KneeRefinement more =
+        KneeRefinement.of(
+                ramp(
+                    new double[] {80, 160, 240, 320, 400, 500, 600},
+                    new double[] {1.5, 1.4, 1.4, 1.3, 1.4, 1.4, 1.5}))
+            .orElseThrow();
+    assertThat(more.extending()).isTrue();
+    assertThat(more.reference()).isEqualTo(600);
+    assertThat(more.rates()).containsExactly(600.0, 675.0, 750.0, 825.0, 900.0);
+  }
+
+  @Test
+  void whenTheLowestStepFailedThereIsNothingToRefine() {
     assertThat(KneeRefinement.of(ramp(new double[] {10, 20, 30}, new double[] {40, 50, 60})))
-        .as("the lowest step already failed")
         .isEmpty();
+  }
+
+  @Test
+  @DocClaim("docs/calibration.md: When the reference fails, the second pass is discarded")
+  void aSecondPassWhoseReferenceFailedIsRefuted() {
+    // the CI runs' shape: the ramp held 64 and failed at 80; this time 64 fails too
+    List<RatePoint> again = new ArrayList<>();
+    double[] rates = {64, 68, 72, 76};
+    double[] p95 = {180, 900, 1400, 1900};
+    for (int i = 0; i < rates.length; i++) {
+      again.add(new RatePoint(7 + i, 1, rates[i], rates[i] * 0.8, 400, 0, p95[i]));
+    }
+    assertThat(KneeRefinement.refuted(DETECTOR.detect(again, 95, 50), 7))
+        .hasValueSatisfying(why -> assertThat(why).contains("held 64 req/s failed", "p95"));
+    assertThat(KneeRefinement.refuted(DETECTOR.detect(again.subList(1, 4), 95, 50), 7))
+        .as("a reference step that did not complete")
+        .hasValueSatisfying(why -> assertThat(why).contains("did not complete"));
+  }
+
+  @Test
+  void aSecondPassWhoseReferenceHeldIsMerged() {
+    List<RatePoint> again =
+        List.of(new RatePoint(7, 1, 64, 64, 400, 0, 12), new RatePoint(8, 1, 68, 60, 400, 0, 900));
+    assertThat(KneeRefinement.refuted(DETECTOR.detect(again, 95, 50), 7)).isEmpty();
   }
 
   @Test
