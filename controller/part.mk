@@ -69,6 +69,9 @@ bench-neighbour: controller-build openloop-build saas-bench-build ## noisy neigh
 	@$(BENCH) neighbour --kind $(or $(KIND),cpu) --neighbour-cpu $(or $(NEIGHBOUR_CPU),500m) --threads $(or $(NEIGHBOUR_THREADS),2)
 
 bench-incontext-check: openloop-build ## with `make run` up: an in-context cut-off (POST …/calibrations) against Gatling's and the referee's from the host, unpinned (DEF=incontext-check, CLASS=gold-check) → docs/benchmarks-log.md
+	@# make run loads saas-bench's image only; the provider example's image comes with its definition
+	@if [ "$(DEF)" = httpbin-alone ]; then ctx=$$($(MAKE) -s --no-print-directory go-httpbin-image | tail -1) \
+	  && $(LOCALKUBE) load-image --build "$$ctx" --tag localhost/isolato/go-httpbin:dev; fi
 	@$(BENCH) incontext-check --definition $(or $(DEF),incontext-check) --slo-class $(or $(CLASS),gold-check)
 
 # Control-plane faults and the `make run` modes, measured on localkube (bench/isolato_bench/faults).
