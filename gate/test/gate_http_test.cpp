@@ -308,6 +308,26 @@ TEST_F(GateHttpTest, FourThousandIdleConnectionsDoNotStopService) {
   EXPECT_TRUE(eventually([&] { return saasbench::testing::gauge(c, "isolato_gate_connections") == 1; }, 10s));
 }
 
+// doc-claim: docs/bring-your-service.md: one more is closed at once and counted as an `overload` rejection
+TEST_F(GateHttpTest, AConnectionOverTheLimitIsClosedAndCountedAsOverload) {
+  TestUpstream up;
+  auto cfg = config(up.port());
+  cfg.max_connections = 3;  // what a pool pod's memory holds, scaled down
+  start(cfg);
+  Client c(gate->port());
+  boost::asio::io_context ioc;
+  std::list<boost::asio::ip::tcp::socket> idle;
+  for (int i = 0; i < 2; ++i)
+    idle.emplace_back(ioc).connect({boost::asio::ip::make_address("127.0.0.1"), gate->port()});
+  ASSERT_TRUE(eventually([&] { return saasbench::testing::gauge(c, "isolato_gate_connections") == 3; }, 10s));
+  Client over(gate->port());
+  // bounded first: without the limit the read below would wait for ever
+  ASSERT_TRUE(eventually(
+      [&] { return c.request("GET", "/metrics").body().find(R"(reason="overload"} 1)") != std::string::npos; }));
+  EXPECT_TRUE(over.closed_by_server());
+  EXPECT_EQ(c.request("GET", "/x", {}, header("free")).result_int(), 200) << "the admitted keep serving";
+}
+
 TEST_F(GateHttpTest, AdminPushReplacesTableAndForwardsIt) {
   auto sb = app_config();
   sb.admin_token_file = dir / "token";

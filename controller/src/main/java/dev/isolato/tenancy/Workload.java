@@ -40,6 +40,17 @@ public final class Workload {
   public static final long GATE_CPU_MILLIS = 50;
 
   public static final String GATE_MEMORY = "24Mi";
+
+  /**
+   * The gate's client connections at once, so that its memory stays inside {@link #GATE_MEMORY}
+   * under overload: measured with the gate binary, 2.5 MiB at rest, 7.2 KiB per idle connection
+   * holding a partial header and 11.8 KiB per connection whose request waits upstream (1,500 at
+   * once). 1,536 of the latter take about 20 MiB. Its default, 4,096, was OOM-killed in a pool pod
+   * (24Mi) when a ramp past the knee piled up connections; one more is now closed at once and
+   * counted as an overload rejection.
+   */
+  public static final int GATE_MAX_CONNECTIONS = 1536;
+
   public static final String TABLE_DIR = "/etc/saas-bench/table";
   public static final String ADMIN_DIR = "/etc/saas-bench/admin";
   public static final String ADMIN_TOKEN_KEY = "token";
@@ -103,7 +114,8 @@ public final class Workload {
                 "--tenant-key", tenantKey(spec),
                 "--unknown-tenant", unknownTenant(spec).name(),
                 "--tenants", TABLE_DIR + "/" + TenantTable.FILE,
-                "--admin-token-file", ADMIN_DIR + "/" + ADMIN_TOKEN_KEY));
+                "--admin-token-file", ADMIN_DIR + "/" + ADMIN_TOKEN_KEY,
+                "--max-connections", Integer.toString(GATE_MAX_CONNECTIONS)));
     if (!isProvided(spec)) {
       // saas-bench's per-tenant stress profile lives in its own table
       args.add("--forward-table");

@@ -2,6 +2,7 @@ package dev.isolato.tenancy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import dev.isolato.slo.CapacityPlan;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LimitRange;
@@ -70,6 +71,7 @@ class PoolObjectsTest {
   }
 
   @Test
+  @DocClaim("docs/bring-your-service.md: Its 24Mi hold at most 1,536")
   void theDeploymentIsGuaranteedQosWithThePlannedReplicas() {
     Deployment d =
         only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class);
@@ -114,6 +116,8 @@ class PoolObjectsTest {
             "/etc/saas-bench/table/tenants.json",
             "--admin-token-file",
             "/etc/saas-bench/admin/token",
+            "--max-connections",
+            "1536",
             "--forward-table");
     assertThat(gate.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(gate.getVolumeMounts())
