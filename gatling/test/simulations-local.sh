@@ -59,10 +59,15 @@ bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
 }
 BG_NAMES=()
 log "starting 6 runs: LinearRampCalibration (saas-bench's route, a provider's mix), AggressiveTenant, TenantMix, CoLocatedRamp, unreachable target"
+declare -A RC
 bg ramp LinearRampCalibration -Disolato.baseUrl="$RAMP_URL" -Disolato.sloClass=gold \
   -Disolato.tenants=t1,t2 -Disolato.startRate=20 -Disolato.rateStep=20 -Disolato.steps=3 \
   -Disolato.requestsPerStep=60 -Disolato.warmupSeconds=1 -Disolato.outputDir="$OUT/ramp" \
   -Disolato.runId=ramp-test -Disolato.context=replicas=1
+# The ramp's achieved rates are checked, so it runs alone: beside the five others (ten JVMs on a
+# host twice as slow per request) Gatling sent 13 of 20 req/s on time.
+rc=0; wait "${BG_PIDS[0]}" || rc=$?
+RC[ramp]=$rc BG_PIDS=() BG_NAMES=()
 # the properties of the runs the referee repeats (the commas are inside values: lists)
 # shellcheck disable=SC2054
 AGGR=(-Disolato.baseUrl="$STUB_URL" -Disolato.sloClass=bronze -Disolato.tenants=t1,t2,t3
@@ -90,7 +95,6 @@ bg coloc CoLocatedRamp "${COLOC[@]}" -Disolato.outputDir="$OUT/coloc"
 bg unreachable LinearRampCalibration -Disolato.baseUrl=http://127.0.0.1:9 \
   -Disolato.sloClass=gold -Disolato.startRate=5 -Disolato.steps=1 \
   -Disolato.outputDir="$OUT/unreachable"
-declare -A RC
 for i in "${!BG_PIDS[@]}"; do
   rc=0; wait "${BG_PIDS[$i]}" || rc=$?
   RC[${BG_NAMES[$i]}]=$rc
