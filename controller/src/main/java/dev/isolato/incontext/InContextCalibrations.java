@@ -437,10 +437,7 @@ public final class InContextCalibrations {
         }
         Optional<String> refuted = refuted(cls, out, coarse.get().run().steps().size());
         if (refuted.isPresent()) {
-          log.warn("in-context calibration {}: second pass discarded: {}", s.id, refuted.get());
-          s.refinement = "discarded, the ramp stands: " + refuted.get();
-          s.fineRates = null;
-          finish(cls, s, coarse.get(), now);
+          rampStands(cls, s, coarse.get(), "discarded", refuted.get(), now);
         } else {
           finish(cls, s, coarse.get().with(out), now);
         }
@@ -454,10 +451,7 @@ public final class InContextCalibrations {
               + (logTail.isEmpty() ? "no log; Job conditions " + jobConditions(job) : logTail);
       Optional<GeneratorOutput> coarse = pass == Pass.FINE ? coarseOutput(s.id) : Optional.empty();
       if (coarse.isPresent()) {
-        log.warn("in-context calibration {}: fine pass failed, the ramp stands: {}", s.id, why);
-        s.refinement = "failed, the ramp stands: " + why;
-        s.fineRates = null;
-        finish(cls, s, coarse.get(), now); // the ramp's own figure, at its coarser resolution
+        rampStands(cls, s, coarse.get(), "failed", why, now);
       } else {
         fail(cls, s, why, now);
       }
@@ -500,6 +494,20 @@ public final class InContextCalibrations {
     s.message = "second pass on " + s.node + ": " + plan.ratesFlag() + " req/s, " + s.refinement;
     write(cls, s);
     return true;
+  }
+
+  /** Stores the ramp alone, at its coarser resolution, saying why its second pass did not count. */
+  private void rampStands(
+      SloClass cls,
+      SloClassStatus.InContext s,
+      GeneratorOutput ramp,
+      String outcome,
+      String why,
+      Instant now) {
+    log.warn("in-context calibration {}: second pass {}, the ramp stands: {}", s.id, outcome, why);
+    s.refinement = outcome + ", the ramp stands: " + why;
+    s.fineRates = null;
+    finish(cls, s, ramp, now);
   }
 
   private static String describe(KneeRefinement fine) {
