@@ -37,7 +37,10 @@ build: deps $(BUILD_TARGETS) ## build everything
 # MODE=host (default): the controller as a host process; MODE=cluster: the Helm chart on
 # localkube (controller image, 2 replicas). docs/operations.md says why host is the default.
 MODE ?= host
-run: build $(if $(filter cluster,$(MODE)),helm-tool) ## bring up localkube and Isolato on it (MODE=cluster: the Helm chart; Ctrl-C or `make stop` ends it)
+# What `make run` serves with; the tuner's rig and the Gatling module are built by the targets
+# that use them (`make tune`, `make experiment`), not before the first banner.
+RUN_BUILD_TARGETS := localkube-build saas-bench-build gate-build controller-build openloop-build
+run: deps $(RUN_BUILD_TARGETS) $(if $(filter cluster,$(MODE)),helm-tool) ## bring up localkube and Isolato on it (MODE=cluster: the Helm chart; Ctrl-C or `make stop` ends it)
 	@MODE=$(MODE) HELM=$(HELM) scripts/run.sh
 
 stop: ## stop what `make run` started (either MODE)
@@ -48,7 +51,8 @@ test: deps ## every test of the project: unit, integration, end-to-end
 	@$(MAKE) --no-print-directory test-e2e
 	@echo "[make test] all tests passed"
 
-test-unit: $(UNIT_TEST_TARGETS) ## unit and integration tests (no cluster needed)
+test-unit: ## unit and integration tests (no cluster needed)
+	@MAKE="$(MAKE)" scripts/timed-targets.sh test-unit $(UNIT_TEST_TARGETS)
 
 # End-to-end tests run on a cluster of their own state directory, purged first, so nothing a
 # developer left on the `make run` cluster (classes, pods, CPU requests) can change a result.
@@ -64,7 +68,7 @@ test-e2e: localkube-build ## end-to-end tests on localkube
 	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) down --purge >/dev/null
 	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) up
 	@export LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME); rc=0; \
-	  $(MAKE) --no-print-directory $(filter-out test-localkube-e2e,$(E2E_TEST_TARGETS)) || rc=$$?; \
+	  MAKE="$(MAKE)" scripts/timed-targets.sh test-e2e $(filter-out test-localkube-e2e,$(E2E_TEST_TARGETS)) || rc=$$?; \
 	  $(LOCALKUBE) down; exit $$rc
 
 clean: ## remove build outputs (not the toolchain or Kubernetes caches)

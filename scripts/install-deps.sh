@@ -14,6 +14,8 @@ PKGS=(
   libseccomp-dev pkg-config
   # build toolchains: C++ service, Java services, Go for Kubernetes
   build-essential cmake ninja-build libboost1.81-all-dev libgtest-dev clang libclang-rt-14-dev clang-format clang-tidy
+  # a warm machine recompiles nothing a clean clone did not change (the C++ builds' launcher)
+  ccache
   openjdk-17-jdk-headless
   # benchmarks and metrics
   wrk nginx-light hyperfine prometheus linux-perf

@@ -4,5 +4,10 @@
 .PHONY: tuner-build
 BUILD_TARGETS += tuner-build
 
-tuner-build: ## build tuner/target/isolato-tuner.jar (make tune's rig) and the controller jar it runs
+# Like controller-build (controller/part.mk): Maven runs only when a source changed.
+TUNER_JAR := tuner/target/isolato-tuner.jar
+tuner-build: $(TUNER_JAR) ## build tuner/target/isolato-tuner.jar (make tune's rig) and the controller jar it runs
+$(TUNER_JAR): $(CONTROLLER_INPUTS) $(call JAVA_INPUTS,tuner)
 	@$(MVN) -pl tuner -am -DskipTests package
+	@# Spring Boot's repackaging dates the controller jar at project.build.outputTimestamp
+	@touch $@ $(CONTROLLER_JAR)

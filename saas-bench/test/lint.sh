@@ -21,5 +21,5 @@ dirs = ["/%s/" % f for f in sys.argv[2:]]
 for e in json.load(open(sys.argv[1])):
     if any(d in e["file"] for d in dirs): print(e["file"])' "$build/compile_commands.json" "${folders[@]}" | sort -u)
 [ ${#units[@]} -gt 0 ] || { echo "lint.sh: no sources of ${folders[*]} in $build/compile_commands.json" >&2; exit 1; }
-printf '%s\0' "${units[@]}" | xargs -0 -n 4 -P "${SAAS_BENCH_JOBS:-2}" clang-tidy -p "$build" --quiet
+python3 saas-bench/test/tidy_cached.py "$build" "${SAAS_BENCH_JOBS:-2}" "${units[@]}"
 echo "[${folders[*]}] clang-tidy: ${#units[@]} translation units clean"
