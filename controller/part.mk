@@ -7,7 +7,7 @@ E2E_TEST_TARGETS += test-controller-e2e test-capacity-e2e test-calibration-e2e t
 # The benchmarks are subcommands of one tool, bench/isolato-bench (`bench/isolato-bench --help`).
 BENCH := bench/isolato-bench
 
-# Maven packages again on every call (Spring's AOT step starts the application: ≈ 1.5 min on a
+# Maven packages again on every call (Spring's AOT step starts the application: 34 s on a quiet
 # 2-core host) even when nothing changed; a dozen targets need the jar, so make decides instead,
 # from the sources of the modules the jar is built from.
 CONTROLLER_JAR := controller/target/isolato-controller.jar
