@@ -11,4 +11,4 @@ test-docs-static: ## every shell block tagged (run or says why), links resolve, 
 	@$(DOCS_PY) -m pytest -q -c docs/tools/pytest.ini -m 'not cluster' docs/tools/test_docs.py docs/tools/test_doc_claims.py docs/tools/test_doc_facts.py docs/tools/test_recorded_results.py
 
 test-docs: controller-build ## run every documented command on localkube (with make run's controller)
-	@$(DOCS_PY) -m pytest -q -s -c docs/tools/pytest.ini -m cluster docs/tools/test_docs.py
+	@$(DOCS_PY) -m pytest -q -s --durations=12 -c docs/tools/pytest.ini -m cluster docs/tools/test_docs.py

@@ -32,6 +32,10 @@ test-helm: controller-build helm-tool ## chart lints, renders, and ships the CRD
 	@$(HELM) template isolato helm/isolato --kube-version v1.34.4 --set calibration.contextSettle=90s \
 	  | grep -q 'ISOLATO_CALIBRATION_CONTEXTSETTLE, value: "90s"' \
 	  || { echo "[helm] calibration.contextSettle does not reach the controller's ISOLATO_CALIBRATION_CONTEXTSETTLE"; exit 1; }
+	@$(HELM) template isolato helm/isolato --kube-version v1.34.4 | grep -q 'topologyKey: kubernetes.io/hostname' \
+	  || { echo "[helm] two replicas are not spread over nodes (spreadReplicas)"; exit 1; }
+	@$(HELM) template isolato helm/isolato --kube-version v1.34.4 --set replicas=1 | grep -q topologySpreadConstraints \
+	  && { echo "[helm] one replica got a topology spread"; exit 1; } || true
 	@$(HELM) template isolato helm/isolato --set calibration.contextSettle=-1s >/dev/null 2>&1 && { echo "[helm] the schema accepted calibration.contextSettle=-1s"; exit 1; } || true
 	@$(HELM) template isolato helm/isolato --set replicas=0 >/dev/null 2>&1 && { echo "[helm] the schema accepted replicas=0"; exit 1; } || true
 	@python3 helm/tools/values_doc.py --check docs/install.md

@@ -5,6 +5,7 @@ from isolato_bench.faults.verdict import (
     FaultResult,
     LoadWindow,
     fault_table,
+    first_acceptance,
     histogram_buckets,
     kill_instants,
     latency_bound,
@@ -166,3 +167,27 @@ def test_latency_bound_counts_only_the_matching_series_between_two_scrapes():
 
 def test_latency_bound_of_nothing_says_so():
     assert latency_bound({}, {}).render() == "no requests"
+
+
+def test_the_first_acceptance_is_the_first_accepted_try_sent_after_the_fault():
+    t0 = 100.0
+    tries = [
+        (99.0, 201, 99.1),  # before the fault: not counted
+        (100.2, 0, 100.21),  # refused at once
+        (100.3, 0, 102.3),  # hung until its timeout (sent into the dead pod's address)
+        (101.5, 201, 102.4),  # accepted, but sent after the next one
+        (101.2, 503, 101.25),
+        (101.4, 201, 102.0),  # the first accepted by sending time
+    ]
+    first = first_acceptance(tries, t0)
+    assert first == {
+        "sent_s": 1.4,
+        "answer_ms": 600,
+        "tries_before": {"0": 2, "503": 1},
+        "slowest_failed_ms": 2000,
+        "last_failed_sent_s": 1.2,
+    }
+
+
+def test_no_acceptance_after_the_fault_is_none():
+    assert first_acceptance([(99.0, 201, 99.1), (100.5, 0, 101.5)], 100.0) is None

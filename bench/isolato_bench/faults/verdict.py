@@ -258,3 +258,24 @@ def latency_bound(before: dict[float, float], after: dict[float, float]) -> Late
 
     below_max = [le for le, c in delta if c >= total]
     return LatencyBound(int(total), bound(0.5), bound(0.99), below_max[0] if total else 0.0)
+
+
+def first_acceptance(tries: list[tuple[float, int, float]], t0: float) -> dict | None:
+    """Of POSTs `tries` (sent, HTTP code or 0, answered), the first sent after `t0` that was
+    accepted, in seconds from `t0`: when it was sent, how long it took to answer, and what the
+    tries sent before it got (code 0: no answer within the timeout, or the connection refused)."""
+    tries = sorted(t for t in tries if t[0] >= t0)
+    ok = next((t for t in tries if t[1] in (200, 201)), None)
+    if ok is None:
+        return None
+    before = [t for t in tries if t[0] < ok[0]]
+    codes: dict[str, int] = {}
+    for _, code, _ in before:
+        codes[str(code)] = codes.get(str(code), 0) + 1
+    return {
+        "sent_s": round(ok[0] - t0, 3),
+        "answer_ms": round(1000 * (ok[2] - ok[0])),
+        "tries_before": codes,
+        "slowest_failed_ms": round(1000 * max((a - s for s, _, a in before), default=0.0)),
+        "last_failed_sent_s": round(before[-1][0] - t0, 3) if before else None,
+    }

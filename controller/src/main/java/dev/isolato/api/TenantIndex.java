@@ -1,5 +1,6 @@
 package dev.isolato.api;
 
+import dev.isolato.config.ClusterBootstrapped;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.KubernetesConfig;
 import dev.isolato.kube.LeanItemStore;
@@ -10,8 +11,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,7 +23,9 @@ import org.springframework.stereotype.Component;
  * listing every tenant from the API server on each request made a burst of onboardings O(n²) in
  * bytes read. The API server stays the only store; the copy lags it by a watch event
  * (milliseconds), which is the same race two concurrent requests already had with a fresh list.
- * Started on first use, after the bootstrap installed the CRDs.
+ * Started in the background on every replica once the bootstrap installed the CRDs (or on first
+ * use, when that comes sooner): a standby that takes the lease over answers its first POST without
+ * listing every tenant first.
  */
 @Component
 public class TenantIndex implements DisposableBean {
@@ -27,11 +33,31 @@ public class TenantIndex implements DisposableBean {
   private final String namespace;
   private volatile SharedIndexInformer<Tenant> informer;
   private volatile SharedIndexInformer<SloClass> classes;
+  private boolean closed; // guarded by this
+  private static final Logger log = LoggerFactory.getLogger(TenantIndex.class);
 
   public TenantIndex(
       @Qualifier(KubernetesConfig.API_CLIENT) KubernetesClient client, IsolatoProperties props) {
     this.client = client;
     this.namespace = props.namespace();
+  }
+
+  /** Lists and watches from a thread of its own: the replica's start does not wait for it. */
+  @EventListener
+  public void onBootstrapped(ClusterBootstrapped event) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                informer();
+              } catch (RuntimeException e) {
+                // the first POST lists again (informer() keeps no failed informer)
+                log.warn("the API's tenant copy did not start: the first POST starts it", e);
+              }
+            },
+            "isolato-api-index");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** Every tenant of the tenant namespace as last seen by the watch. */
@@ -64,6 +90,9 @@ public class TenantIndex implements DisposableBean {
     SharedIndexInformer<Tenant> i = informer;
     if (i == null) {
       synchronized (this) {
+        if (closed) {
+          throw new IllegalStateException("the API's tenant copy is closed (shutting down)");
+        }
         if (informer == null) {
           // admission reads the tenants' specs only: their statuses (conditions) stay out
           informer =
@@ -80,6 +109,7 @@ public class TenantIndex implements DisposableBean {
 
   @Override
   public synchronized void destroy() {
+    closed = true;
     if (informer != null) {
       informer.close();
     }

@@ -39,6 +39,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.ApplicationStartupAware;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.metrics.ApplicationStartup;
@@ -62,7 +64,8 @@ import org.springframework.stereotype.Component;
  * the process, as it did when it failed the context.
  */
 @Component
-public class OperatorLifecycle implements SmartLifecycle, ApplicationStartupAware {
+public class OperatorLifecycle
+    implements SmartLifecycle, ApplicationStartupAware, ApplicationEventPublisherAware {
   private static final Duration RETRY_MAX_INTERVAL = Duration.ofSeconds(30);
   private static final Duration RESYNC_INTERVAL = Duration.ofMinutes(5);
 
@@ -101,6 +104,8 @@ public class OperatorLifecycle implements SmartLifecycle, ApplicationStartupAwar
   /** Records the start's cluster steps (isolato.startup-steps, dev.isolato.StartupSteps). */
   private ApplicationStartup startup = ApplicationStartup.DEFAULT;
 
+  private ApplicationEventPublisher events = event -> {};
+
   public OperatorLifecycle(
       KubernetesClient client,
       IsolatoProperties props,
@@ -134,6 +139,11 @@ public class OperatorLifecycle implements SmartLifecycle, ApplicationStartupAwar
   }
 
   @Override
+  public void setApplicationEventPublisher(ApplicationEventPublisher events) {
+    this.events = events;
+  }
+
+  @Override
   public void start() {
     stopping.set(false); // a restarted instance halts again when it loses its lease
     StartupStep step = startup.start("isolato.cluster-bootstrap");
@@ -144,6 +154,7 @@ public class OperatorLifecycle implements SmartLifecycle, ApplicationStartupAwar
     bootstrap.ensureNamespace();
     bootstrap.ensurePoolKeys();
     routing.resign();
+    events.publishEvent(new ClusterBootstrapped());
     step.end();
     step = startup.start("isolato.operator-register");
     Operator op =
