@@ -1,6 +1,7 @@
 # Isolato: the README's two commands are `make run` and `make test`; the rest are helpers.
 # Each part of the project contributes its own targets through <part>/part.mk, which append
-# to BUILD_TARGETS / UNIT_TEST_TARGETS / E2E_TEST_TARGETS.
+# to BUILD_TARGETS / UNIT_TEST_TARGETS / E2E_TEST_TARGETS (and UNIT_JVM_TARGETS /
+# UNIT_TEST_PREREQS, below).
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export ISOLATO_ROOT := $(CURDIR)
@@ -11,6 +12,12 @@ MVN := $(CURDIR)/mvnw -B -q --no-transfer-progress
 BUILD_TARGETS :=
 UNIT_TEST_TARGETS :=
 E2E_TEST_TARGETS :=
+# The unit targets that call Maven (or need what it builds): they share module target
+# directories, so they run one at a time, in a lane of their own beside the other unit targets.
+UNIT_JVM_TARGETS :=
+# What targets of both lanes need, built once before the lanes start (two makes must not build
+# the same thing at the same time).
+UNIT_TEST_PREREQS :=
 
 include localkube/part.mk
 -include scripts/part.mk
@@ -51,8 +58,11 @@ test: deps ## every test of the project: unit, integration, end-to-end
 	@$(MAKE) --no-print-directory test-e2e
 	@echo "[make test] all tests passed"
 
-test-unit: ## unit and integration tests (no cluster needed)
-	@MAKE="$(MAKE)" scripts/timed-targets.sh test-unit $(UNIT_TEST_TARGETS)
+test-unit: ## unit and integration tests (no cluster needed), in two lanes side by side
+	@$(MAKE) --no-print-directory $(UNIT_TEST_PREREQS)
+	@MAKE="$(MAKE)" scripts/run_targets.py test-unit \
+	  --lane $(filter $(UNIT_JVM_TARGETS),$(UNIT_TEST_TARGETS)) \
+	  --lane $(filter-out $(UNIT_JVM_TARGETS),$(UNIT_TEST_TARGETS))
 
 # End-to-end tests run on a cluster of their own state directory, purged first, so nothing a
 # developer left on the `make run` cluster (classes, pods, CPU requests) can change a result.
@@ -68,7 +78,7 @@ test-e2e: localkube-build ## end-to-end tests on localkube
 	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) down --purge >/dev/null
 	@LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME) $(LOCALKUBE) up
 	@export LOCALKUBE_HOME=$(TEST_LOCALKUBE_HOME); rc=0; \
-	  MAKE="$(MAKE)" scripts/timed-targets.sh test-e2e $(filter-out test-localkube-e2e,$(E2E_TEST_TARGETS)) || rc=$$?; \
+	  MAKE="$(MAKE)" scripts/run_targets.py test-e2e --lane $(filter-out test-localkube-e2e,$(E2E_TEST_TARGETS)) || rc=$$?; \
 	  $(LOCALKUBE) down; exit $$rc
 
 clean: ## remove build outputs (not the toolchain or Kubernetes caches)

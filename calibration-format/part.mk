@@ -1,6 +1,7 @@
 # calibration-format: the one definition of the calibration run (records, validator, JSON schema).
 .PHONY: test-calibration-format
 UNIT_TEST_TARGETS += test-calibration-format
+UNIT_JVM_TARGETS += test-calibration-format
 
 # The records against the schema and the stored runs (Java), the schema against the docs'
 # examples and the open-loop generator's output (Python, jsonschema).

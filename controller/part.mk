@@ -2,6 +2,7 @@
 .PHONY: test-calibration-e2e test-burst-e2e test-scale-e2e bench-cpu-profile bench-runtime-ab bench-token-bucket controller-build test-controller test-controller-e2e test-capacity-e2e test-keda-e2e test-filler-e2e test-placement-e2e bench-filler bench-coloc test-tune-e2e test-kwok-e2e tune bench-path-tune test-bench-reports bench-controller bench-reaction-time schemathesis bench-neighbour bench-incontext-check
 BUILD_TARGETS += controller-build
 UNIT_TEST_TARGETS += test-controller
+UNIT_JVM_TARGETS += test-controller
 E2E_TEST_TARGETS += test-controller-e2e test-capacity-e2e test-calibration-e2e test-keda-e2e test-filler-e2e test-tune-e2e test-kwok-e2e test-burst-e2e test-scale-e2e test-placement-e2e
 
 # The benchmarks are subcommands of one tool, bench/isolato-bench (`bench/isolato-bench --help`).

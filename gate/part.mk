@@ -5,6 +5,7 @@
 .PHONY: gate-build test-gate-unit test-gate-asan test-gate-fuzz test-gate-lint gate-image gate-image-load
 BUILD_TARGETS += gate-build
 UNIT_TEST_TARGETS += test-gate-unit test-gate-asan test-gate-fuzz test-gate-lint
+UNIT_TEST_PREREQS += gate-build
 
 GATE_BIN := $(SAAS_BENCH_BUILD)/gate/isolato-gate
 GATE_IMAGE ?= localhost/isolato/gate:dev

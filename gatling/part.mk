@@ -2,6 +2,8 @@
 .PHONY: gatling-build test-gatling-unit test-gatling-simulations test-python openloop-build test-openloop
 BUILD_TARGETS += gatling-build openloop-build
 UNIT_TEST_TARGETS += test-gatling-unit test-gatling-simulations test-python test-openloop
+UNIT_JVM_TARGETS += test-gatling-unit test-gatling-simulations
+UNIT_TEST_PREREQS += python-venv openloop-build
 
 gatling-build: ## compile the Gatling module (simulations included)
 	@$(MVN) -pl gatling -am test-compile
@@ -28,9 +30,13 @@ test-gatling-simulations: ## real short Gatling runs of every simulation against
 
 # ruff (pinned in gatling/experiments/requirements-dev.txt, settings in ruff.toml) covers every
 # Python file of the repository; pytest the experiment runner.
-test-python: ## ruff check + format check on all Python, pytest of the experiment runner
+test-python: ## ruff check + format check on all Python, pytest of the experiment runner and of scripts/
 	@source gatling/experiments/venv.sh && "$$PY" -m ruff check . && "$$PY" -m ruff format --check . \
-	  && cd gatling/experiments && "$$PY" -m pytest -q tests
+	  && "$$PY" -m pytest -q scripts/tests && cd gatling/experiments && "$$PY" -m pytest -q tests
+
+.PHONY: python-venv
+python-venv: ## make the pinned Python venv (gatling/experiments/venv.sh) if it is missing or stale
+	@source gatling/experiments/venv.sh
 
 .PHONY: test-gatling-e2e experiment
 E2E_TEST_TARGETS += test-gatling-e2e

@@ -4,6 +4,8 @@
 HELM_VERSION := v3.22.0
 HELM := $(HOME)/.cache/isolato/tools/helm-$(HELM_VERSION)
 UNIT_TEST_TARGETS += test-helm test-prometheus-rules
+# test-helm packages the controller (controller-build) when its jar is not current
+UNIT_JVM_TARGETS += test-helm
 E2E_TEST_TARGETS += test-helm-e2e
 
 helm-tool:

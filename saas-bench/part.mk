@@ -6,6 +6,7 @@
         test-saas-bench-fuzz test-saas-bench-lint test-saas-bench-e2e saas-bench-image bench-saas-bench
 BUILD_TARGETS += saas-bench-build
 UNIT_TEST_TARGETS += test-saas-bench-unit test-saas-bench-asan test-saas-bench-fuzz test-saas-bench-lint
+UNIT_TEST_PREREQS += saas-bench-build saas-bench-asan-build
 E2E_TEST_TARGETS += test-saas-bench-e2e
 
 SAAS_BENCH_BUILD := $(CURDIR)/build/saas-bench

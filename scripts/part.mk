@@ -2,6 +2,7 @@
 # every Java file; Error Prone runs inside every Java compilation (pom.xml).
 .PHONY: test-shellcheck test-java-format java-format
 UNIT_TEST_TARGETS += test-shellcheck test-java-format
+UNIT_JVM_TARGETS += test-java-format
 
 # Every *.sh plus the scripts without the suffix (a bash or sh shebang); settings: .shellcheckrc.
 SHELL_SCRIPTS = $(shell git ls-files '*.sh'; git grep -lE '^\#!/(usr/)?bin/(env )?(ba)?sh' -- ':!*.sh')

@@ -81,6 +81,11 @@ abstract class ItBase {
     r.add("server.address", () -> "127.0.0.1");
     // a new context counts after this (30 s by default): short, so ContextIT sees a change soon
     r.add("isolato.calibration.context-settle", () -> CONTEXT_SETTLE.toString());
+    // the chart's order of lease timings, not the 10 s default: DeletionAfterKillIT waits for a
+    // dead instance's lease to expire three times
+    r.add("isolato.leader-election.lease-duration", () -> "3s");
+    r.add("isolato.leader-election.renew-deadline", () -> "2s");
+    r.add("isolato.leader-election.retry-period", () -> "500ms");
   }
 
   @BeforeAll
