@@ -15,11 +15,17 @@ CONTROLLER_JAR := controller/target/isolato-controller.jar
 JAVA_INPUTS = pom.xml .mvn/jvm.config docs/reference/openapi.json $(shell find $(1) \( -name target -prune \) \
   -o -type f \( -path '*/src/main/*' -o -name pom.xml \) -print)
 CONTROLLER_INPUTS := $(call JAVA_INPUTS,calibration-format api-client controller)
-controller-build: $(CONTROLLER_JAR) ## build controller/target/isolato-controller.jar (only when its sources changed)
+# The jar extracted with an AppCDS archive (controller/host/stage.sh), which the end-to-end tests
+# and benchmarks start (controller/test/lib.sh).
+CONTROLLER_HOST := $(CURDIR)/build/controller-host
+controller-build: $(CONTROLLER_JAR) $(CONTROLLER_HOST)/app.jsa ## build controller/target/isolato-controller.jar (only when its sources changed) and stage it for host starts
 $(CONTROLLER_JAR): $(CONTROLLER_INPUTS)
 	@$(MVN) -pl controller -am -DskipTests package
 	@# make's own date: Spring Boot's repackaging dates the jar at project.build.outputTimestamp
 	@touch $@
+
+$(CONTROLLER_HOST)/app.jsa: $(CONTROLLER_JAR)
+	@controller/host/stage.sh $< $(CONTROLLER_HOST) --no-aot
 
 test-controller: localkube-build schemathesis ## controller and tuner unit tests + integration tests on a real kube-apiserver/etcd, API fuzzing
 	@$(MVN) -pl controller,tuner -am verify -Disolato.schemathesis=$(SCHEMATHESIS)

@@ -48,26 +48,11 @@ CHART_OPTS=$(sed -n 's/^javaOptions: "\(.*\)"$/\1/p' "$ROOT/helm/isolato/values.
 [ -n "$CHART_OPTS" ] || die "no javaOptions in helm/isolato/values.yaml"
 export MALLOC_ARENA_MAX=2 ISOLATO_INSTALL_CRDS=false
 
-# Extracts JAR into DIR and trains its archives there: app.jsa, and app-aot.jsa when the jar
-# holds Spring AOT's bean definitions. Prints "aot" when it does.
+# Extracts JAR into DIR and trains its archives there (controller/host/stage.sh): app.jsa, and
+# app-aot.jsa when the jar holds Spring AOT's bean definitions. Prints "aot" when it does.
 prepare() { # JAR DIR
-  local jar=$1 dir=$2
-  java -Djarmode=tools -jar "$jar" extract --application-filename isolato-controller.jar --destination "$dir" >/dev/null
-  train "$dir" app
-  # not `unzip | grep -q` under pipefail: grep's early exit fails unzip (SIGPIPE)
-  unzip -l "$jar" >"$WORK/jar.list"
-  if grep -q '__BeanDefinitions' "$WORK/jar.list"; then
-    train "$dir" app-aot -Dspring.aot.enabled=true
-    echo aot
-  fi
-}
-# As controller/image/Containerfile does: the JVM's default options (the image's build sets no
-# JAVA_TOOL_OPTIONS), the archive then used under the chart's.
-train() { # DIR NAME [OPTS]
-  local dir=$1 name=$2; shift 2
-  java "$@" -XX:ArchiveClassesAtExit="$dir/$name.jsa" -Dspring.context.exit=onRefresh \
-    -Dlogging.level.root=warn -jar "$dir/isolato-controller.jar" >"$WORK/training-$name.log" 2>&1 \
-    || { cat "$WORK/training-$name.log" >&2; die "training run $name failed"; }
+  "$ROOT/controller/host/stage.sh" "$1" "$2"
+  [ ! -f "$2/app-aot.jsa" ] || echo aot
 }
 
 # The JVM options of VARIANT with the jar extracted into DIR.

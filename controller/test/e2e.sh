@@ -57,8 +57,9 @@ assert_prometheus_records "$GOLD" t-gold
 
 # Pool admin token rotation (docs/operations.md): onboarding keeps working while the pods
 # still hold the previous token file, and each pool's Secret drops the previous token once its
-# pods accept the new one (the kubelet refreshes a mounted Secret within about a minute and
+# pods accept the new one (the kubelet refreshes a mounted Secret at its pod sync, every 20 s on localkube, and
 # saas-bench re-reads it).
+# doc-claim: docs/operations.md: kubelet refreshes the mounted file (at its next sync of the pod: up to a minute by Kubernetes' default, 20 s on localkube; saas-bench re-reads it)
 pool_tokens() { kubectl -n "isolato-c-$1" get secret saas-bench-admin -o jsonpath='{.data.token}' | base64 -d | grep -c .; }
 log "rotating the pool admin key while onboarding 5 tenants"
 kubectl -n isolato-system annotate secret isolato-pool-admin-key isolato.dev/rotate=now >/dev/null

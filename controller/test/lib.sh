@@ -53,9 +53,21 @@ export_controller_env() {
     ISOLATO_CONTROLLER_CIDRS=${HOST_CIDRS:-10.250.0.1/32,10.244.0.1/32} ISOLATO_INGRESS_CIDRS=${HOST_CIDRS:-10.250.0.1/32,10.244.0.1/32}
 }
 
+# The jar as make controller-build staged it (extracted, with a CDS archive) while that copy is
+# newer than the jar; the jar itself otherwise, or when ISOLATO_JAR names another.
+HOST_DIR=$ROOT/build/controller-host
+launch_args() {
+  if [ -z "${ISOLATO_JAR:-}" ] && [ "$HOST_DIR/app.jsa" -nt "$JAR" ]; then
+    echo "-XX:SharedArchiveFile=$HOST_DIR/app.jsa -jar $HOST_DIR/isolato-controller.jar"
+  else
+    echo "-jar $JAR"
+  fi
+}
+
 start_controller() {
   # shellcheck disable=SC2086 # ISOLATO_JAVA_OPTS: JVM options, split on spaces
-  (export_controller_env; exec java ${ISOLATO_JAVA_OPTS:-} -jar "$JAR") >>"$WORK/controller.log" 2>&1 &
+  # shellcheck disable=SC2046 # launch_args: words
+  (export_controller_env; exec java ${ISOLATO_JAVA_OPTS:-} $(launch_args)) >>"$WORK/controller.log" 2>&1 &
   CTL_PID=$!
   local deadline=$((SECONDS + 90))
   until curl -fs "$API/readyz" >/dev/null 2>&1; do

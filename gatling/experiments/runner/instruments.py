@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .definition import Simulation
+from .knee import MAX_PROBES
 from .templates import text
 
 INSTRUMENTS = ("gatling", "openloop", "both")
@@ -118,14 +119,15 @@ def merge_probe(run: dict[str, Any], probe: Mapping[str, Any]) -> dict[str, Any]
 @dataclass(frozen=True)
 class Options:
     """How a run measures: INSTRUMENT, HYGIENE (pin the CPUs), CONTAMINATED (refuse or post a
-    contaminated run), REFINE (bisect near the knee), ARRIVALS (the open-loop generator's:
-    even or poisson), CONNECTIONS (both generators': reuse or per-request), OPENLOOP
-    (its binary), WIRE (capture the arrivals at the pods)."""
+    contaminated run), REFINE (bisect near the knee), PROBES (the most bisection probes),
+    ARRIVALS (the open-loop generator's: even or poisson), CONNECTIONS (both generators': reuse
+    or per-request), OPENLOOP (its binary), WIRE (capture the arrivals at the pods)."""
 
     instrument: str = "gatling"
     pin: bool = True
     post_contaminated: bool = False
     refine: bool = True
+    probes: int = MAX_PROBES
     arrivals: str = "even"
     connections: str = "reuse"
     openloop: Path = Path("build/openloop")
@@ -149,6 +151,9 @@ class Options:
             pin=choice("HYGIENE", ("on", "off"), "on") == "on",
             post_contaminated=choice("CONTAMINATED", ("refuse", "post"), "refuse") == "post",
             refine=choice("REFINE", ("1", "0"), "1") == "1",
+            probes=int(
+                choice("PROBES", tuple(str(n) for n in range(1, MAX_PROBES + 1)), str(MAX_PROBES))
+            ),
             arrivals=choice("ARRIVALS", ("even", "poisson"), "even"),
             connections=choice("CONNECTIONS", ("reuse", "per-request"), "reuse"),
             openloop=Path(environ.get("OPENLOOP") or repo_root / "build" / "openloop"),

@@ -61,7 +61,6 @@ from .plan_export import PlanExporter, PlanExportError
 from .verdict import holds, verdict
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent
-MAX_PROBES = 6  # bisection steps: 15 -> 5 % of 90 takes 2; 6 covers a bracket 64x the goal
 
 
 def run_file(slo_class: str, instrument: str) -> str:
@@ -305,8 +304,8 @@ class Run:
         if ramp and self.options.refine and ramp.slo_class in runs:
             run, probes = runs[ramp.slo_class], []
             while (b := bracket(run["steps"], target)) and (rate := next_probe(*b)) is not None:
-                if len(probes) == MAX_PROBES:
-                    log(f"knee: {MAX_PROBES} probes done, bracket still {b}")
+                if len(probes) == self.options.probes:
+                    log(f"knee: {self.options.probes} probes done, bracket still {b}")
                     break
                 log(f"knee: probing {rate} req/s (last pass {b[0]}, first failure {b[1]})")
                 probe_dir = work / f"probe-{len(probes) + 1}"

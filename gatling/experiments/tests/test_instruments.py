@@ -82,6 +82,9 @@ def test_options_from_the_environment():
     assert o.openloop == Path("/repo/build/openloop")
     assert o.wire
     assert o.connections == "reuse"
+    assert o.probes == 6 and Options.from_env({"PROBES": "1"}, Path("/r")).probes == 1
+    with pytest.raises(InstrumentError, match="PROBES must be 1 or 2 or 3 or 4 or 5 or 6, not '0'"):
+        Options.from_env({"PROBES": "0"}, Path("/r"))
     env = {"INSTRUMENT": "both", "HYGIENE": "off", "REFINE": "0", "ARRIVALS": "poisson"}
     both = Options.from_env({**env, "WIRE": "off", "CONNECTIONS": "per-request"}, Path("/r"))
     assert both.arrivals == "poisson" and not both.wire and both.connections == "per-request"
