@@ -35,11 +35,11 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C] [--max-changes N]
- *          [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE] [--start KEY=VALUE,…]
- *          [--restore] [--out FILE]
+ *          [--repeats R] [--single-runs S] [--timeout SECONDS] [--node-label KEY=VALUE]
+ *          [--start KEY=VALUE,…] [--restore] [--out FILE]
  * TuneMain --localkube PATH --path tenants|scale|class --controller-jar JAR --api URL
  *          --token-file FILE [--workloads J] [--pods P] [--class NAME] [--image IMAGE] [--controller-log FILE]
- *          [--max-changes N] [--repeats R] [--start KEY=VALUE,…] [--restore]
+ *          [--max-changes N] [--repeats R] [--single-runs S] [--start KEY=VALUE,…] [--restore]
  * </pre>
  *
  * {@code --start} sets localkube's throughput limits before the first run, e.g. Kubernetes'
@@ -48,6 +48,7 @@ import org.slf4j.LoggerFactory;
  * changes.
  *
  * <p>{@code --repeats R} runs the shape R times per iteration and takes the median run (default 1).
+ * {@code --single-runs S}: the model's single-pod input is the fastest of S runs (default 3).
  *
  * <p>{@code --path} tunes one of Isolato's own paths ({@link IsolatoPathBenchmark}): J dedicated
  * tenants onboarded at once (default 50), a pool scaled by P pods (default 9), or a new class with
@@ -82,6 +83,7 @@ public final class TuneMain {
           "pods",
           "repeats",
           "restore",
+          "single-runs",
           "start",
           "timeout",
           "token-file",
@@ -138,6 +140,7 @@ public final class TuneMain {
       }
       maxChanges = num(opt, "max-changes", 5);
       TuningLoop.requireRepeats(num(opt, "repeats", 1));
+      TuningLoop.requireSingleRuns(num(opt, "single-runs", TuningLoop.SINGLE_RUNS));
       timeout = Duration.ofSeconds(num(opt, "timeout", 180));
     } catch (IllegalArgumentException e) {
       usage(e.getMessage());
@@ -211,6 +214,7 @@ public final class TuneMain {
         System.out.println("[tune] starting from " + localkube.start(start));
       }
       return new TuningLoop(bench, settings, Rules.kubernetes134(), num(opt, "repeats", 1))
+          .withSingleRuns(num(opt, "single-runs", TuningLoop.SINGLE_RUNS))
           .run(id, shape, maxChanges, line -> System.out.println("[tune] " + line), x -> {})
           .startingFrom(from);
     } finally {
@@ -292,10 +296,12 @@ public final class TuneMain {
         "tune: "
             + why
             + "\nusage: TuneMain --localkube PATH [--workloads J] [--pods P] [--containers C]"
-            + " [--max-changes N] [--repeats R] [--timeout SECONDS] [--node-label KEY=VALUE]"
+            + " [--max-changes N] [--repeats R] [--single-runs S] [--timeout SECONDS]"
+            + " [--node-label KEY=VALUE]"
             + " [--start KEY=VALUE,…] [--restore] [--out FILE]"
             + "\n       TuneMain --localkube PATH --path tenants|scale|class --controller-jar JAR --api URL"
             + " --token-file FILE [--workloads J] [--pods P] [--max-changes N] [--repeats R]"
+            + " [--single-runs S]"
             + " [--start KEY=VALUE,…] [--restore] [--out FILE]");
     System.exit(2);
   }

@@ -34,6 +34,7 @@ public final class TuningLoop {
   private final ClusterSettings settings;
   private final Rules rules;
   private final int repeats;
+  private final int singleRuns;
 
   public TuningLoop(PipelineBenchmark bench, ClusterSettings settings, Rules rules) {
     this(bench, settings, rules, 1);
@@ -44,11 +45,18 @@ public final class TuningLoop {
    *     can keep or undo a change on noise
    */
   public TuningLoop(PipelineBenchmark bench, ClusterSettings settings, Rules rules, int repeats) {
+    this(bench, settings, rules, repeats, SINGLE_RUNS);
+  }
+
+  private TuningLoop(
+      PipelineBenchmark bench, ClusterSettings settings, Rules rules, int repeats, int singleRuns) {
     requireRepeats(repeats);
+    requireSingleRuns(singleRuns);
     this.bench = bench;
     this.settings = settings;
     this.rules = rules;
     this.repeats = repeats;
+    this.singleRuns = singleRuns;
   }
 
   /**
@@ -195,7 +203,16 @@ public final class TuningLoop {
 
   /** The same loop measuring the median of {@code repeats} runs per iteration. */
   public TuningLoop withRepeats(int repeats) {
-    return new TuningLoop(bench, settings, rules, repeats);
+    return new TuningLoop(bench, settings, rules, repeats, singleRuns);
+  }
+
+  /**
+   * The same loop taking the model's input from the fastest of {@code singleRuns} single-pod runs
+   * per iteration (default {@value #SINGLE_RUNS}); one is enough where only the loop's path is
+   * checked (`make test`), not its numbers.
+   */
+  public TuningLoop withSingleRuns(int singleRuns) {
+    return new TuningLoop(bench, settings, rules, repeats, singleRuns);
   }
 
   /**
@@ -203,21 +220,30 @@ public final class TuningLoop {
    * --repeats}.
    */
   public static int requireRepeats(int repeats) {
-    if (repeats < 1) {
-      throw new IllegalArgumentException("--repeats must be at least 1, was " + repeats);
+    return requireAtLeastOne("--repeats", repeats);
+  }
+
+  /** Refuses fewer than one single-pod run per iteration (the tuner's {@code --single-runs}). */
+  public static int requireSingleRuns(int singleRuns) {
+    return requireAtLeastOne("--single-runs", singleRuns);
+  }
+
+  private static int requireAtLeastOne(String option, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException(option + " must be at least 1, was " + n);
     }
-    return repeats;
+    return n;
   }
 
   /**
    * Single-pod runs per iteration: the model's input is the fastest (a best case; one run is
    * noisy).
    */
-  static final int SINGLE_RUNS = 3;
+  public static final int SINGLE_RUNS = 3;
 
   private PipelineBenchmark.Run single(WorkloadShape one, String name) throws InterruptedException {
     PipelineBenchmark.Run best = null;
-    for (int k = 1; k <= SINGLE_RUNS; k++) {
+    for (int k = 1; k <= singleRuns; k++) {
       PipelineBenchmark.Run r = bench.run(one, name + "-single-" + k);
       best = best == null || r.seconds() < best.seconds() ? r : best;
     }

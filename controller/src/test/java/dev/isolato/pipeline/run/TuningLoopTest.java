@@ -152,6 +152,21 @@ class TuningLoopTest {
         .hasMessageContaining("repeats");
   }
 
+  @Test
+  void theSingleRunsAreThreeUnlessAskedForFewer() {
+    Scripted three = new Scripted(12.0);
+    new TuningLoop(three, nothingToChange(), Rules.kubernetes134())
+        .run("t", new WorkloadShape(1, 20, 1), 0, line -> {}, x -> {});
+    assertThat(three.names).contains("t-1-single-1", "t-1-single-2", "t-1-single-3");
+    Scripted one = new Scripted(12.0);
+    new TuningLoop(one, nothingToChange(), Rules.kubernetes134())
+        .withSingleRuns(1)
+        .run("t", new WorkloadShape(1, 20, 1), 0, line -> {}, x -> {});
+    assertThat(one.names).contains("t-1-single-1").doesNotContain("t-1-single-2");
+    TuningLoop loop = new TuningLoop(one, nothingToChange(), Rules.kubernetes134());
+    assertThatThrownBy(() -> loop.withSingleRuns(0)).hasMessageContaining("--single-runs");
+  }
+
   /** The planes at {@code busy} of 2 cores, read from their cgroups. */
   static CpuMeter.Usage usage(double busy) {
     return new CpuMeter.Usage(true, busy / 5, busy * 4 / 5, 0, busy, 2, true);
