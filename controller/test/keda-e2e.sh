@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end on localkube (reduced, ~2 min warm): with KEDA installed (localkube keda.enabled),
 # a class's pool gets a ScaledObject instead of the CPU HPA, and a load step from 0.5× to 2.5×
-# of one pod's cut-off × pivot makes KEDA add a replica from the rate (cut-off) trigger.
+# of one pod's cut-off × pivot makes KEDA add a replica from the rate (cut-off) trigger; before
+# it, a raise written with the direct path's floor holds against KEDA's HPA and one without is
+# taken back.
 # The direct path is off here, so that the replica is KEDA's (scale-ups by the direct path are
 # tested in the reaction-time benchmark and DirectScalerIT).
 set -euo pipefail
@@ -39,6 +41,43 @@ kubectl -n $NS wait --for=condition=Ready scaledobject/saas-bench --timeout=60s 
   || die "ScaledObject not Ready: $(kubectl -n $NS get scaledobject saas-bench -o jsonpath='{.status.conditions}')"
 kubectl -n $NS get hpa keda-hpa-saas-bench >/dev/null || die "KEDA made no HPA"
 log "ScaledObject Ready: rate trigger at $THRESHOLD req/s per pod ($CUTOFF × $PIVOT %), KEDA's HPA in place"
+
+replicas() { kubectl -n $NS get deploy saas-bench -o jsonpath='{.spec.replicas}'; }
+field_is() { # KIND JSONPATH VALUE
+  [ "$(kubectl -n $NS get "$1" -o jsonpath="$2")" = "$3" ]
+}
+within() { # SECONDS WHAT COMMAND...: polls COMMAND until it succeeds
+  local deadline=$((SECONDS + $1)) limit=$1 what=$2; shift 2
+  until "$@"; do [ $SECONDS -lt $deadline ] || die "$what: not within $limit s"; sleep 0.5; done
+}
+holds() { # SECONDS WHAT COMMAND...: COMMAND succeeds at every poll for SECONDS
+  local end=$((SECONDS + $1)) what=$2; shift 2
+  while [ $SECONDS -lt $end ]; do "$@" || die "$what"; sleep 0.5; done
+}
+# A raise the HPA does not know of (the idle pool's metric asks for one pod) is undone at its
+# next sync: what happened to a direct-path raise on 2026-11-28. Only once the HPA has synced:
+# its first sync takes the replicas it finds as its recent recommendation and holds them for the
+# scale-down window (120 s).
+within 60 "KEDA's HPA never synced" field_is hpa/keda-hpa-saas-bench '{.status.conditions[?(@.type=="AbleToScale")].status}' True
+t0=$SECONDS
+kubectl -n $NS scale deploy saas-bench --replicas=2 >/dev/null
+within 45 "KEDA's HPA did not take back a raise it does not know of" field_is deploy/saas-bench '{.spec.replicas}' 1
+log "a raise without a floor: KEDA's HPA took it back after $((SECONDS - t0)) s"
+# The direct path writes its floor with the raise (DirectFloor): the ScaledObject's, hence the
+# HPA's, minimum while it holds; after it the pool's autoscaler decides again.
+until=$(date -u -d '+40 seconds' +%Y-%m-%dT%H:%M:%SZ)
+kubectl -n $NS patch deploy saas-bench --type merge -p "$(printf '{"metadata":{"annotations":{"isolato.dev/direct-floor":"2","isolato.dev/direct-floor-until":"%s"}},"spec":{"replicas":2}}' "$until")" >/dev/null
+t0=$SECONDS
+within 15 "the ScaledObject's minimum did not follow the floor" field_is scaledobject/saas-bench '{.spec.minReplicaCount}' 2
+within 15 "KEDA's HPA did not take the floor as its minimum" field_is hpa/keda-hpa-saas-bench '{.spec.minReplicas}' 2
+within 20 "the pool is not at the floor" field_is deploy/saas-bench '{.spec.replicas}' 2
+log "floor until $until: the ScaledObject's and KEDA's HPA's minimum 2 after $((SECONDS - t0)) s"
+holds 20 "KEDA's HPA took back a raise held as its floor" field_is deploy/saas-bench '{.spec.replicas}' 2
+log "the raise held through 20 s (more than one HPA sync)"
+within 30 "the ScaledObject's minimum stayed at the floor after it ended" field_is scaledobject/saas-bench '{.spec.minReplicaCount}' 1
+[ "$(date -u +%s)" -ge "$(date -u -d "$until" +%s)" ] || die "the floor was lowered before its end ($until)"
+within 45 "KEDA's HPA did not scale down after the floor ended" field_is deploy/saas-bench '{.spec.replicas}' 1
+log "after the floor's end ($until) the minimum went back to the plan and KEDA's HPA scaled to 1"
 
 # The step: two open-loop streams add up, 0.5× from the start and 2× more from 10 s on
 # (2.5× in all), held until a second replica exists (at most 130 s).

@@ -20,6 +20,11 @@ public class ScalingConfig {
   @Bean(destroyMethod = "close")
   DirectScaler directScaler(
       KubernetesClient client, ScalingProperties props, MeterRegistry registry) {
-    return new DirectScaler(client, props.direct().enabled(), props.direct().interval(), registry);
+    return new DirectScaler(
+        client,
+        props.direct().enabled(),
+        props.direct().interval(),
+        props.direct().hold(),
+        registry);
   }
 }

@@ -1,6 +1,7 @@
 package dev.isolato.config;
 
 import dev.isolato.scaling.Autoscaler;
+import dev.isolato.scaling.DirectFloor;
 import dev.isolato.tenancy.KedaSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -18,7 +19,7 @@ public record ScalingProperties(Autoscaler.Mode autoscaler, Keda keda, Direct di
   public ScalingProperties {
     autoscaler = autoscaler == null ? Autoscaler.Mode.auto : autoscaler;
     keda = keda == null ? new Keda(null, 0, -1, 0, -1) : keda;
-    direct = direct == null ? new Direct(true, null) : direct;
+    direct = direct == null ? new Direct(true, null, null) : direct;
   }
 
   /** Defaults in docs/autoscaling.md: chosen from the reaction-time benchmark. */
@@ -54,10 +55,20 @@ public record ScalingProperties(Autoscaler.Mode autoscaler, Keda keda, Direct di
    * The direct scaling path: pool pods scraped, replicas raised without an autoscaler.
    *
    * @param interval how often the pool pods are scraped; at most 1 s (the issue's ≥ 1 Hz)
+   * @param hold how long a raise stays the autoscaler's minimum (DirectFloor): KEDA's scale-down
+   *     window by default, at most DirectFloor.MAX_HOLD
    */
-  public record Direct(boolean enabled, Duration interval) {
+  public record Direct(boolean enabled, Duration interval, Duration hold) {
     public Direct {
       interval = interval == null ? Duration.ofSeconds(1) : interval;
+      hold = hold == null ? Duration.ofMinutes(2) : hold;
+      if (hold.isNegative() || hold.compareTo(DirectFloor.MAX_HOLD) > 0) {
+        throw new IllegalArgumentException(
+            "isolato.scaling.direct.hold must be between 0 and "
+                + DirectFloor.MAX_HOLD
+                + ", not "
+                + hold);
+      }
       if (interval.isNegative()
           || interval.isZero()
           || interval.compareTo(Duration.ofSeconds(1)) > 0) {

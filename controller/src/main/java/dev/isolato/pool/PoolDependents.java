@@ -2,6 +2,7 @@ package dev.isolato.pool;
 
 import static io.javaoperatorsdk.operator.processing.dependent.kubernetes.BooleanWithUndefined.TRUE;
 
+import dev.isolato.scaling.DirectFloor;
 import dev.isolato.scaling.ScaledObject;
 import dev.isolato.scaling.ScaledObjects;
 import dev.isolato.tenancy.PoolObjects;
@@ -24,6 +25,7 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.time.Instant;
 
 /**
  * The dependents of a pool, one class per object, each built by its {@link PoolObjects} builder
@@ -157,8 +159,26 @@ final class PoolDependents {
       informer = @Informer(labelSelector = MANAGED))
   public static final class CpuAutoscaler extends PoolObjectDependent<HorizontalPodAutoscaler> {
     public CpuAutoscaler() {
-      super(HorizontalPodAutoscaler.class, PoolObjects::autoscaler);
+      super(HorizontalPodAutoscaler.class, null);
     }
+
+    @Override
+    protected HorizontalPodAutoscaler desired(SloPool pool, Context<SloPool> context) {
+      PoolObjects.Input in = input(pool, context);
+      return (HorizontalPodAutoscaler) PoolObjects.autoscaler(in, minReplicas(pool, in, context));
+    }
+  }
+
+  /**
+   * The autoscaler's floor: the plan, raised by the direct path's last raise while it holds, so
+   * that the HPA does not undo it at its next sync ({@link DirectFloor}).
+   */
+  static int minReplicas(SloPool pool, PoolObjects.Input in, Context<SloPool> context) {
+    return DirectFloor.minReplicas(
+        in.plan().replicas(),
+        in.sloClass().getSpec().maxReplicas,
+        PoolReconciler.directFloor(pool, context),
+        Instant.now());
   }
 
   /**
@@ -177,7 +197,9 @@ final class PoolDependents {
 
     @Override
     protected ScaledObject desired(SloPool pool, Context<SloPool> context) {
-      return ScaledObject.of(ScaledObjects.forPool(input(pool, context), pool.getSpec().keda));
+      PoolObjects.Input in = input(pool, context);
+      return ScaledObject.of(
+          ScaledObjects.forPool(in, minReplicas(pool, in, context), pool.getSpec().keda));
     }
   }
 

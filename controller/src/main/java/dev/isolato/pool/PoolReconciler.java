@@ -1,5 +1,6 @@
 package dev.isolato.pool;
 
+import dev.isolato.scaling.DirectFloor;
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.NotOwned;
 import dev.isolato.tenancy.PoolKeys;
@@ -24,8 +25,10 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconci
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -33,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -208,8 +212,19 @@ public class PoolReconciler implements Reconciler<SloPool> {
         PoolProgress.same(pool.getStatus(), step.status())
             ? UpdateControl.noUpdate()
             : UpdateControl.patchStatus(statusPatch(pool, step.status()));
-    return step.recheck().map(control::rescheduleAfter).orElse(control);
+    // a direct-path floor that holds is lowered by the pass after it ends
+    Optional<Duration> recheck =
+        Stream.of(
+                step.recheck(),
+                DirectFloor.remaining(directFloor(pool, context), Instant.now())
+                    .map(d -> d.plus(FLOOR_MARGIN)))
+            .flatMap(Optional::stream)
+            .min(Comparator.naturalOrder());
+    return recheck.map(control::rescheduleAfter).orElse(control);
   }
+
+  /** After a floor's end, so that the pass sees it ended. */
+  private static final Duration FLOOR_MARGIN = Duration.ofMillis(200);
 
   /** Step 0, owner: whether the class that owns the pool (by uid) still exists. */
   private static boolean classLive(SloPool pool, Context<SloPool> context) {
@@ -254,21 +269,30 @@ public class PoolReconciler implements Reconciler<SloPool> {
    * the last push, or while they have yet to accept a rotated key's token.
    */
   private Table table(SloPool pool, Context<SloPool> context) {
-    String ns = pool.getMetadata().getName();
-    // the pool's own Deployment (the filler's lives in the same namespace)
-    Deployment deployment =
-        context
-            .eventSourceRetriever()
-            .getEventSourceFor(Deployment.class, "deployment")
-            .getSecondaryResources(pool)
-            .stream()
-            .filter(d -> ns.equals(d.getMetadata().getNamespace()))
-            .filter(d -> dev.isolato.tenancy.Workload.NAME.equals(d.getMetadata().getName()))
-            .findFirst()
-            .orElse(null);
+    Deployment deployment = workload(pool, context).orElse(null);
     PoolTokens.Keys keys = PoolInput.keys(context.getSecondaryResource(Secret.class, KEYS));
     boolean rotating = PoolInput.rotating(pool, keys);
     return new Table(pool, pods(deployment, pool.getSpec().replicas), keys, rotating);
+  }
+
+  /**
+   * The pool's own Deployment as the informer has it (the filler's lives in the same namespace).
+   */
+  static Optional<Deployment> workload(SloPool pool, Context<SloPool> context) {
+    String ns = pool.getMetadata().getName();
+    return context
+        .eventSourceRetriever()
+        .getEventSourceFor(Deployment.class, "deployment")
+        .getSecondaryResources(pool)
+        .stream()
+        .filter(d -> ns.equals(d.getMetadata().getNamespace()))
+        .filter(d -> dev.isolato.tenancy.Workload.NAME.equals(d.getMetadata().getName()))
+        .findFirst();
+  }
+
+  /** The direct path's last raise, as written on the pool's Deployment. */
+  static Optional<DirectFloor> directFloor(SloPool pool, Context<SloPool> context) {
+    return workload(pool, context).flatMap(d -> DirectFloor.read(d.getMetadata().getAnnotations()));
   }
 
   /** The pool's table against its pods: whether a push is due, the push, and the next status. */

@@ -11,7 +11,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -19,6 +22,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +41,10 @@ import org.slf4j.LoggerFactory;
  * The direct path, faster than any polling autoscaler: every {@code interval} it scrapes the
  * /metrics of every ready pool pod itself (no Prometheus, no HPA sync in between), computes each
  * pool's offered rate ({@link PoolRate}) and, when two readings in a row need more pods than the
- * pool has at the class's per-pod threshold, raises the Deployment's replicas ({@link FloorRaise}).
- * Scaling down stays with KEDA or the HPA. Pool pods admit the controller on their Service port
- * (NetworkPolicy), which also serves /metrics.
+ * pool has at the class's per-pod threshold, raises the Deployment's replicas ({@link FloorRaise}),
+ * held as the autoscaler's minimum for {@code hold} ({@link DirectFloor}). Scaling down stays with
+ * KEDA or the HPA. Pool pods admit the controller on their Service port (NetworkPolicy), which also
+ * serves /metrics.
  */
 public final class DirectScaler implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DirectScaler.class);
@@ -49,6 +54,7 @@ public final class DirectScaler implements AutoCloseable {
   private final KubernetesClient client;
   private final boolean enabled;
   private final Duration interval;
+  private final Duration hold;
   private final int metricsPort;
   private final HttpClient http;
   private final MeterRegistry registry;
@@ -60,8 +66,12 @@ public final class DirectScaler implements AutoCloseable {
   private ScheduledExecutorService timer;
 
   public DirectScaler(
-      KubernetesClient client, boolean enabled, Duration interval, MeterRegistry registry) {
-    this(client, enabled, interval, Workload.PORT, registry);
+      KubernetesClient client,
+      boolean enabled,
+      Duration interval,
+      Duration hold,
+      MeterRegistry registry) {
+    this(client, enabled, interval, hold, Workload.PORT, registry);
   }
 
   /** With the pods' metrics on {@code metricsPort} (tests: a local stand-in for the pods). */
@@ -69,9 +79,11 @@ public final class DirectScaler implements AutoCloseable {
       KubernetesClient client,
       boolean enabled,
       Duration interval,
+      Duration hold,
       int metricsPort,
       MeterRegistry registry) {
     this.metricsPort = metricsPort;
+    this.hold = hold;
     this.client = client;
     this.enabled = enabled;
     this.interval = interval;
@@ -174,7 +186,20 @@ public final class DirectScaler implements AutoCloseable {
 
   private void raise(String ns, String cls, int from, int to, double rate, double perPod) {
     try {
-      client.apps().deployments().inNamespace(ns).withName(Workload.NAME).scale(to);
+      // the replicas and the floor that keeps the autoscaler from undoing them, in one write
+      client
+          .apps()
+          .deployments()
+          .inNamespace(ns)
+          .withName(Workload.NAME)
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              Serialization.asJson(
+                  Map.of(
+                      "metadata",
+                      Map.of("annotations", DirectFloor.of(to, Instant.now(), hold).annotations()),
+                      "spec",
+                      Map.of("replicas", to))));
       Counter.builder("isolato_direct_scale_ups_total")
           .description("Replica raises by the direct scaling path")
           .tag("class", cls)

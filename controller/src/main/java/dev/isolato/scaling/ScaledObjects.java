@@ -34,7 +34,12 @@ public final class ScaledObjects {
 
   /** The pool's ScaledObject: what its HorizontalPodAutoscaler would be, on KEDA's triggers. */
   public static GenericKubernetesResource forPool(PoolObjects.Input in, KedaSettings s) {
-    return of((HorizontalPodAutoscaler) PoolObjects.autoscaler(in), in.sloClass(), s);
+    return forPool(in, in.plan().replicas(), s);
+  }
+
+  /** The same with {@code min} as its floor (the plan, or a direct-path raise that holds). */
+  public static GenericKubernetesResource forPool(PoolObjects.Input in, int min, KedaSettings s) {
+    return of((HorizontalPodAutoscaler) PoolObjects.autoscaler(in, min), in.sloClass(), s);
   }
 
   static GenericKubernetesResource of(HorizontalPodAutoscaler hpa, SloClass cls, KedaSettings s) {

@@ -587,8 +587,12 @@ public final class PoolObjects {
 
   /** The plan is the floor; the HPA adds pods up to the class bound at the pivot point. */
   public static HasMetadata autoscaler(Input in) {
+    return autoscaler(in, in.plan().replicas());
+  }
+
+  /** The HPA with {@code min} as its floor (the plan, or a direct-path raise that still holds). */
+  public static HasMetadata autoscaler(Input in, int min) {
     SloClassSpec s = in.sloClass().getSpec();
-    int min = in.plan().replicas();
     return new HorizontalPodAutoscalerBuilder()
         .withMetadata(meta(in, Workload.NAME, true))
         .withNewSpec()

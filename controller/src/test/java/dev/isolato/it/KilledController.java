@@ -68,7 +68,12 @@ final class KilledController implements AutoCloseable {
             new SimpleMeterRegistry(),
             "",
             Autoscaler.hpaOnly(),
-            new DirectScaler(client, false, Duration.ofSeconds(1), new SimpleMeterRegistry()),
+            new DirectScaler(
+                client,
+                false,
+                Duration.ofSeconds(1),
+                Duration.ofMinutes(2),
+                new SimpleMeterRegistry()),
             new StaticListableBeanFactory().getBeanProvider(TenantProfilerLoop.class),
             new StaticListableBeanFactory()
                 .getBeanProvider(dev.isolato.verification.VerificationLoop.class),

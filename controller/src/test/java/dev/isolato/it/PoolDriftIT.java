@@ -3,12 +3,18 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.isolato.scaling.DirectFloor;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -112,6 +118,53 @@ class PoolDriftIT extends ItBase {
               assertThat(table.getData()).containsKey("tenants.json");
               assertThat(quota.getSpec().getHard()).containsKey("pods");
             });
+  }
+
+  @Test
+  @Order(4)
+  void aDirectRaiseIsTheAutoscalersMinimumUntilItsHoldEnds() {
+    // what the direct path writes: the replicas and their floor, in one merge patch
+    DirectFloor floor = DirectFloor.of(2, Instant.now(), Duration.ofSeconds(6));
+    kube.apps()
+        .deployments()
+        .inNamespace(POOL)
+        .withName("saas-bench")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(
+                Map.of(
+                    "metadata",
+                    Map.of("annotations", floor.annotations()),
+                    "spec",
+                    Map.of("replicas", 2))));
+    await().atMost(REPAIRED).until(() -> hpaMin() == 2);
+    assertThat(Instant.now()).isBefore(floor.until());
+    // lowered by the pass the reconciler scheduled for the floor's end: no other event comes
+    await()
+        .atMost(Duration.between(Instant.now(), floor.until()).plus(REPAIRED))
+        .until(() -> hpaMin() == 1);
+    assertThat(Instant.now()).isAfter(floor.until());
+    // the Deployment keeps what it has: scaling down is the autoscaler's
+    assertThat(
+            kube.apps()
+                .deployments()
+                .inNamespace(POOL)
+                .withName("saas-bench")
+                .get()
+                .getSpec()
+                .getReplicas())
+        .isEqualTo(2);
+  }
+
+  private static int hpaMin() {
+    return kube.autoscaling()
+        .v2()
+        .horizontalPodAutoscalers()
+        .inNamespace(POOL)
+        .withName("saas-bench")
+        .get()
+        .getSpec()
+        .getMinReplicas();
   }
 
   /** Server-side applies {@code live} changed by {@code change}, as Isolato's field manager. */

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,6 +157,7 @@ class DirectScalerIT {
             kube,
             true,
             Duration.ofMillis(200),
+            Duration.ofMinutes(2),
             pod.getAddress().getPort(),
             new SimpleMeterRegistry())) {
       scaler.start();
@@ -172,6 +174,21 @@ class DirectScalerIT {
       long step = System.nanoTime();
       await().atMost(Duration.ofSeconds(3)).until(() -> replicas() == 3);
       assertThat((System.nanoTime() - step) / 1e9).isLessThan(3);
+      // written with the floor the pool's autoscaler takes as its minimum for the hold
+      Instant after = Instant.now();
+      DirectFloor floor =
+          DirectFloor.read(
+                  kube.apps()
+                      .deployments()
+                      .inNamespace(NS)
+                      .withName(Workload.NAME)
+                      .get()
+                      .getMetadata()
+                      .getAnnotations())
+              .orElseThrow();
+      assertThat(floor.replicas()).isEqualTo(3);
+      assertThat(Duration.between(after, floor.until()))
+          .isBetween(Duration.ofSeconds(110), Duration.ofMinutes(2));
     }
   }
 }
