@@ -7,7 +7,9 @@ latency ms, 2xx), load.json (openloop's run, with -self-stats' "generator"), cla
 replicas.txt (watch lines stamped on arrival: `unix µs|plan replicas|SloHeld|effective cut-off|
 message` and `unix µs|spec replicas|ready replicas`), and cpu-<mark>.json + stat-<mark> (the
 gold pod's and the neighbour's cgroup CPU and /proc/stat at the load's start, the neighbour's
-apply and the end). Everything here but `plot` is pure: text in, figures out.
+apply and the end), and preempted.json (the Events `Preempted` of the neighbour's pods at the
+phase's end: a class's new pods outrank a plain Deployment and may evict it). Everything here but
+`plot` is pure: text in, figures out.
 """
 
 from __future__ import annotations
@@ -162,6 +164,7 @@ class Phase:
     neighbour_millicores: float | None
     node_busy_alone_pct: float | None
     node_busy_neighbour_pct: float | None
+    neighbour_preempted_s: float | None = None  # → the neighbour's first pod preempted
 
     def goals(self) -> tuple[bool, bool]:
         """(p95 back under target ≤ 60 s, no silent violation longer than 30 s)."""
@@ -186,6 +189,7 @@ def analyse(
     cpu: dict[str, dict],
     stat: dict[str, str],
     calibration: dict | None = None,
+    preemptions: list[dict] | None = None,
 ) -> Phase:
     t0 = neighbour_start(meta)
     cal = calibration or {}
@@ -266,7 +270,31 @@ def analyse(
         neighbour_millicores=millicores(during, "neighbourCpuNs"),
         node_busy_alone_pct=busy("start", "apply"),
         node_busy_neighbour_pct=busy("apply", "end"),
+        neighbour_preempted_s=_round(
+            preempted_after(preemptions or [], t0, meta.get("neighbourName", "noisy-neighbour"))
+        ),
     )
+
+
+def preempted_after(events: list[dict], t0: float, neighbour: str) -> float | None:
+    """Seconds from `t0` to the first `Preempted` Event of a pod of the `neighbour` Deployment at
+    or after it (Events of an earlier phase stay in the namespace for an hour); None when the
+    neighbour was never preempted."""
+    times = []
+    for e in events:
+        if not (e.get("involvedObject") or {}).get("name", "").startswith(neighbour + "-"):
+            continue
+        stamp = (
+            e.get("lastTimestamp")
+            or e.get("firstTimestamp")
+            or e.get("eventTime")
+            or (e.get("metadata") or {}).get("creationTimestamp")
+        )
+        if e.get("reason") == "Preempted" and stamp:
+            t = datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+            if t >= t0 - 1:  # Event times are whole seconds
+                times.append(max(0.0, t - t0))
+    return min(times) if times else None
 
 
 def _round(v: float | None) -> float | None:
@@ -338,6 +366,14 @@ def verdict(runs: list[tuple[str, list[Phase]]]) -> list[str]:
         + "; → plan raised: "
         + spread([p.plan_raised_s for p in on if p.plan_raised_s is not None]),
     ]
+    lines += [
+        f"- {p.phase}, run {i + 1}: **the neighbour was preempted** {fmt(p.neighbour_preempted_s)}"
+        " after its start (the class's new pods outrank it): what followed is its eviction, not"
+        " the pool carrying the load beside it"
+        for i, (_, ps) in enumerate(runs)
+        for p in ps
+        if p.neighbour_preempted_s is not None
+    ]
     return lines
 
 
@@ -368,6 +404,7 @@ def read_phase(d: Path) -> Phase:
     cpu = {m: json.loads((d / f"cpu-{m}.json").read_text()) for m in marks}
     stat = {m: (d / f"stat-{m}").read_text() for m in marks}
     cal = d / "calibration.json"
+    pre = d / "preempted.json"
     return analyse(
         json.loads((d / "meta.json").read_text()),
         samples,
@@ -378,6 +415,7 @@ def read_phase(d: Path) -> Phase:
         cpu,
         stat,
         json.loads(cal.read_text()) if cal.exists() else None,
+        json.loads(pre.read_text()).get("items", []) if pre.exists() else None,
     )
 
 

@@ -194,6 +194,8 @@ phase() { # off|on
   LOAD_PID=
   snapshot "$dir" end
   if [ "$KIND" != none ]; then
+    # the class's new pods outrank the neighbour and may have evicted it
+    kubectl -n default get events --field-selector reason=Preempted -o json > "$dir/preempted.json"
     kubectl -n default delete deploy $NEIGHBOUR --wait=true >/dev/null
     kubectl -n default wait --for=delete pod -l app=$NEIGHBOUR --timeout=60s >/dev/null 2>&1 || true
   fi
@@ -201,11 +203,11 @@ phase() { # off|on
   jq -n --arg p "$p" --arg kind "$KIND" --argjson apply "$t_apply" --arg started "$started" --argjson rate "$rate" \
     --argjson cutoff "$cutoff" --argjson commit "$COMMIT" --arg calibrated "$([ -f "$dir/calibration.json" ] && echo true || echo false)" --argjson share "$SHARE" --argjson lead "$LEAD" --argjson observe "$OBSERVE" \
     --argjson target $TARGET_MS --arg cpu $POD_CPU --argjson profile $PROFILE --argjson declared $DECLARED \
-    --argjson pivot $PIVOT --argjson max $MAX --arg ncpu "$NEIGHBOUR_CPU" --argjson nthreads "$NEIGHBOUR_THREADS" \
+    --argjson pivot $PIVOT --argjson max $MAX --arg ncpu "$NEIGHBOUR_CPU" --argjson nthreads "$NEIGHBOUR_THREADS" --arg nname "$NEIGHBOUR" \
     '{phase: $p, kind: $kind, applyUnixUs: $apply, neighbourStartedAt: $started, rateRps: $rate,
       calibratedRps: $cutoff, calibratedHere: ($calibrated == "true"), commitPct: $commit, sharePct: $share, leadSeconds: $lead, observeSeconds: $observe, targetMs: $target,
       podCpu: $cpu, profileCpu: $profile, declaredRps: $declared, pivotPercent: $pivot, maxReplicas: $max,
-      neighbourCpuRequest: $ncpu, neighbourThreads: $nthreads}' > "$dir/meta.json"
+      neighbourCpuRequest: $ncpu, neighbourThreads: $nthreads, neighbourName: $nname}' > "$dir/meta.json"
   delete_tenant_and_class "$TENANT" "$CLASS"
   kubectl wait --for=delete namespace/"$NS" --timeout=90s >/dev/null 2>&1 || log "namespace $NS not gone in 90 s"
   stop_controller

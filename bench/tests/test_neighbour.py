@@ -1,3 +1,5 @@
+from datetime import UTC, datetime
+
 from isolato_bench import neighbour as nb
 
 T0 = 1_800_000_000.0  # the neighbour's start, Unix s
@@ -163,6 +165,24 @@ def test_the_verdict_judges_the_loop_on_phase_and_says_not_met():
     assert "longest 9 s, 35 s" in text  # the late run: 5 s → 40 s unreported
     one = "\n".join(nb.verdict([("r1", [off, good])]))
     assert "(loop on): met — 25 s; 25 s (1 run)" in one
+
+
+def test_a_preempted_neighbour_is_said_and_an_earlier_phases_preemption_is_not():
+    def event(t: float, reason: str = "Preempted", pod: str = "noisy-neighbour-5d8-x2") -> dict:
+        stamp = datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return {"reason": reason, "lastTimestamp": stamp, "involvedObject": {"name": pod}}
+
+    # an earlier phase's, another reason's, another pod's
+    earlier = [event(T0 - 200), event(T0 + 3, "Killing"), event(T0 + 5, pod="someone-else-1")]
+    assert nb.preempted_after(earlier, T0, "noisy-neighbour") is None
+    later = [*earlier, event(T0 + 12), event(T0 + 10)]
+    assert nb.preempted_after(later, T0, "noisy-neighbour") == 10.0
+    kept = nb.analyse(meta(), samples(5, 25), 0, LOAD, [], [], CPU, {}, None, earlier)
+    evicted = nb.analyse(meta(), samples(5, 25), 0, LOAD, [], [], CPU, {}, None, [event(T0 + 10)])
+    assert kept.neighbour_preempted_s is None and evicted.neighbour_preempted_s == 10.0
+    text = "\n".join(nb.verdict([("r1", [kept]), ("r2", [evicted])]))
+    assert "on, run 2: **the neighbour was preempted** 10 s after its start" in text
+    assert "run 1: **the neighbour was preempted" not in text
 
 
 def test_the_section_names_the_setting_and_links_the_plot():
