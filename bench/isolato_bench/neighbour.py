@@ -367,10 +367,10 @@ def verdict(runs: list[tuple[str, list[Phase]]]) -> list[str]:
         + spread([p.plan_raised_s for p in on if p.plan_raised_s is not None]),
     ]
     lines += [
-        f"- {p.phase}, run {i + 1}: **the neighbour was preempted** {fmt(p.neighbour_preempted_s)}"
+        f"- {name} {p.phase}: **the neighbour was preempted** {fmt(p.neighbour_preempted_s)}"
         " after its start (the class's new pods outrank it): what followed is its eviction, not"
         " the pool carrying the load beside it"
-        for i, (_, ps) in enumerate(runs)
+        for name, ps in runs
         for p in ps
         if p.neighbour_preempted_s is not None
     ]

@@ -181,8 +181,8 @@ def test_a_preempted_neighbour_is_said_and_an_earlier_phases_preemption_is_not()
     evicted = nb.analyse(meta(), samples(5, 25), 0, LOAD, [], [], CPU, {}, None, [event(T0 + 10)])
     assert kept.neighbour_preempted_s is None and evicted.neighbour_preempted_s == 10.0
     text = "\n".join(nb.verdict([("r1", [kept]), ("r2", [evicted])]))
-    assert "on, run 2: **the neighbour was preempted** 10 s after its start" in text
-    assert "run 1: **the neighbour was preempted" not in text
+    assert "- r2 on: **the neighbour was preempted** 10 s after its start" in text
+    assert "r1 on: **the neighbour was preempted" not in text
 
 
 def test_the_section_names_the_setting_and_links_the_plot():
