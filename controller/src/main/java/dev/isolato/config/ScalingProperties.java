@@ -61,14 +61,9 @@ public record ScalingProperties(Autoscaler.Mode autoscaler, Keda keda, Direct di
   public record Direct(boolean enabled, Duration interval, Duration hold) {
     public Direct {
       interval = interval == null ? Duration.ofSeconds(1) : interval;
-      hold = hold == null ? Duration.ofMinutes(2) : hold;
-      if (hold.isNegative() || hold.compareTo(DirectFloor.MAX_HOLD) > 0) {
-        throw new IllegalArgumentException(
-            "isolato.scaling.direct.hold must be between 0 and "
-                + DirectFloor.MAX_HOLD
-                + ", not "
-                + hold);
-      }
+      hold =
+          DirectFloor.requireHold(
+              hold == null ? Duration.ofMinutes(2) : hold, "isolato.scaling.direct.hold");
       if (interval.isNegative()
           || interval.isZero()
           || interval.compareTo(Duration.ofSeconds(1)) > 0) {

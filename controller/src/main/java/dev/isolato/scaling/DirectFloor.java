@@ -33,11 +33,16 @@ public record DirectFloor(int replicas, Instant until) {
 
   /** A floor of {@code replicas} from {@code now} for {@code hold} (at most {@link #MAX_HOLD}). */
   public static DirectFloor of(int replicas, Instant now, Duration hold) {
+    return new DirectFloor(replicas, now.plus(requireHold(hold, "a direct floor's hold")));
+  }
+
+  /** {@code hold}, refused (naming {@code what}) unless between 0 and {@link #MAX_HOLD}. */
+  public static Duration requireHold(Duration hold, String what) {
     if (hold.isNegative() || hold.compareTo(MAX_HOLD) > 0) {
       throw new IllegalArgumentException(
-          "a direct floor's hold must be between 0 and " + MAX_HOLD + ", not " + hold);
+          what + " must be between 0 and " + MAX_HOLD + ", not " + hold);
     }
-    return new DirectFloor(replicas, now.plus(hold));
+    return hold;
   }
 
   /** The floor a Deployment's annotations hold; none when absent or malformed. */
