@@ -68,10 +68,24 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
                 : e.getMessage();
     ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
     p.setTitle("Kubernetes API server: " + (unreachable ? "unreachable" : "HTTP " + e.getCode()));
-    if (unreachable) {
-      return ResponseEntity.status(status).header(HttpHeaders.RETRY_AFTER, "1").body(p);
+    if (unreachable || e.getCode() == 429) {
+      return ResponseEntity.status(status)
+          .header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds(e)))
+          .body(p);
     }
     return ResponseEntity.status(status).body(p);
+  }
+
+  /**
+   * When to retry: what the API server asked for with its 429 (its flow control's
+   * retryAfterSeconds, at most 10 s), else 1 s.
+   */
+  static int retryAfterSeconds(KubernetesClientException e) {
+    Integer asked =
+        e.getStatus() != null && e.getStatus().getDetails() != null
+            ? e.getStatus().getDetails().getRetryAfterSeconds()
+            : null;
+    return asked == null ? 1 : Math.max(1, Math.min(10, asked));
   }
 
   /** Unreadable JSON or a value of the wrong type: name the field Jackson stopped at. */

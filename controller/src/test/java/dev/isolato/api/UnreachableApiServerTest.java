@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import dev.isolato.DocClaim;
 import dev.isolato.config.IsolatoProperties;
 import dev.isolato.config.KubernetesConfig;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -70,12 +71,34 @@ class UnreachableApiServerTest {
   }
 
   @Test
-  @DocClaim("docs/api.md: `Retry-After: 1` only when the API server did not answer")
+  @DocClaim("docs/api.md: `Retry-After: 1` when the API server did not answer")
+  @DocClaim("docs/api.md: a 5xx has none")
   void anApiServerThatAnswers5xxIs503WithoutRetryAfter() {
     ResponseEntity<ProblemDetail> r =
         new ProblemAdvice().kubernetes(new KubernetesClientException("etcd is down", 500, null));
     assertThat(r.getStatusCode().value()).isEqualTo(503);
     assertThat(r.getHeaders().containsKey("Retry-After")).isFalse();
+  }
+
+  @Test
+  @DocClaim("docs/api.md: a 429 of the API server's flow control is 503 with its `Retry-After`")
+  void anApiServerThatAsksToComeBackLaterIs503WithItsRetryAfter() {
+    for (var asked : java.util.Arrays.asList(null, 0, 3, 600)) {
+      var status =
+          new StatusBuilder()
+              .withCode(429)
+              .withMessage("too many requests, please try again later")
+              .withNewDetails()
+              .withRetryAfterSeconds(asked)
+              .endDetails()
+              .build();
+      ResponseEntity<ProblemDetail> r =
+          new ProblemAdvice().kubernetes(new KubernetesClientException(status));
+      assertThat(r.getStatusCode().value()).isEqualTo(503);
+      assertThat(r.getHeaders().getFirst("Retry-After"))
+          .as("asked %s", asked)
+          .isEqualTo(asked == null || asked < 1 ? "1" : asked > 10 ? "10" : asked.toString());
+    }
   }
 
   private static void assertAnswers503Within5s(int port) throws Exception {
