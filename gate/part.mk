@@ -13,8 +13,9 @@ GATE_FUZZ_SECONDS ?= 30
 
 gate-build: saas-bench-build ## build isolato-gate (static binary) and its tests
 
-test-gate-unit: gate-build ## isolato-gate unit, HTTP (abuse table, 4,000 idle connections) and process tests
+test-gate-unit: gate-build ## isolato-gate unit, HTTP (abuse table, 4,000 idle connections) and process tests; its memory in a pool pod's cgroup
 	@cd $(SAAS_BENCH_BUILD) && ctest --output-on-failure -R '^gate_'
+	@python3 gate/test/memory_test.py $(GATE_BIN) controller/src/main/java/dev/isolato/tenancy/Workload.java
 	@echo "[gate] unit + HTTP + process tests passed"
 
 test-gate-asan: saas-bench-asan-build ## the isolato-gate tests again under ASan+UBSan (LSan on)

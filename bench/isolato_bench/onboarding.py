@@ -17,7 +17,7 @@ from pathlib import Path
 
 from runner.sections import load_average, write_section
 
-from isolato_bench.burst_answers import Attempt, tally
+from .burst_answers import Attempt, tally
 
 API, METRICS, TOKEN = os.environ["API"], os.environ["METRICS"], os.environ["TOKEN"]
 IMAGE = "localhost/isolato/saas-bench:dev"

@@ -117,7 +117,7 @@ class PoolObjectsTest {
             "--admin-token-file",
             "/etc/saas-bench/admin/token",
             "--max-connections",
-            "1536",
+            "1024",
             "--forward-table");
     assertThat(gate.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(gate.getVolumeMounts())
