@@ -103,16 +103,17 @@ void Gate::accept() {
       });
       return;
     }
-    if (static_cast<std::size_t>(metrics_.connections().load(std::memory_order_relaxed)) >= config_.max_connections) {
+    const auto open = static_cast<std::size_t>(metrics_.connections().load(std::memory_order_relaxed));
+    if (open >= config_.max_connections + config_.probe_connections) {
       GateMetrics::rejected(metrics_.unknown_tenant(), Reject::overload);
-      boost::system::error_code ignored;  // over --max-connections: closed before any byte is read
+      boost::system::error_code ignored;  // over the probes' reserve too: closed before any byte is read
       socket.close(ignored);
       return accept();
     }
     boost::system::error_code ignored;  // Nagle off: small requests and responses, latency counts
     socket.set_option(tcp::no_delay(true), ignored);
     socket.non_blocking(true, ignored);  // the session writes at once when it can
-    auto session = std::make_shared<GateSession>(std::move(socket), shared_);
+    auto session = std::make_shared<GateSession>(std::move(socket), shared_, open >= config_.max_connections);
     sessions_.push_back(session);
     session->start();
     accept();

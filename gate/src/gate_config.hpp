@@ -35,6 +35,11 @@ struct GateConfig {
   std::size_t max_body_bytes = 8 << 20;
   std::size_t max_header_bytes = 8192;
   std::size_t max_connections = 4096;
+  // Connections beyond max_connections that may only ask for /healthz, /readyz or /metrics, each
+  // within probe_read_timeout: the kubelet's probes and Prometheus' scrape still get an answer
+  // when tenants fill the cap (a refused liveness probe restarts the gate and drops every request)
+  std::size_t probe_connections = 32;
+  std::chrono::milliseconds probe_read_timeout{2000};
   bool help = false;
 };
 

@@ -68,7 +68,8 @@ bool quiet_close(beast::error_code ec) {
 }
 }  // namespace
 
-GateSession::GateSession(Socket socket, GateShared& shared) : client_(std::move(socket)), shared_(shared) {
+GateSession::GateSession(Socket socket, GateShared& shared, bool probes_only)
+    : client_(std::move(socket)), shared_(shared), probes_only_(probes_only) {
   shared_.metrics.connections().fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -79,7 +80,7 @@ void GateSession::read_header() {
   header_.emplace();
   header_->header_limit(static_cast<std::uint32_t>(shared_.config.max_header_bytes));
   header_->body_limit(shared_.config.max_body_bytes);
-  expect_by(shared_.config.read_timeout, false);
+  expect_by(probes_only_ ? shared_.config.probe_read_timeout : shared_.config.read_timeout, false);
   client_.expires_never();  // timed by the deadline instead
   http::async_read_header(
       client_, client_buf_, *header_,
@@ -126,6 +127,14 @@ void GateSession::on_header(beast::error_code ec) {
   keep_alive_ = req.keep_alive() && !shared_.draining;
   const std::string_view target = req.target();
   const auto path = target.substr(0, target.find('?'));
+  if (probes_only_) {
+    keep_alive_ = false;  // one answer, then the slot is free again
+    if (path == "/healthz" || path == "/readyz" || path == "/metrics") return local(path);
+    GateMetrics::rejected(shared_.metrics.unknown_tenant(), Reject::overload);
+    Response r = problem(503, "the gate holds its maximum of connections; retry on a new connection");
+    r.retry_after_s = 1;
+    return write_local(std::move(r));  // its body stays unread: the connection closes after this
+  }
   if (is_local(path)) return local(path);
 
   const KeyResult found = extract_tenant(shared_.config.tenant_key, key_source(shared_.config.tenant_key, req));

@@ -23,7 +23,8 @@ namespace isolato::gate {
 
 class GateSession : public std::enable_shared_from_this<GateSession> {
  public:
-  GateSession(Socket socket, GateShared& shared);
+  // probes_only: a connection over --max-connections (GateConfig::probe_connections)
+  GateSession(Socket socket, GateShared& shared, bool probes_only = false);
   ~GateSession();
   GateSession(const GateSession&) = delete;
   GateSession& operator=(const GateSession&) = delete;
@@ -95,6 +96,7 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   Clock::time_point start_;
   std::shared_ptr<saasbench::TenantState> tenant_;  // keeps tenant_metrics_ alive
   saasbench::TenantMetrics* tenant_metrics_ = nullptr;
+  bool probes_only_ = false;
   bool keep_alive_ = true;
   bool busy_ = false;     // a request is being served
   bool reused_ = false;   // upstream_ came from the pool

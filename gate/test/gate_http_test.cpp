@@ -308,24 +308,60 @@ TEST_F(GateHttpTest, FourThousandIdleConnectionsDoNotStopService) {
   EXPECT_TRUE(eventually([&] { return saasbench::testing::gauge(c, "isolato_gate_connections") == 1; }, 10s));
 }
 
-// doc-claim: docs/bring-your-service.md: one more is closed at once and counted as an `overload` rejection
-TEST_F(GateHttpTest, AConnectionOverTheLimitIsClosedAndCountedAsOverload) {
+// doc-claim: docs/bring-your-service.md: one more may only ask for `/healthz`, `/readyz` or `/metrics`
+// doc-claim: docs/bring-your-service.md: any other request on it is answered 503 and counted as an `overload` rejection
+// doc-claim: docs/bring-your-service.md: beyond those 32 a connection is closed at once
+TEST_F(GateHttpTest, OverTheLimitOnlyProbesAreAnsweredThenConnectionsAreClosed) {
   TestUpstream up;
   auto cfg = config(up.port());
   cfg.max_connections = 3;  // what a pool pod's memory holds, scaled down
+  cfg.probe_connections = 2;
+  cfg.probe_read_timeout = 60s;  // the idle probe slots below stay taken
   start(cfg);
   Client c(gate->port());
   boost::asio::io_context ioc;
   std::list<boost::asio::ip::tcp::socket> idle;
-  for (int i = 0; i < 2; ++i)
-    idle.emplace_back(ioc).connect({boost::asio::ip::make_address("127.0.0.1"), gate->port()});
-  ASSERT_TRUE(eventually([&] { return saasbench::testing::gauge(c, "isolato_gate_connections") == 3; }, 10s));
+  auto open_idle = [&](std::size_t until) {
+    while (idle.size() + 1 < until)
+      idle.emplace_back(ioc).connect({boost::asio::ip::make_address("127.0.0.1"), gate->port()});
+    return eventually([&] { return saasbench::testing::gauge(c, "isolato_gate_connections") == until; }, 10s);
+  };
+  ASSERT_TRUE(open_idle(3));
+  auto overload = [&] {
+    constexpr std::string_view key = R"(tenant="_unknown",reason="overload"} )";
+    const auto body = c.request("GET", "/metrics").body();
+    const auto at = body.find(key);
+    return at == std::string::npos ? std::string("0")
+                                   : body.substr(at + key.size(), body.find('\n', at) - at - key.size());
+  };
+  Client probe(gate->port());
+  auto healthz = probe.request("GET", "/healthz");
+  EXPECT_EQ(healthz.result_int(), 200) << "the kubelet's liveness probe is answered at the cap";
+  EXPECT_FALSE(healthz.keep_alive());
+  Client tenant(gate->port());
+  auto refused = tenant.request("GET", "/x", {}, header("free"));
+  EXPECT_EQ(refused.result_int(), 503);
+  EXPECT_EQ(refused[boost::beast::http::field::retry_after], "1");
+  EXPECT_EQ(overload(), "1");
+  EXPECT_EQ(up.accepted(), 0) << "nothing over the cap reaches the upstream";
+
+  ASSERT_TRUE(open_idle(5));  // the probes' reserve taken too
   Client over(gate->port());
-  // bounded first: without the limit the read below would wait for ever
-  ASSERT_TRUE(eventually(
-      [&] { return c.request("GET", "/metrics").body().find(R"(reason="overload"} 1)") != std::string::npos; }));
-  EXPECT_TRUE(over.closed_by_server());
+  EXPECT_TRUE(over.closed_by_server()) << "beyond the reserve: closed before any byte is read";
+  EXPECT_EQ(overload(), "2");
   EXPECT_EQ(c.request("GET", "/x", {}, header("free")).result_int(), 200) << "the admitted keep serving";
+}
+
+TEST_F(GateHttpTest, AnIdleConnectionOverTheLimitIsClosedAfterTheProbeTimeout) {
+  TestUpstream up;
+  auto cfg = config(up.port());
+  cfg.max_connections = 1;
+  cfg.probe_read_timeout = 200ms;
+  start(cfg);
+  Client c(gate->port());
+  Client silent(gate->port());  // over the cap: a probe slot, held by saying nothing
+  EXPECT_TRUE(silent.closed_by_server());
+  EXPECT_TRUE(eventually([&] { return saasbench::testing::gauge(c, "isolato_gate_connections") == 1; }, 10s));
 }
 
 TEST_F(GateHttpTest, AdminPushReplacesTableAndForwardsIt) {
