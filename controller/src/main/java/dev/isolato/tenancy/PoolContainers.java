@@ -139,11 +139,14 @@ public final class PoolContainers {
         .withPeriodSeconds(1)
         .withFailureThreshold(2)
         .endReadinessProbe()
+        // a handshake, not a request: the kernel completes it while the gate's listen backlog has
+        // room, which it keeps while its loop runs. Under overload the gate (50m) answers HTTP
+        // behind every queued connection, and an HTTP probe timed out and had it restarted with
+        // every waiting request dropped (make run's httpbin pool, 2026-11-29)
         .withNewLivenessProbe()
-        .withNewHttpGet()
-        .withPath("/healthz")
+        .withNewTcpSocket()
         .withPort(new IntOrString(Workload.PORT))
-        .endHttpGet()
+        .endTcpSocket()
         .withPeriodSeconds(10)
         .endLivenessProbe()
         .withVolumeMounts(

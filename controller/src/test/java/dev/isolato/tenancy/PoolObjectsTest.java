@@ -71,7 +71,8 @@ class PoolObjectsTest {
   }
 
   @Test
-  @DocClaim("docs/bring-your-service.md: Its 24Mi hold at most 1,536")
+  @DocClaim("docs/bring-your-service.md: Its 24Mi hold at most 1,024")
+  @DocClaim("docs/bring-your-service.md: The gate's liveness probe is a TCP handshake")
   void theDeploymentIsGuaranteedQosWithThePlannedReplicas() {
     Deployment d =
         only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class);
@@ -120,6 +121,10 @@ class PoolObjectsTest {
             "1024",
             "--forward-table");
     assertThat(gate.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(gate.getLivenessProbe().getHttpGet())
+        .as("an HTTP liveness probe queues behind tenants' connections under overload")
+        .isNull();
+    assertThat(gate.getLivenessProbe().getTcpSocket().getPort().getIntVal()).isEqualTo(8080);
     assertThat(gate.getVolumeMounts())
         .extracting(m -> m.getMountPath())
         .containsExactly("/etc/saas-bench/table", "/etc/saas-bench/admin");
