@@ -36,8 +36,8 @@ struct GateConfig {
   std::size_t max_header_bytes = 8192;
   std::size_t max_connections = 4096;
   // Connections beyond max_connections that may only ask for /healthz, /readyz or /metrics, each
-  // within probe_read_timeout: the kubelet's probes and Prometheus' scrape still get an answer
-  // when tenants fill the cap (a refused liveness probe restarts the gate and drops every request)
+  // within probe_read_timeout: the readiness probe and Prometheus' scrape still get an answer when
+  // tenants fill the cap (a refused probe took a full gate out of service, or had it restarted)
   std::size_t probe_connections = 32;
   std::chrono::milliseconds probe_read_timeout{2000};
   bool help = false;
