@@ -211,7 +211,7 @@ def pct(xs, p):
 
 def post_answer(tid, cls):
     """POST /api/v1/tenants: (status, body)."""
-    return request(*tenant_post(tid, cls))[:2]
+    return call(*tenant_post(tid, cls))
 
 
 def tenant_post(tid, cls):

@@ -21,9 +21,10 @@ using saasbench::Response;
 namespace {
 constexpr std::string_view kAdminTenants = "/v1/admin/tenants";
 
-bool is_local(std::string_view path) {
-  return path == "/metrics" || path == "/healthz" || path == "/readyz" || path == kAdminTenants;
-}
+// What a connection over --max-connections may still ask for (GateConfig::probe_connections).
+bool is_probe(std::string_view path) { return path == "/metrics" || path == "/healthz" || path == "/readyz"; }
+
+bool is_local(std::string_view path) { return is_probe(path) || path == kAdminTenants; }
 
 // Writes `b` at once when the socket takes all of it (the usual case: a header and a piece fit
 // in its send buffer) and calls `done` right away, else writes the rest asynchronously within
@@ -129,7 +130,7 @@ void GateSession::on_header(beast::error_code ec) {
   const auto path = target.substr(0, target.find('?'));
   if (probes_only_) {
     keep_alive_ = false;  // one answer, then the slot is free again
-    if (path == "/healthz" || path == "/readyz" || path == "/metrics") return local(path);
+    if (is_probe(path)) return local(path);
     GateMetrics::rejected(shared_.metrics.unknown_tenant(), Reject::overload);
     Response r = problem(503, "the gate holds its maximum of connections; retry on a new connection");
     r.retry_after_s = 1;
