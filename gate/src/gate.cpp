@@ -37,6 +37,21 @@ std::unique_ptr<Stream> UpstreamPool::take(Clock::time_point now) {
   return nullptr;
 }
 
+void UpstreamSlots::leave(const GateSession* s) {
+  std::erase_if(waiting_, [s](const auto& w) { return w.get() == s; });
+}
+
+std::shared_ptr<GateSession> UpstreamSlots::hand_on() {
+  if (waiting_.empty()) {
+    --in_use_;
+    gauge_.fetch_sub(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  auto next = std::move(waiting_.front());
+  waiting_.pop_front();
+  return next;
+}
+
 void UpstreamPool::give(std::unique_ptr<Stream> s, Clock::time_point now) {
   if (idle_.size() < kMaxIdle) idle_.push_back({std::move(s), now});
 }
@@ -50,7 +65,8 @@ Gate::Gate(GateConfig config)
               auth_,
               metrics_,
               tcp::endpoint(asio::ip::make_address(config_.upstream.host), config_.upstream.port),
-              UpstreamPool(config_.upstream_idle)} {
+              UpstreamPool(config_.upstream_idle),
+              UpstreamSlots(config_.max_upstream_requests, metrics_.upstream_requests())} {
   tick_ = std::clamp(std::min(config_.read_timeout, config_.upstream_timeout) / 8, std::chrono::milliseconds(10),
                      std::chrono::milliseconds(250));
   if (config_.tenants_file) {
@@ -71,6 +87,9 @@ Gate::Gate(GateConfig config)
   acceptor_.bind(endpoint);
   acceptor_.listen(asio::socket_base::max_listen_connections);
   port_ = acceptor_.local_endpoint().port();
+  if (config_.probe_listen)
+    probes_ = std::make_unique<ProbeServer>(*config_.probe_listen, shared_.upstream, config_.connect_timeout,
+                                            config_.probe_read_timeout, shared_.draining);
 }
 
 Gate::~Gate() {
@@ -82,6 +101,7 @@ Gate::~Gate() {
 }
 
 void Gate::start() {
+  if (probes_) probes_->start();
   accept();
   sweep();
   thread_ = std::thread([this] {
@@ -155,6 +175,7 @@ bool Gate::shutdown(std::chrono::milliseconds grace) {
   }
   table_watcher_.reset();
   token_watcher_.reset();
+  probes_.reset();  // answered 503 (draining) until here
   return clean;
 }
 

@@ -1,6 +1,7 @@
 // isolato-gate: one event loop that admits tenant requests (tenant key -> token bucket) and
 // relays them to the upstream over pooled keep-alive connections, bodies streamed both ways.
 #pragma once
+#include <atomic>
 #include <boost/asio/basic_socket_acceptor.hpp>
 #include <boost/asio/basic_stream_socket.hpp>
 #include <boost/asio/basic_waitable_timer.hpp>
@@ -8,27 +9,23 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <chrono>
+#include <deque>
 #include <future>
 #include <memory>
 #include <thread>
 #include <vector>
 
 #include "admin_auth.hpp"
+#include "asio_types.hpp"
 #include "file_watcher.hpp"
 #include "gate_config.hpp"
 #include "gate_metrics.hpp"
+#include "probe_server.hpp"
 #include "tenant_registry.hpp"
 
 namespace isolato::gate {
 
 class GateSession;
-
-// The gate's sockets are bound to the io_context's own executor type, not the polymorphic
-// any_io_executor: every handler of every request would otherwise pay for type-erased executor
-// copies (a measured ~3 % of the gate's CPU per request).
-using Executor = boost::asio::io_context::executor_type;
-using Socket = boost::asio::basic_stream_socket<boost::asio::ip::tcp, Executor>;
-using Stream = boost::beast::basic_stream<boost::asio::ip::tcp, Executor>;
 
 // Idle keep-alive connections to the upstream, used last-in first-out (the warmest first).
 // One idle longer than max_idle is closed, not reused: the app closes idle connections after its
@@ -57,6 +54,31 @@ class UpstreamPool {
   std::vector<Idle> idle_;
 };
 
+// The app's share of requests at once (--max-upstream-requests): sessions over it wait in
+// arrival order, held here (no read or write of theirs is pending to keep them alive) until a
+// slot comes free or their wait times out. Touched on the loop's thread only.
+class UpstreamSlots {
+ public:
+  UpstreamSlots(std::size_t limit, std::atomic<std::int64_t>& in_use_gauge) : limit_(limit), gauge_(in_use_gauge) {}
+  bool try_take() {
+    if (limit_ != 0 && in_use_ >= limit_) return false;
+    ++in_use_;
+    gauge_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+  void wait(std::shared_ptr<GateSession> s) { waiting_.push_back(std::move(s)); }
+  void leave(const GateSession* s);  // its wait timed out
+  // A slot came free: the oldest waiter, popped, takes it; nullptr (and the slot given back) when
+  // nobody waits.
+  std::shared_ptr<GateSession> hand_on();
+
+ private:
+  std::size_t limit_;
+  std::size_t in_use_ = 0;
+  std::atomic<std::int64_t>& gauge_;
+  std::deque<std::shared_ptr<GateSession>> waiting_;
+};
+
 // What every session shares; owned by the Gate, outlives all sessions.
 struct GateShared {
   const GateConfig& config;
@@ -65,7 +87,8 @@ struct GateShared {
   GateMetrics& metrics;
   boost::asio::ip::tcp::endpoint upstream;
   UpstreamPool pool;
-  bool draining = false;  // loop thread only
+  UpstreamSlots slots;
+  std::atomic<bool> draining = false;  // written by the loop thread, read by the probe thread too
 };
 
 class Gate {
@@ -78,6 +101,7 @@ class Gate {
   Gate& operator=(const Gate&) = delete;
 
   unsigned short port() const { return port_; }
+  unsigned short probe_port() const { return probes_ ? probes_->port() : 0; }
   void start();
   // SIGTERM: /readyz answers 503, no new connections, idle ones close, requests in flight
   // finish (their connection closes after the response); waits up to `grace`, then stops hard.
@@ -111,6 +135,7 @@ class Gate {
   unsigned short port_ = 0;
   std::unique_ptr<saasbench::FileWatcher> table_watcher_;
   std::unique_ptr<saasbench::FileWatcher> token_watcher_;
+  std::unique_ptr<ProbeServer> probes_;  // with --probe-listen
   std::promise<void> done_;
   std::thread thread_;
   bool stopped_ = false;

@@ -22,6 +22,9 @@ options:
   --read-timeout-ms N         receive a request header, keep-alive idle included (15000)
   --max-body-bytes N          request body limit, 413 above (default 8388608)
   --max-connections N         client connections at once; more are closed at once (4096)
+  --max-upstream-requests N   requests relayed to the app at once, 0 = no limit (64); more wait
+  --queue-timeout-ms N        longest wait for one of those, then 503 + Retry-After (1000)
+  --probe-listen ADDR:PORT    also answer /healthz and /readyz there, on a thread of their own
   --grace-ms N                drain time after SIGTERM (default 20000)
   --file-poll-ms N            how often the table and token files are checked (default 500)
 )";
@@ -66,6 +69,15 @@ std::variant<GateConfig, std::string> parse_gate_args(const std::vector<std::str
       {"--file-poll-ms", cli::milliseconds(c.file_poll)},
       {"--max-body-bytes", cli::count<std::size_t>(c.max_body_bytes, 1024, std::size_t{1} << 32)},
       {"--max-connections", cli::count<std::size_t>(c.max_connections, 1, 1'000'000)},
+      {"--max-upstream-requests", cli::count<std::size_t>(c.max_upstream_requests, 0, 1'000'000)},
+      {"--queue-timeout-ms", cli::milliseconds(c.queue_timeout)},
+      {"--probe-listen",
+       [&](const std::string& v) -> std::optional<std::string> {
+         Endpoint e;
+         if (auto err = endpoint(e)(v)) return err;
+         c.probe_listen = e;
+         return std::nullopt;
+       }},
   };
   auto applied = cli::apply(args, 0, options, {{"--forward-table", &c.forward_table}});
   if (auto* err = std::get_if<std::string>(&applied)) return *err;

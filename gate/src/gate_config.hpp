@@ -36,10 +36,18 @@ struct GateConfig {
   std::size_t max_header_bytes = 8192;
   std::size_t max_connections = 4096;
   // Connections beyond max_connections that may only ask for /healthz, /readyz or /metrics, each
-  // within probe_read_timeout: the readiness probe and Prometheus' scrape still get an answer when
-  // tenants fill the cap (a refused probe took a full gate out of service, or had it restarted)
+  // within probe_read_timeout (also the probe port's): the readiness probe and Prometheus' scrape still get an answer
+  // when tenants fill the cap (a refused probe took a full gate out of service, or had it restarted)
   std::size_t probe_connections = 32;
   std::chrono::milliseconds probe_read_timeout{2000};
+  // The kubelet's probes on a port and a thread of their own (ProbeServer): behind a full loop on
+  // a throttled CPU an HTTP probe of the service port timed out, and the pod left its Service
+  std::optional<Endpoint> probe_listen;
+  // Requests relayed to the app at once; more wait in the gate, in arrival order, at most
+  // queue_timeout (then 503 + Retry-After, counted as overload). An app handed every waiting
+  // request at once shares its CPU among them all, its own readiness probe included. 0: no limit
+  std::size_t max_upstream_requests = 64;
+  std::chrono::milliseconds queue_timeout{1000};
   bool help = false;
 };
 

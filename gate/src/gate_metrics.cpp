@@ -39,6 +39,11 @@ std::string GateMetrics::expose(const std::string& table_version, std::vector<sa
 
   prom_header(o, "isolato_gate_connections", "gauge", "Client connections open.");
   o << "isolato_gate_connections " << connections_.load(std::memory_order_relaxed) << '\n';
+  prom_header(o, "isolato_gate_upstream_requests", "gauge",
+              "Requests relayed to the app now (--max-upstream-requests).");
+  o << "isolato_gate_upstream_requests " << upstream_requests_.load(std::memory_order_relaxed) << '\n';
+  prom_header(o, "isolato_gate_queued_requests", "gauge", "Requests waiting for one of those.");
+  o << "isolato_gate_queued_requests " << queued_requests_.load(std::memory_order_relaxed) << '\n';
   prom_header(o, "isolato_gate_tenant_table_info", "gauge", "Active tenant table version (value always 1).");
   o << "isolato_gate_tenant_table_info{version=\"" << escape_label(table_version) << "\"} 1\n";
   prom_header(o, "isolato_gate_tenant_table_updates_total", "counter", "Tenant table updates by source and result.");

@@ -31,6 +31,8 @@ class GateMetrics {
     return [this](bool ok) { token_reloads_[ok ? 1 : 0].fetch_add(1); };
   }
   std::atomic<std::int64_t>& connections() { return connections_; }
+  std::atomic<std::int64_t>& upstream_requests() { return upstream_requests_; }
+  std::atomic<std::int64_t>& queued_requests() { return queued_requests_; }
 
   std::string expose(const std::string& table_version, std::vector<saasbench::TenantSeries> tenants) const;
 
@@ -39,6 +41,8 @@ class GateMetrics {
   std::array<std::atomic<std::uint64_t>, 4> table_updates_{};  // [admin][ok]
   std::array<std::atomic<std::uint64_t>, 2> token_reloads_{};  // [ok]
   std::atomic<std::int64_t> connections_{0};
+  std::atomic<std::int64_t> upstream_requests_{0};
+  std::atomic<std::int64_t> queued_requests_{0};
 };
 
 }  // namespace isolato::gate

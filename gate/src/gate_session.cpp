@@ -1,6 +1,7 @@
 #include "gate_session.hpp"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/http/read.hpp>
@@ -9,6 +10,7 @@
 
 #include "admin_api.hpp"
 #include "log.hpp"
+#include "readiness.hpp"
 #include "request_view.hpp"
 
 namespace isolato::gate {
@@ -74,7 +76,10 @@ GateSession::GateSession(Socket socket, GateShared& shared, bool probes_only)
   shared_.metrics.connections().fetch_add(1, std::memory_order_relaxed);
 }
 
-GateSession::~GateSession() { shared_.metrics.connections().fetch_sub(1, std::memory_order_relaxed); }
+GateSession::~GateSession() {
+  shared_.metrics.connections().fetch_sub(1, std::memory_order_relaxed);
+  if (queued_) shared_.metrics.queued_requests().fetch_sub(1, std::memory_order_relaxed);
+}
 
 void GateSession::read_header() {
   busy_ = false;
@@ -102,6 +107,7 @@ beast::error_code GateSession::met_deadline(beast::error_code ec) {
 void GateSession::check_deadline(Clock::time_point now) {
   if (now < deadline_) return;
   deadline_ = Clock::time_point::max();
+  if (queued_) return queue_timed_out();
   timed_out_ = true;  // the read in progress ends as operation_aborted, reported as a timeout
   beast::error_code ignored;
   if (!deadline_upstream_)
@@ -216,7 +222,7 @@ void GateSession::local(std::string_view path) {
         });
   }
   if (!get) return answer_after_body(saasbench::method_not_allowed("GET"));
-  if (path == "/healthz") return answer_after_body(saasbench::ok_json(R"({"status":"ok"})"));
+  if (path == "/healthz") return answer_after_body(healthy());
   if (path == "/readyz") return readyz();
   const auto table = shared_.registry.current();
   Response r;
@@ -226,14 +232,8 @@ void GateSession::local(std::string_view path) {
 }
 
 void GateSession::readyz() {
-  if (shared_.draining) return answer_after_body(problem(503, "shutting down"));
-  // Ready only while the upstream accepts connections: a fresh connect proves it.
-  auto probe = std::make_shared<Stream>(client_.get_executor());
-  probe->expires_after(shared_.config.connect_timeout);
-  probe->async_connect(shared_.upstream, [self = shared_from_this(), probe](beast::error_code ec) {
-    self->answer_after_body(ec ? problem(503, "upstream not accepting connections: " + ec.message())
-                               : saasbench::ok_json(R"({"status":"ready"})"));
-  });
+  check_readiness(client_.get_executor(), shared_.upstream, shared_.config.connect_timeout, shared_.draining,
+                  [self = shared_from_this()](Response r) { self->answer_after_body(std::move(r)); });
 }
 
 void GateSession::admin_put_forwarded(Response applied, std::string body, const std::string& authorization) {
@@ -289,6 +289,44 @@ void GateSession::write_local(Response r) {
 // ---- relayed to the upstream ----
 
 void GateSession::forward() {
+  if (shared_.slots.try_take()) {
+    holds_slot_ = true;
+    return relay();
+  }
+  set_queued(true);
+  shared_.slots.wait(shared_from_this());
+  deadline_ = Clock::now() + shared_.config.queue_timeout;  // checked by the sweep
+  deadline_upstream_ = false;
+}
+
+void GateSession::set_queued(bool queued) {
+  queued_ = queued;
+  shared_.metrics.queued_requests().fetch_add(queued ? 1 : -1, std::memory_order_relaxed);
+}
+
+void GateSession::queue_timed_out() {
+  set_queued(false);
+  shared_.slots.leave(this);
+  GateMetrics::rejected(*tenant_metrics_, Reject::overload);
+  if (!header_->is_done()) keep_alive_ = false;  // its body is still on the wire
+  Response r = problem(503, "the service is busy: no request slot of the app's came free in time");
+  r.retry_after_s = 1;
+  write_local(std::move(r));
+}
+
+void GateSession::release_slot() {
+  if (!holds_slot_) return;
+  holds_slot_ = false;
+  auto next = shared_.slots.hand_on();
+  if (!next) return;
+  next->set_queued(false);
+  next->holds_slot_ = true;
+  next->deadline_ = Clock::time_point::max();
+  // run from the loop, not inside this session's own finish
+  asio::post(next->client_.get_executor(), [next] { next->relay(); });
+}
+
+void GateSession::relay() {
   request_.emplace(std::move(*header_));
   auto& req = request_->get();
   strip_hop_by_hop(req);
@@ -436,6 +474,7 @@ void GateSession::upstream_failed(UpstreamError kind, std::string_view what) {
 }
 
 void GateSession::finish(unsigned status, Clock::time_point now) {
+  release_slot();
   if (tenant_metrics_) tenant_metrics_->record(status, now - start_);
   tenant_.reset();
   tenant_metrics_ = nullptr;
@@ -451,6 +490,7 @@ void GateSession::drain() {
 }
 
 void GateSession::close() {
+  release_slot();
   busy_ = false;
   beast::error_code ignored;  // the peer may be gone already; nothing to report
   client_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);

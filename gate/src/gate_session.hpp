@@ -56,8 +56,13 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   void readyz();
   void admin_put_forwarded(saasbench::Response applied, std::string body, const std::string& authorization);
   void write_local(saasbench::Response r);
-  // The relay: connect (or reuse), request header + body up, response header + body down.
+  // The relay: a slot of the app's (or a wait for one), connect (or reuse), request header +
+  // body up, response header + body down.
   void forward();
+  void relay();
+  void set_queued(bool queued);
+  void queue_timed_out();
+  void release_slot();  // the slot goes to the oldest waiter, or back
   void connect();
   void send_request();
   void relay_request();
@@ -98,7 +103,9 @@ class GateSession : public std::enable_shared_from_this<GateSession> {
   saasbench::TenantMetrics* tenant_metrics_ = nullptr;
   bool probes_only_ = false;
   bool keep_alive_ = true;
-  bool busy_ = false;     // a request is being served
+  bool busy_ = false;    // a request is being served
+  bool queued_ = false;  // waiting for an upstream slot (GateShared::slots)
+  bool holds_slot_ = false;
   bool reused_ = false;   // upstream_ came from the pool
   bool retried_ = false;  // a stale pooled connection was replaced once
   bool response_started_ = false;

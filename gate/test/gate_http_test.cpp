@@ -36,6 +36,15 @@ unsigned short dead_port() {  // a loopback port nobody listens on
 
 std::string header(std::string_view tenant) { return "X-Tenant: " + std::string(tenant) + "\r\n"; }
 
+// The status of one GET on a fresh connection; 0 when the connection is closed unanswered.
+unsigned fresh_get(unsigned short port, std::string_view target) {
+  try {
+    return Client(port).request("GET", target).result_int();
+  } catch (const boost::system::system_error&) {
+    return 0;
+  }
+}
+
 struct GateHttpTest : ::testing::Test {
   fs::path dir = fs::temp_directory_path() / ("isolato-gate-http-" + std::to_string(::getpid()));
   std::unique_ptr<Gate> gate;
@@ -362,6 +371,119 @@ TEST_F(GateHttpTest, AnIdleConnectionOverTheLimitIsClosedAfterTheProbeTimeout) {
   Client silent(gate->port());  // over the cap: a probe slot, held by saying nothing
   EXPECT_TRUE(silent.closed_by_server());
   EXPECT_TRUE(eventually([&] { return saasbench::testing::gauge(c, "isolato_gate_connections") == 1; }, 10s));
+}
+
+TEST_F(GateHttpTest, RequestsOverTheAppsShareWaitInTheGateInArrivalOrder) {
+  TestUpstream stalled(TestUpstream::Mode::stall);
+  auto cfg = config(stalled.port());
+  cfg.max_upstream_requests = 1;
+  cfg.upstream_timeout = 300ms;  // the request holding the slot ends (504) and hands it on
+  cfg.queue_timeout = 10s;
+  start(cfg);
+  Client observer(gate->port()), first(gate->port()), second(gate->port());
+  first.send("GET /a HTTP/1.1\r\nHost: t\r\nX-Tenant: free\r\n\r\n");
+  ASSERT_TRUE(eventually([&] { return stalled.accepted() == 1; }));
+  second.send("GET /b HTTP/1.1\r\nHost: t\r\nX-Tenant: other\r\n\r\n");
+  ASSERT_TRUE(eventually([&] { return saasbench::testing::gauge(observer, "isolato_gate_queued_requests") == 1; }));
+  EXPECT_EQ(saasbench::testing::gauge(observer, "isolato_gate_upstream_requests"), 1);
+  EXPECT_EQ(stalled.accepted(), 1) << "the waiting request is not sent to the app";
+  EXPECT_EQ(first.receive().result_int(), 504);
+  auto r = second.receive();
+  EXPECT_EQ(r.result_int(), 504) << "relayed once the slot came free: " << r.body();
+  EXPECT_EQ(stalled.accepted(), 2);
+  EXPECT_EQ(saasbench::testing::gauge(observer, "isolato_gate_queued_requests"), 0);
+  EXPECT_EQ(saasbench::testing::gauge(observer, "isolato_gate_upstream_requests"), 0);
+}
+
+TEST_F(GateHttpTest, AWaitLongerThanTheQueueTimeoutIs503WithRetryAfter) {
+  TestUpstream stalled(TestUpstream::Mode::stall);
+  auto cfg = config(stalled.port());
+  cfg.max_upstream_requests = 1;
+  cfg.queue_timeout = 200ms;
+  start(cfg);
+  Client holder(gate->port()), waiter(gate->port());
+  holder.send("GET /a HTTP/1.1\r\nHost: t\r\nX-Tenant: free\r\n\r\n");
+  ASSERT_TRUE(eventually([&] { return stalled.accepted() == 1; }));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = waiter.request("POST", "/b", "a body the app never sees", header("other"));
+  EXPECT_EQ(r.result_int(), 503) << r.body();
+  EXPECT_EQ(r[http::field::retry_after], "1");
+  EXPECT_FALSE(r.keep_alive()) << "its body was left unread: the connection closes";
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_EQ(stalled.accepted(), 1);
+  EXPECT_TRUE(has(R"(isolato_gate_rejected_total{tenant="other",reason="overload"} 1)"));
+  EXPECT_TRUE(has(R"(isolato_gate_requests_total{tenant="other",code="503"} 1)"));
+}
+
+TEST_F(GateHttpTest, TheProbePortAnswersWhileTheServicePortIsFull) {
+  TestUpstream up;
+  auto cfg = config(up.port());
+  cfg.max_connections = 1;
+  cfg.probe_connections = 1;
+  cfg.probe_read_timeout = 60s;
+  cfg.probe_listen = Endpoint{"127.0.0.1", 0};
+  start(cfg);
+  Client c(gate->port());  // the cap
+  boost::asio::io_context ioc;
+  boost::asio::ip::tcp::socket reserve(ioc);  // the probes' reserve on the service port, held silent
+  reserve.connect({boost::asio::ip::make_address("127.0.0.1"), gate->port()});
+  ASSERT_TRUE(eventually([&] { return saasbench::testing::gauge(c, "isolato_gate_connections") == 2; }));
+  Client over(gate->port());
+  ASSERT_TRUE(over.closed_by_server()) << "the service port takes nothing more";
+  Client ready(gate->probe_port());
+  auto r = ready.request("GET", "/readyz");
+  EXPECT_EQ(r.result_int(), 200) << r.body();
+  EXPECT_FALSE(r.keep_alive()) << "one probe per connection";
+  EXPECT_EQ(Client(gate->probe_port()).request("GET", "/healthz").result_int(), 200);
+  EXPECT_EQ(Client(gate->probe_port()).request("GET", "/metrics").result_int(), 404) << "probes only";
+  EXPECT_EQ(Client(gate->probe_port()).request("GET", "/x", {}, header("free")).result_int(), 404)
+      << "no tenant traffic through the probe port";
+  EXPECT_EQ(Client(gate->probe_port()).request("POST", "/readyz").result_int(), 405);
+  EXPECT_TRUE(eventually([&] { return up.accepted() == 1; })) << "the readiness check's own connection";
+}
+
+TEST_F(GateHttpTest, TheProbePortSaysNotReadyForADeadAppAndWhileDraining) {
+  auto dead = config(dead_port());
+  dead.probe_listen = Endpoint{"127.0.0.1", 0};
+  start(dead);
+  EXPECT_EQ(Client(gate->probe_port()).request("GET", "/readyz").result_int(), 503);
+  gate.reset();
+
+  TestUpstream stalled(TestUpstream::Mode::stall);
+  auto c = config(stalled.port());
+  c.probe_listen = Endpoint{"127.0.0.1", 0};
+  c.upstream_timeout = 2s;  // the request in flight keeps the gate draining meanwhile
+  start(c);
+  EXPECT_EQ(Client(gate->probe_port()).request("GET", "/readyz").result_int(), 200);
+  Client busy(gate->port());
+  busy.send("GET /x HTTP/1.1\r\nHost: t\r\nX-Tenant: free\r\n\r\n");
+  ASSERT_TRUE(eventually([&] { return stalled.accepted() == 2; }));  // the probe's connection, then the relay
+  auto drained = std::async(std::launch::async, [&] { return gate->shutdown(10s); });
+  EXPECT_TRUE(eventually([&] { return fresh_get(gate->probe_port(), "/readyz") == 503; }));
+  EXPECT_EQ(busy.receive().result_int(), 504);
+  EXPECT_TRUE(drained.get());
+}
+
+TEST_F(GateHttpTest, AFloodOfSilentProbeConnectionsIsBoundedAndTimesOut) {
+  TestUpstream up;
+  auto cfg = config(up.port());
+  cfg.probe_listen = Endpoint{"127.0.0.1", 0};
+  cfg.probe_read_timeout = 60s;
+  start(cfg);
+  std::list<Client> silent;
+  for (std::size_t i = 0; i < ProbeServer::kMaxOpen; ++i) silent.emplace_back(gate->probe_port());
+  const auto t0 = std::chrono::steady_clock::now();
+  Client over(gate->probe_port());
+  EXPECT_TRUE(over.closed_by_server());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 30s) << "closed unread, not at its read timeout (60 s)";
+  silent.clear();  // their slots come free when they leave
+  EXPECT_TRUE(eventually([&] { return fresh_get(gate->probe_port(), "/readyz") == 200; }));
+  gate.reset();
+
+  cfg.probe_read_timeout = 200ms;
+  start(cfg);
+  Client mute(gate->probe_port());
+  EXPECT_TRUE(mute.closed_by_server()) << "a probe connection that says nothing is closed at its read timeout";
 }
 
 TEST_F(GateHttpTest, AdminPushReplacesTableAndForwardsIt) {

@@ -133,6 +133,10 @@ def main(gate: str, max_connections: int, limit: int) -> None:
                 str(max_connections),
                 "--upstream-timeout-ms",
                 "60000",
+                # every request relayed at once, none waiting in the gate: each holds an upstream
+                # connection too, the most it can cost (pool pods relay at most 64)
+                "--max-upstream-requests",
+                "0",
             ],
             stderr=log,
             start_new_session=True,

@@ -18,7 +18,8 @@ fail() { echo "gate process_test: FAIL: $*" >&2; cat "$dir/gate.log" >&2 || true
 # shellcheck source=../../cpp-common/test/process_lib.sh
 . "$(dirname "$0")/../../cpp-common/test/process_lib.sh"
 
-for bad in "--tenant-key cookie:x" "--unknown-tenant maybe" "--listen 8080" "--forward-table" "--bogus 1"; do
+for bad in "--tenant-key cookie:x" "--unknown-tenant maybe" "--listen 8080" "--forward-table" "--bogus 1" \
+  "--probe-listen 8079" "--max-upstream-requests x" "--queue-timeout-ms 0"; do
   rc=0
   # shellcheck disable=SC2086 # the flags are split on purpose
   "$gate" $bad 2>"$dir/err" || rc=$?

@@ -53,9 +53,27 @@ TEST(TenantKey, HostFirstLabel) {
 }
 
 TEST(GateConfig, DefaultsFlagsAndErrors) {
-  auto ok = parse_gate_args({"--listen", "0.0.0.0:9090", "--upstream", "127.0.0.1:8081", "--tenant-key",
-                             "path:/v1/tenants/", "--unknown-tenant", "pass", "--admin-token-file", "/t",
-                             "--forward-table", "--upstream-timeout-ms", "250", "--max-connections", "10"});
+  auto ok = parse_gate_args({"--listen",
+                             "0.0.0.0:9090",
+                             "--upstream",
+                             "127.0.0.1:8081",
+                             "--tenant-key",
+                             "path:/v1/tenants/",
+                             "--unknown-tenant",
+                             "pass",
+                             "--admin-token-file",
+                             "/t",
+                             "--forward-table",
+                             "--upstream-timeout-ms",
+                             "250",
+                             "--max-connections",
+                             "10",
+                             "--probe-listen",
+                             "0.0.0.0:8079",
+                             "--max-upstream-requests",
+                             "0",
+                             "--queue-timeout-ms",
+                             "300"});
   ASSERT_TRUE(std::holds_alternative<GateConfig>(ok)) << std::get<std::string>(ok);
   const auto& c = std::get<GateConfig>(ok);
   EXPECT_EQ(c.listen.port, 9090);
@@ -64,10 +82,19 @@ TEST(GateConfig, DefaultsFlagsAndErrors) {
   EXPECT_TRUE(c.forward_table);
   EXPECT_EQ(c.upstream_timeout.count(), 250);
   EXPECT_EQ(c.max_connections, 10U);
+  ASSERT_TRUE(c.probe_listen.has_value());
+  EXPECT_EQ(c.probe_listen->port, 8079);
+  EXPECT_EQ(c.max_upstream_requests, 0U) << "0: no limit";
+  EXPECT_EQ(c.queue_timeout.count(), 300);
+  const auto defaults = std::get<GateConfig>(parse_gate_args({}));
+  EXPECT_FALSE(defaults.probe_listen.has_value());
+  EXPECT_EQ(defaults.max_upstream_requests, 64U);
   const auto error = [](const std::vector<std::string>& args) { return std::get<std::string>(parse_gate_args(args)); };
   EXPECT_EQ(error({"--unknown-tenant", "maybe"}), "--unknown-tenant: must be reject or pass");
   EXPECT_EQ(error({"--tenant-key", "cookie:x"}), "--tenant-key: must be header:NAME, path:/PREFIX/ or host");
   EXPECT_EQ(error({"--forward-table"}), "--forward-table needs --admin-token-file");
   EXPECT_EQ(error({"--upstream", "8081"}), "--upstream: must be ADDRESS:PORT");
+  EXPECT_EQ(error({"--probe-listen", "8079"}), "--probe-listen: must be ADDRESS:PORT");
+  EXPECT_EQ(error({"--max-upstream-requests", "-1"}), "--max-upstream-requests: must be between 0 and 1000000");
   EXPECT_EQ(error({"--bogus", "1"}), "unknown argument --bogus");
 }

@@ -130,11 +130,13 @@ public final class PoolContainers {
         .withRequests(share)
         .withLimits(share)
         .endResources()
-        // the gate is ready only while the app accepts connections (GATE-CONTRACT.md)
+        // the gate is ready only while the app accepts connections (GATE-CONTRACT.md); asked on
+        // the probe port, whose thread waits for no tenant: on the service port, behind a full
+        // loop on the gate's 50m, the probe timed out and the only pod left its Service
         .withNewReadinessProbe()
         .withNewHttpGet()
         .withPath("/readyz")
-        .withPort(new IntOrString(Workload.PORT))
+        .withPort(new IntOrString(Workload.PROBE_PORT))
         .endHttpGet()
         .withPeriodSeconds(1)
         .withFailureThreshold(2)

@@ -17,6 +17,12 @@ public final class Workload {
   /** The service port of every pool pod: the gate's. */
   public static final int PORT = 8080;
 
+  /**
+   * The gate's probe port: the kubelet's readiness probe on a thread of the gate's own, not queued
+   * behind tenants' connections (docs/gate.md). Not in the Service; the app may not use it.
+   */
+  public static final int PROBE_PORT = 8079;
+
   public static final String GATE_NAME = WorkloadRules.GATE_CONTAINER;
   public static final String GATE_IMAGE = "localhost/isolato/gate:dev";
 
@@ -110,6 +116,7 @@ public final class Workload {
         new ArrayList<>(
             List.of(
                 "--listen", "0.0.0.0:" + PORT,
+                "--probe-listen", "0.0.0.0:" + PROBE_PORT,
                 "--upstream", "127.0.0.1:" + upstreamPort(spec),
                 "--tenant-key", tenantKey(spec),
                 "--unknown-tenant", unknownTenant(spec).name(),

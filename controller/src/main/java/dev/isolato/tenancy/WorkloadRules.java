@@ -40,7 +40,8 @@ public final class WorkloadRules {
   public static final String MUST_BE_ZERO = "self == 0";
   public static final String NOT_ZERO = "self != 0";
   public static final String ABSENT = "false";
-  public static final String NOT_GATE_PORT = "self != " + Workload.PORT;
+  public static final String NOT_GATE_PORT =
+      "self != " + Workload.PORT + " && self != " + Workload.PROBE_PORT;
   public static final String NOT_RESERVED_NAME = "self != '" + GATE_CONTAINER + "'";
 
   /** The gate's port name (the Service and the Prometheus discovery look for it). */
@@ -88,7 +89,11 @@ public final class WorkloadRules {
   public static final String RESERVED_VOLUME_MESSAGE =
       "must not be table, admin or data (volumes Isolato mounts)";
   public static final String GATE_PORT_MESSAGE =
-      "must not be " + Workload.PORT + ": the gate listens there and forwards to the app's port";
+      "must not be "
+          + Workload.PORT
+          + " or "
+          + Workload.PROBE_PORT
+          + ": the gate listens there (service and probes) and forwards to the app's port";
   public static final String GATE_PORT_NAME_MESSAGE =
       "must not be " + GATE_PORT_NAME + ": the gate's port has that name";
   public static final String HOST_PORT_MESSAGE =
@@ -200,7 +205,7 @@ public final class WorkloadRules {
   private static void port(List<FieldError> e, String at, AppPort p) {
     if (p.containerPort < 1 || p.containerPort > 65535) {
       e.add(new FieldError(at + "containerPort", "must be between 1 and 65535"));
-    } else if (p.containerPort == Workload.PORT) {
+    } else if (p.containerPort == Workload.PORT || p.containerPort == Workload.PROBE_PORT) {
       e.add(new FieldError(at + "containerPort", GATE_PORT_MESSAGE));
     }
     if (GATE_PORT_NAME.equals(p.name)) {

@@ -44,6 +44,8 @@ class WorkloadAgreementIT extends ItBase {
           new Case("/workload/containers/0/name", "\"isolato-gate\"", C + "name"),
           new Case(
               "/workload/containers/0/ports/0/containerPort", "8080", C + "ports[0].containerPort"),
+          new Case(
+              "/workload/containers/0/ports/0/containerPort", "8079", C + "ports[0].containerPort"),
           new Case("/workload/containers/0/ports/0/hostPort", "80", C + "ports[0].hostPort"),
           new Case("/workload/containers/0/ports/0/name", "\"http\"", C + "ports[0].name"),
           new Case(

@@ -73,6 +73,8 @@ class PoolObjectsTest {
   @Test
   @DocClaim("docs/bring-your-service.md: Its 24Mi hold at most 1,024")
   @DocClaim("docs/bring-your-service.md: The gate's liveness probe is a TCP handshake")
+  @DocClaim("docs/bring-your-service.md: Its readiness probe is asked on port 8079")
+  @DocClaim("docs/architecture.md: readiness `/readyz` on the gate's probe port 8079")
   void theDeploymentIsGuaranteedQosWithThePlannedReplicas() {
     Deployment d =
         only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class);
@@ -107,6 +109,8 @@ class PoolObjectsTest {
         .containsExactly(
             "--listen",
             "0.0.0.0:8080",
+            "--probe-listen",
+            "0.0.0.0:8079",
             "--upstream",
             "127.0.0.1:8081",
             "--tenant-key",
@@ -121,6 +125,9 @@ class PoolObjectsTest {
             "1024",
             "--forward-table");
     assertThat(gate.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(gate.getReadinessProbe().getHttpGet().getPort().getIntVal())
+        .as("readiness on the probe port, not queued behind tenants")
+        .isEqualTo(8079);
     assertThat(gate.getLivenessProbe().getHttpGet())
         .as("an HTTP liveness probe queues behind tenants' connections under overload")
         .isNull();

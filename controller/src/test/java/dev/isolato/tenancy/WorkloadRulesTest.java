@@ -42,8 +42,10 @@ class WorkloadRulesTest {
         .satisfies(
             e -> {
               assertThat(e.field()).isEqualTo("spec.workload.containers[0].ports[0].containerPort");
-              assertThat(e.message()).contains("8080");
+              assertThat(e.message()).contains("8080").contains("8079");
             });
+    app().ports.get(0).containerPort = 8079;
+    assertThat(fields()).containsExactly("spec.workload.containers[0].ports[0].containerPort");
     AppPort second = new AppPort();
     second.containerPort = 9000;
     app().ports = List.of(new AppPort(), second);
