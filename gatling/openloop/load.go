@@ -34,7 +34,8 @@ type Plan struct {
 	// per connection, so each request then goes to a pod drawn anew; reused connections keep
 	// going to the pods they were opened to (Go reuses the most recently idle one first).
 	ConnectionPerRequest bool
-	Request              Request // the endpoints and tenant header of the requests
+	Request              Request   // the endpoints and tenant header of the requests
+	Progress             io.Writer // a line per step as it ends (nil: none)
 }
 
 // sample is one request: its latency from its INTENDED send time, so a request the generator
@@ -81,6 +82,7 @@ func stepSeconds(p Plan, rate float64) float64 { return float64(p.RequestsPerSte
 // steps, every request with its intended time and tenant. A ramp (Plan) and a class of a plan
 // file (ClassPlan) both become one; run sends it.
 type schedule struct {
+	label   string // names the ramp in progress lines
 	baseURL string
 	tenants []string
 	warmup  []time.Duration // intended times of the warm-up requests, from the run's start
@@ -166,10 +168,11 @@ const clientIdle = 4 * time.Second
 const causeBodyBytes = 160
 
 type generator struct {
-	body    string
-	client  *http.Client
-	slots   chan struct{}
-	request Request
+	body     string
+	client   *http.Client
+	slots    chan struct{}
+	request  Request
+	progress io.Writer // progressLine per step as it ends; nil: none
 }
 
 func newGenerator(body string, timeout time.Duration, maxInFlight int, connectionPerRequest bool) *generator {
@@ -282,6 +285,9 @@ func (g *generator) run(ctx context.Context, s *schedule, start time.Time) ([]St
 		st := &s.steps[i]
 		samples := make([]sample, len(st.offs))
 		complete := g.fire(ctx, s, start.Add(st.offset), st.offs, st.order, samples)
+		if g.progress != nil { // the steps overlap (fire returns once all are sent): told as each ends
+			complete = g.tell(complete, st, i, s, start, samples)
+		}
 		fired = append(fired, pending{st, samples, complete})
 		if ctx.Err() != nil {
 			break
@@ -299,11 +305,35 @@ func (g *generator) run(ctx context.Context, s *schedule, start time.Time) ([]St
 	return steps, requests
 }
 
+// tell writes the step's progressLine once it has ended and passes its outcome on.
+func (g *generator) tell(complete <-chan bool, st *stepSchedule, i int, s *schedule, start time.Time, samples []sample) <-chan bool {
+	out := make(chan bool, 1)
+	go func() {
+		ok := <-complete
+		if ok {
+			fmt.Fprintln(g.progress, progressLine(s.label, i+1, len(s.steps),
+				stepResult(st, s.tenants, start.Add(st.offset), samples)))
+		}
+		out <- ok
+	}()
+	return out
+}
+
+// progressLine is one ended step, for a person watching a ramp of minutes.
+func progressLine(label string, n, of int, st Step) string {
+	p95 := "-"
+	if st.Total.P95 != nil {
+		p95 = fmt.Sprintf("%.1f ms", *st.Total.P95)
+	}
+	return fmt.Sprintf("openloop: %s: step %d of %d: offered %.1f, achieved %.1f req/s, p95 %s, %d errors of %d",
+		label, n, of, st.OfferedRps, st.AchievedRps, p95, st.Total.Errors, st.Total.Count)
+}
+
 // rampSchedule is a ramp's schedule: steps back to back after the warm-up, requests to the
 // tenants in turn.
 func rampSchedule(p Plan) schedule {
 	rng := rand.New(rand.NewPCG(p.Seed, p.Seed^0x9e3779b97f4a7c15))
-	s := schedule{baseURL: p.BaseURL, tenants: p.Tenants}
+	s := schedule{baseURL: p.BaseURL, tenants: p.Tenants, label: p.BaseURL}
 	if p.Warmup > 0 && len(p.Rates) > 0 {
 		n := int(p.Rates[0] * p.Warmup.Seconds())
 		s.warmup, s.warmTo = offsets(n, p.Rates[0], p.Poisson, rng), inTurn(n, len(p.Tenants))
@@ -335,8 +365,10 @@ func Execute(p Plan, runID, sloClass string, runContext map[string]any) Run {
 	ctx, cancel := context.WithTimeout(context.Background(), p.MaxDuration)
 	defer cancel()
 	s := rampSchedule(p)
+	s.label = sloClass
 	g := newGenerator(p.Body, p.Timeout, p.MaxInFlight, p.ConnectionPerRequest)
 	g.request = p.Request
+	g.progress = p.Progress
 	steps, requests := g.run(ctx, &s, time.Now())
 	return Run{SchemaVersion: schemaVersion, RunID: runID, SloClass: sloClass, Context: runContext,
 		Steps: steps, Partial: len(steps) < len(p.Rates), requests: requests}

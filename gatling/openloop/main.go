@@ -93,11 +93,11 @@ func run(args []string) error {
 		return runPlan(*planFile, *outDir, *runID, PlanOptions{Poisson: *arrivals == "poisson", Seed: *seed,
 			Timeout: *timeout, MaxInFlight: *maxInFlight, MaxDuration: *maxDuration,
 			ConnectionPerRequest: *connections == "per-request",
-			Request:              request})
+			Request:              request, Progress: os.Stderr})
 	}
 	plan := Plan{BaseURL: strings.TrimRight(*baseURL, "/"), Body: *body, FirstIndex: *firstIndex,
 		RequestsPerStep: *requests, Seed: *seed, Warmup: *warmup, Timeout: *timeout, MaxInFlight: *maxInFlight,
-		Request: request}
+		Request: request, Progress: os.Stderr}
 	if plan.Rates, err = stepRates(*rates, *startRate, *rateStep, *steps, *maxRate); err != nil {
 		return err
 	}

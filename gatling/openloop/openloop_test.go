@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -239,6 +240,27 @@ func TestTheRunIsBoundedAndDropsUnfinishedSteps(t *testing.T) {
 	}
 	if !run.Partial || len(run.Steps) != 1 || run.Steps[0].Index != 0 {
 		t.Fatalf("want the first step only, partial: %+v", run)
+	}
+}
+
+// Each step that ends is told on the progress writer as it ends, with what it offered and achieved;
+// a step cut short by the bound is not.
+func TestEveryEndedStepIsToldAsItEnds(t *testing.T) {
+	s := serialServer(t, time.Millisecond, "")
+	p := plan(s.URL, 40, 40, 40) // 1 s per step
+	p.MaxDuration = 2500 * time.Millisecond
+	var out bytes.Buffer
+	p.Progress = &out
+	run := Execute(p, "r", "gold", nil)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(run.Steps) || len(run.Steps) != 2 {
+		t.Fatalf("want a line for each of the 2 kept steps, got %d for %d: %q", len(lines), len(run.Steps), out.String())
+	}
+	for i, want := range []string{"openloop: gold: step 1 of 3: offered 40.0, achieved ", "openloop: gold: step 2 of 3: "} {
+		if !strings.HasPrefix(lines[i], want) || !strings.Contains(lines[i], "req/s, p95 ") ||
+			!strings.HasSuffix(lines[i], "0 errors of 40") {
+			t.Errorf("line %d: %q, want it to start %q and end in 0 errors of 40", i, lines[i], want)
+		}
 	}
 }
 

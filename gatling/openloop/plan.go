@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -179,7 +180,8 @@ type PlanOptions struct {
 	MaxDuration time.Duration
 	// ConnectionPerRequest: a new connection (so a new draw of the pod) for each request
 	ConnectionPerRequest bool
-	Request              Request // the requests of every class when the plan does not give them
+	Request              Request   // the requests of every class when the plan does not give them
+	Progress             io.Writer // a line per class and step as it ends (nil: none)
 }
 
 // ExecutePlan sends every class of the plan concurrently from one common start and returns one
@@ -189,6 +191,7 @@ func ExecutePlan(p PlanFile, runID string, o PlanOptions) []Run {
 	defer cancel()
 	g := newGenerator(p.Body, o.Timeout, o.MaxInFlight, o.ConnectionPerRequest)
 	g.request = o.Request
+	g.progress = o.Progress
 	if p.Requests != nil {
 		g.request = *p.Requests
 	}
@@ -196,6 +199,7 @@ func ExecutePlan(p PlanFile, runID string, o PlanOptions) []Run {
 	for i, c := range p.Classes {
 		seed := o.Seed + uint64(i)
 		schedules[i] = classSchedule(p, c, o.Poisson, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
+		schedules[i].label = c.SloClass
 	}
 	runs := make([]Run, len(p.Classes))
 	start := time.Now()
