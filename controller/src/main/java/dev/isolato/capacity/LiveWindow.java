@@ -10,9 +10,30 @@ import java.util.List;
  *
  * @param latencyMs NaN when the pool answered nothing in the window (no percentile exists)
  * @param podPoints each pod's point; empty when only the pool's is known (then it stands for them)
+ * @param steady whether the pool's rate held within {@link #MAX_RATE_CHANGE} across the window:
+ *     only then is (rate, latency) a point of the steady-state curve the model describes
  */
 public record LiveWindow(
-    Instant at, int pods, double perPodRps, double latencyMs, List<PodPoint> podPoints) {
+    Instant at,
+    int pods,
+    double perPodRps,
+    double latencyMs,
+    List<PodPoint> podPoints,
+    boolean steady) {
+
+  /**
+   * The largest change of the pool's rate within a window that still makes it a point of the curve.
+   * A window that spans a load step's end (a ramp's step, then a pause) averages the rate over both
+   * while its latency percentile comes from the overloaded part: taken as a point, it says the pods
+   * failed at a rate they never ran at (an experiment's ramp read as drift on make run's httpbin
+   * class, 2026-11-29: failing at 56 req/s per pod, cut-off 137–146).
+   */
+  public static final double MAX_RATE_CHANGE = 0.2;
+
+  /** Steady when the lowest short-range rate in the window is within the change of the highest. */
+  public static boolean steadyRate(double lowestRps, double highestRps) {
+    return !(highestRps > 0) || lowestRps >= highestRps * (1 - MAX_RATE_CHANGE);
+  }
 
   /** One pod's rate and latency in the window (latency NaN: it answered nothing). */
   public record PodPoint(double rps, double latencyMs) {
@@ -25,7 +46,13 @@ public record LiveWindow(
     podPoints = List.copyOf(podPoints);
   }
 
-  /** A window known only for the pool as a whole. */
+  /** A steady window. */
+  public LiveWindow(
+      Instant at, int pods, double perPodRps, double latencyMs, List<PodPoint> podPoints) {
+    this(at, pods, perPodRps, latencyMs, podPoints, true);
+  }
+
+  /** A steady window known only for the pool as a whole. */
   public LiveWindow(Instant at, int pods, double perPodRps, double latencyMs) {
     this(at, pods, perPodRps, latencyMs, List.of());
   }

@@ -81,7 +81,9 @@ public final class PoolVerifier {
 
   private void take(LiveWindow w, ClassModel model, List<Verdict.Change> changes) {
     last = w;
-    List<LiveWindow> points = w.perPod();
+    // an unsteady window's points are not on the curve: the SLO verdict takes it (tenants saw
+    // its latency), the live estimate and the drift test do not
+    List<LiveWindow> points = w.steady() ? w.perPod() : List.of();
     points.forEach(history::addLast);
     while (history.size() > policy.historyWindows()) {
       history.removeFirst();

@@ -38,6 +38,22 @@ public final class PrometheusPoolWindows implements PoolWindows {
         + "s]))";
   }
 
+  /**
+   * Per pool, the lowest and the highest of its rate over two thirds of the window, sampled at
+   * thirds of it (a rate needs two scrapes: the window is at least two scrape intervals longer).
+   */
+  static String rateRangeQuery(Duration window, String fn) {
+    long third = Math.max(1, window.toSeconds() / 3);
+    return fn
+        + "_over_time(("
+        + rateQuery(Duration.ofSeconds(2 * third), POOL)
+        + ")["
+        + window.toSeconds()
+        + "s:"
+        + third
+        + "s])";
+  }
+
   static String podsQuery() {
     return "count by (class, namespace) (up{job=\"" + ServiceMetrics.POOL_JOB + "\"} == 1)";
   }
@@ -65,6 +81,8 @@ public final class PrometheusPoolWindows implements PoolWindows {
     Map<Pool, Double> rates = byPool(rateQuery(window, POOL));
     Map<Pool, Map<String, Double>> podRates = byPod(rateQuery(window, POD));
     Map<Pool, Double> pods = byPool(podsQuery());
+    Map<Pool, Double> lowest = byPool(rateRangeQuery(window, "min"));
+    Map<Pool, Double> highest = byPool(rateRangeQuery(window, "max"));
     Map<Double, Map<Pool, Double>> latencies = new HashMap<>();
     Map<Double, Map<Pool, Map<String, Double>>> podLatencies = new HashMap<>();
     for (double p : percentiles) {
@@ -75,6 +93,9 @@ public final class PrometheusPoolWindows implements PoolWindows {
     pods.forEach(
         (pool, n) -> {
           double rate = rates.getOrDefault(pool, 0.0);
+          boolean steady =
+              LiveWindow.steadyRate(
+                  lowest.getOrDefault(pool, Double.NaN), highest.getOrDefault(pool, Double.NaN));
           Map<Double, LiveWindow> byPercentile = new HashMap<>();
           for (double p : percentiles) {
             double seconds = latencies.get(p).getOrDefault(pool, Double.NaN);
@@ -88,7 +109,7 @@ public final class PrometheusPoolWindows implements PoolWindows {
                             new LiveWindow.PodPoint(
                                 r, podLatency.getOrDefault(pod, Double.NaN) * 1000)));
             byPercentile.put(
-                p, new LiveWindow(now, n.intValue(), rate / n, seconds * 1000, points));
+                p, new LiveWindow(now, n.intValue(), rate / n, seconds * 1000, points, steady));
           }
           out.put(pool, byPercentile);
         });

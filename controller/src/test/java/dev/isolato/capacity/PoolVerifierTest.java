@@ -2,6 +2,7 @@ package dev.isolato.capacity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isolato.DocClaim;
 import dev.isolato.capacity.Verdict.Change;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,6 +48,44 @@ class PoolVerifierTest {
     // 0.7 × the second-lowest failing rate (105): conservative, never the single lowest window
     assertThat(v.effectivePerPodRps()).isCloseTo(73.5, org.assertj.core.data.Offset.offset(0.01));
     assertThat(v.driftSince()).isEqualTo(T0.plusSeconds(10));
+  }
+
+  /**
+   * A ramp's step ends inside the windows (a pause follows): the rate averaged over each is far
+   * below what the pods ran at while the latency is the overloaded part's. Such windows are not
+   * points of the curve: the SLO is lost (tenants saw it), the cut-off is not lowered and no live
+   * estimate rests on them; the same windows steady lower it.
+   */
+  @Test
+  @DocClaim(
+      "docs/calibration.md: still counts for `SloHeld` (tenants saw that latency), but not for the live estimate nor the drift test")
+  void windowsWhoseRateChangedAreNotTakenAsPointsOfTheCurve() {
+    Verdict v = null;
+    for (int i = 0; i < 4; i++) {
+      v =
+          verifier.observe(
+              new LiveWindow(T0.plusSeconds(5L * i), 1, 56, 600, List.of(), false), GOLD);
+    }
+    assertThat(v.sloHeld()).isFalse();
+    assertThat(v.changes()).doesNotContain(Change.LOWERED);
+    assertThat(v.effectivePerPodRps()).isEqualTo(165);
+    assertThat(v.live()).isNull();
+
+    PoolVerifier steady = new PoolVerifier(VerificationPolicy.defaults());
+    for (int i = 0; i < 4; i++) {
+      v = steady.observe(new LiveWindow(T0.plusSeconds(5L * i), 1, 56, 600), GOLD);
+    }
+    assertThat(v.effectivePerPodRps()).isLessThan(165);
+  }
+
+  @Test
+  @DocClaim("docs/calibration.md: must stay within a fifth of its highest")
+  void aRateIsSteadyWithinAFifthOfItsHighest() {
+    assertThat(LiveWindow.steadyRate(80, 100)).isTrue();
+    assertThat(LiveWindow.steadyRate(79, 100)).isFalse();
+    assertThat(LiveWindow.steadyRate(0, 100)).as("load started or stopped in it").isFalse();
+    assertThat(LiveWindow.steadyRate(0, 0)).as("no traffic: no point either way").isTrue();
+    assertThat(LiveWindow.steadyRate(Double.NaN, Double.NaN)).as("not known").isTrue();
   }
 
   /**

@@ -44,21 +44,9 @@ class PrometheusPoolWindowsTest {
         + "\"]}";
   }
 
-  @Test
-  void joinsRatePodsAndLatencyPerPoolAndPerPod() throws Exception {
-    Duration w = Duration.ofSeconds(15);
-    Map<String, String> answers =
-        Map.of(
-            PrometheusPoolWindows.rateQuery(w, "class, namespace"),
-            vector(sample(null, 90)),
-            PrometheusPoolWindows.rateQuery(w, "class, namespace, pod"),
-            vector(sample("a", 66), sample("b", 24)),
-            PrometheusPoolWindows.podsQuery(),
-            vector(sample(null, 2)),
-            PrometheusPoolWindows.latencyQuery(w, 95, "class, namespace"),
-            vector(sample(null, 0.8)),
-            PrometheusPoolWindows.latencyQuery(w, 95, "class, namespace, pod"),
-            vector(sample("a", 1.2), sample("b", 0.01)));
+  static final Duration W = Duration.ofSeconds(15);
+
+  LiveWindow serve(Map<String, String> answers) throws Exception {
     server =
         HttpServer.create(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
@@ -79,13 +67,53 @@ class PrometheusPoolWindowsTest {
             new PrometheusTenantRates(
                 URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
                 HttpClient.newHttpClient()));
+    return windows
+        .read(W, Set.of(95.0), Instant.parse("2026-11-27T12:00:00Z"))
+        .get(new PoolWindows.Pool("gold", "isolato-c-gold"))
+        .get(95.0);
+  }
 
-    Instant now = Instant.parse("2026-11-27T12:00:00Z");
-    LiveWindow lw =
-        windows
-            .read(w, Set.of(95.0), now)
-            .get(new PoolWindows.Pool("gold", "isolato-c-gold"))
-            .get(95.0);
+  @Test
+  void aWindowWhoseRateFellByMoreThanAFifthIsNotSteady() throws Exception {
+    assertThat(PrometheusPoolWindows.rateRangeQuery(W, "min"))
+        .isEqualTo(
+            "min_over_time((sum by (class, namespace) (rate(isolato_gate_requests_total"
+                + "{tenant!=\"_unknown\"}[10s])))[15s:5s])");
+    Map<String, String> answers =
+        Map.of(
+            PrometheusPoolWindows.rateQuery(W, "class, namespace"),
+            vector(sample(null, 56)),
+            PrometheusPoolWindows.podsQuery(),
+            vector(sample(null, 1)),
+            PrometheusPoolWindows.latencyQuery(W, 95, "class, namespace"),
+            vector(sample(null, 0.6)),
+            PrometheusPoolWindows.rateRangeQuery(W, "min"),
+            vector(sample(null, 0)),
+            PrometheusPoolWindows.rateRangeQuery(W, "max"),
+            vector(sample(null, 150)));
+    assertThat(serve(answers).steady()).isFalse();
+  }
+
+  @Test
+  void joinsRatePodsAndLatencyPerPoolAndPerPod() throws Exception {
+    Duration w = W;
+    Map<String, String> answers =
+        Map.of(
+            PrometheusPoolWindows.rateQuery(w, "class, namespace"),
+            vector(sample(null, 90)),
+            PrometheusPoolWindows.rateQuery(w, "class, namespace, pod"),
+            vector(sample("a", 66), sample("b", 24)),
+            PrometheusPoolWindows.podsQuery(),
+            vector(sample(null, 2)),
+            PrometheusPoolWindows.latencyQuery(w, 95, "class, namespace"),
+            vector(sample(null, 0.8)),
+            PrometheusPoolWindows.latencyQuery(w, 95, "class, namespace, pod"),
+            vector(sample("a", 1.2), sample("b", 0.01)),
+            PrometheusPoolWindows.rateRangeQuery(w, "min"),
+            vector(sample(null, 85)),
+            PrometheusPoolWindows.rateRangeQuery(w, "max"),
+            vector(sample(null, 95)));
+    LiveWindow lw = serve(answers);
 
     assertThat(PrometheusPoolWindows.latencyQuery(w, 95, "class, namespace"))
         .startsWith("histogram_quantile(0.95, sum by (class, namespace, le) (rate(")
@@ -97,5 +125,6 @@ class PrometheusPoolWindowsTest {
         .containsExactlyInAnyOrder(
             new LiveWindow.PodPoint(66, 1200), new LiveWindow.PodPoint(24, 10));
     assertThat(lw.perPod()).extracting(LiveWindow::pods).isEqualTo(List.of(1, 1));
+    assertThat(lw.steady()).as("85 to 95 req/s: within a fifth").isTrue();
   }
 }
