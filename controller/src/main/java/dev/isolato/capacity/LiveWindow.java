@@ -12,6 +12,7 @@ import java.util.List;
  * @param podPoints each pod's point; empty when only the pool's is known (then it stands for them)
  * @param steady whether the pool's rate held within {@link #MAX_RATE_CHANGE} across the window:
  *     only then is (rate, latency) a point of the steady-state curve the model describes
+ * @param peakPerPodRps the highest short-range rate per pod in the window (NaN: not known)
  */
 public record LiveWindow(
     Instant at,
@@ -19,7 +20,8 @@ public record LiveWindow(
     double perPodRps,
     double latencyMs,
     List<PodPoint> podPoints,
-    boolean steady) {
+    boolean steady,
+    double peakPerPodRps) {
 
   /**
    * The largest change of the pool's rate within a window that still makes it a point of the curve.
@@ -49,7 +51,7 @@ public record LiveWindow(
   /** A steady window. */
   public LiveWindow(
       Instant at, int pods, double perPodRps, double latencyMs, List<PodPoint> podPoints) {
-    this(at, pods, perPodRps, latencyMs, podPoints, true);
+    this(at, pods, perPodRps, latencyMs, podPoints, true, Double.NaN);
   }
 
   /** A steady window known only for the pool as a whole. */
@@ -60,6 +62,17 @@ public record LiveWindow(
   /** Whether the window carries evidence: traffic was served and a latency measured. */
   public boolean active() {
     return pods > 0 && perPodRps > 0 && Double.isFinite(latencyMs);
+  }
+
+  /**
+   * The points of an unsteady window over {@code targetMs}: the pods failed while they ran at up to
+   * its peak, so the failure is placed there, not at the average (which mixes in the pause or the
+   * ramp-up around it); one that held says nothing certain and gives none.
+   */
+  public List<LiveWindow> unsteadyPoints(double targetMs) {
+    return active() && latencyMs > targetMs && peakPerPodRps > 0
+        ? List.of(new LiveWindow(at, 1, Math.max(perPodRps, peakPerPodRps), latencyMs))
+        : List.of();
   }
 
   /**

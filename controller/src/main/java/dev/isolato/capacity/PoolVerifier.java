@@ -81,9 +81,9 @@ public final class PoolVerifier {
 
   private void take(LiveWindow w, ClassModel model, List<Verdict.Change> changes) {
     last = w;
-    // an unsteady window's points are not on the curve: the SLO verdict takes it (tenants saw
-    // its latency), the live estimate and the drift test do not
-    List<LiveWindow> points = w.steady() ? w.perPod() : List.of();
+    // an unsteady window's average is no point of the curve: the SLO verdict takes it whole
+    // (tenants saw its latency), the live estimate and the drift test only a failure at its peak
+    List<LiveWindow> points = w.steady() ? w.perPod() : w.unsteadyPoints(model.targetMs());
     points.forEach(history::addLast);
     while (history.size() > policy.historyWindows()) {
       history.removeFirst();

@@ -93,9 +93,8 @@ public final class PrometheusPoolWindows implements PoolWindows {
     pods.forEach(
         (pool, n) -> {
           double rate = rates.getOrDefault(pool, 0.0);
-          boolean steady =
-              LiveWindow.steadyRate(
-                  lowest.getOrDefault(pool, Double.NaN), highest.getOrDefault(pool, Double.NaN));
+          double peak = highest.getOrDefault(pool, Double.NaN);
+          boolean steady = LiveWindow.steadyRate(lowest.getOrDefault(pool, Double.NaN), peak);
           Map<Double, LiveWindow> byPercentile = new HashMap<>();
           for (double p : percentiles) {
             double seconds = latencies.get(p).getOrDefault(pool, Double.NaN);
@@ -109,7 +108,9 @@ public final class PrometheusPoolWindows implements PoolWindows {
                             new LiveWindow.PodPoint(
                                 r, podLatency.getOrDefault(pod, Double.NaN) * 1000)));
             byPercentile.put(
-                p, new LiveWindow(now, n.intValue(), rate / n, seconds * 1000, points, steady));
+                p,
+                new LiveWindow(
+                    now, n.intValue(), rate / n, seconds * 1000, points, steady, peak / n));
           }
           out.put(pool, byPercentile);
         });

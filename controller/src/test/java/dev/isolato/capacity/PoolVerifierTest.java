@@ -51,31 +51,38 @@ class PoolVerifierTest {
   }
 
   /**
-   * A ramp's step ends inside the windows (a pause follows): the rate averaged over each is far
-   * below what the pods ran at while the latency is the overloaded part's. Such windows are not
-   * points of the curve: the SLO is lost (tenants saw it), the cut-off is not lowered and no live
-   * estimate rests on them; the same windows steady lower it.
+   * A ramp's step ends inside the windows (a pause follows): the rate averaged over each (56 req/s
+   * per pod) is far below what the pods ran at (150) while the latency is the overloaded part's.
+   * The failure is placed at the peak: above the plan's rate (132) it is load, not drift, and the
+   * cut-off stays; the same windows steady, at their average, would have lowered it. An unsteady
+   * window that held gives no point.
    */
   @Test
-  @DocClaim(
-      "docs/calibration.md: still counts for `SloHeld` (tenants saw that latency), but not for the live estimate nor the drift test")
-  void windowsWhoseRateChangedAreNotTakenAsPointsOfTheCurve() {
+  @DocClaim("docs/calibration.md: still counts for `SloHeld` (tenants saw that latency)")
+  @DocClaim("docs/calibration.md: a failing one is placed at the window's peak rate")
+  void anUnsteadyWindowFailsAtItsPeakAndAHoldingOneGivesNoPoint() {
     Verdict v = null;
     for (int i = 0; i < 4; i++) {
       v =
           verifier.observe(
-              new LiveWindow(T0.plusSeconds(5L * i), 1, 56, 600, List.of(), false), GOLD);
+              new LiveWindow(T0.plusSeconds(5L * i), 1, 56, 600, List.of(), false, 150), GOLD);
     }
     assertThat(v.sloHeld()).isFalse();
     assertThat(v.changes()).doesNotContain(Change.LOWERED);
     assertThat(v.effectivePerPodRps()).isEqualTo(165);
-    assertThat(v.live()).isNull();
+    assertThat(v.live().lowestFailingRps()).isEqualTo(150);
 
     PoolVerifier steady = new PoolVerifier(VerificationPolicy.defaults());
     for (int i = 0; i < 4; i++) {
       v = steady.observe(new LiveWindow(T0.plusSeconds(5L * i), 1, 56, 600), GOLD);
     }
     assertThat(v.effectivePerPodRps()).isLessThan(165);
+
+    LiveWindow held = new LiveWindow(T0, 1, 56, 20, List.of(), false, 150);
+    assertThat(held.unsteadyPoints(50)).isEmpty();
+    assertThat(new LiveWindow(T0, 2, 56, 600, List.of(), false, 75).unsteadyPoints(50))
+        .singleElement()
+        .satisfies(p -> assertThat(p.perPodRps()).isEqualTo(75));
   }
 
   @Test

@@ -91,7 +91,9 @@ class PrometheusPoolWindowsTest {
             vector(sample(null, 0)),
             PrometheusPoolWindows.rateRangeQuery(W, "max"),
             vector(sample(null, 150)));
-    assertThat(serve(answers).steady()).isFalse();
+    LiveWindow lw = serve(answers);
+    assertThat(lw.steady()).isFalse();
+    assertThat(lw.peakPerPodRps()).as("the highest 10 s rate, per pod").isEqualTo(150);
   }
 
   @Test
