@@ -81,12 +81,7 @@ Gate::Gate(GateConfig config)
     token_watcher_->check_now();
     token_watcher_->start(config_.file_poll);
   }
-  const tcp::endpoint endpoint(asio::ip::make_address(config_.listen.host), config_.listen.port);
-  acceptor_.open(endpoint.protocol());
-  acceptor_.set_option(tcp::acceptor::reuse_address(true));
-  acceptor_.bind(endpoint);
-  acceptor_.listen(asio::socket_base::max_listen_connections);
-  port_ = acceptor_.local_endpoint().port();
+  port_ = listen_on(acceptor_, config_.listen);
   if (config_.probe_listen)
     probes_ = std::make_unique<ProbeServer>(*config_.probe_listen, shared_.upstream, config_.connect_timeout,
                                             config_.probe_read_timeout, shared_.draining);

@@ -2,9 +2,7 @@
 // relays them to the upstream over pooled keep-alive connections, bodies streamed both ways.
 #pragma once
 #include <atomic>
-#include <boost/asio/basic_socket_acceptor.hpp>
 #include <boost/asio/basic_stream_socket.hpp>
-#include <boost/asio/basic_waitable_timer.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -122,13 +120,9 @@ class Gate {
   // One thread runs the loop and only it touches the sockets and timers: the reactor's
   // per-socket locking is left out (UNSAFE_IO); posting from other threads stays safe.
   boost::asio::io_context ioc_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
-  boost::asio::basic_socket_acceptor<boost::asio::ip::tcp, Executor> acceptor_{ioc_};
-  boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
-                                    Executor>
-      backoff_{ioc_};
-  boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
-                                    Executor>
-      sweep_{ioc_};
+  Acceptor acceptor_{ioc_};
+  Timer backoff_{ioc_};
+  Timer sweep_{ioc_};
   std::chrono::milliseconds tick_{250};  // an eighth of the shorter of the read and upstream timeouts
   GateShared shared_;
   std::vector<std::weak_ptr<GateSession>> sessions_;  // loop thread only

@@ -35,12 +35,7 @@ ProbeServer::ProbeServer(const Endpoint& listen, tcp::endpoint upstream, std::ch
       connect_timeout_(connect_timeout),
       read_timeout_(read_timeout),
       draining_(draining) {
-  const tcp::endpoint endpoint(asio::ip::make_address(listen.host), listen.port);
-  acceptor_.open(endpoint.protocol());
-  acceptor_.set_option(tcp::acceptor::reuse_address(true));
-  acceptor_.bind(endpoint);
-  acceptor_.listen();
-  port_ = acceptor_.local_endpoint().port();
+  port_ = listen_on(acceptor_, listen);
 }
 
 ProbeServer::~ProbeServer() {

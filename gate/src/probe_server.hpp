@@ -5,8 +5,6 @@
 // kernel schedules this thread by its own (tiny) CPU use, within the pod's CPU period.
 #pragma once
 #include <atomic>
-#include <boost/asio/basic_socket_acceptor.hpp>
-#include <boost/asio/basic_waitable_timer.hpp>
 #include <chrono>
 #include <thread>
 
@@ -42,10 +40,8 @@ class ProbeServer {
   const std::atomic<bool>& draining_;
   std::size_t open_ = 0;  // its thread only; outlives ioc_, whose end drops the probes left
   boost::asio::io_context ioc_{1};
-  boost::asio::basic_socket_acceptor<boost::asio::ip::tcp, Executor> acceptor_{ioc_};
-  boost::asio::basic_waitable_timer<std::chrono::steady_clock, boost::asio::wait_traits<std::chrono::steady_clock>,
-                                    Executor>
-      backoff_{ioc_};
+  Acceptor acceptor_{ioc_};
+  Timer backoff_{ioc_};
   unsigned short port_ = 0;
   std::thread thread_;
 };
