@@ -12,8 +12,6 @@ BENCH := bench/isolato-bench
 # 2-core host) even when nothing changed; a dozen targets need the jar, so make decides instead,
 # from the sources of the modules the jar is built from.
 CONTROLLER_JAR := controller/target/isolato-controller.jar
-JAVA_INPUTS = pom.xml .mvn/jvm.config docs/reference/openapi.json $(shell find $(1) \( -name target -prune \) \
-  -o -type f \( -path '*/src/main/*' -o -name pom.xml \) -print)
 CONTROLLER_INPUTS := $(call JAVA_INPUTS,calibration-format api-client controller)
 # The jar extracted with an AppCDS archive (controller/host/stage.sh), which the end-to-end tests
 # and benchmarks start (controller/test/lib.sh).

@@ -2,14 +2,19 @@
 .PHONY: gatling-build test-gatling-unit test-gatling-simulations test-python openloop-build test-openloop
 BUILD_TARGETS += gatling-build openloop-build
 UNIT_TEST_TARGETS += test-gatling-unit test-gatling-simulations test-python test-openloop
-UNIT_JVM_TARGETS += test-gatling-unit test-gatling-simulations
-UNIT_TEST_PREREQS += python-venv openloop-build
+UNIT_TEST_PREREQS += python-venv openloop-build calibration-format-install
 
-gatling-build: ## compile the Gatling module (simulations included)
-	@$(MVN) -pl gatling -am test-compile
+# The Gatling module's builds take calibration-format from the local Maven repository
+# (calibration-format-install), not from the reactor (-am): so they never write
+# calibration-format/target, and in `make test` they run in the lane beside the Maven targets
+# (UNIT_JVM_TARGETS) that do. gatling/test/lib.sh does the same for the scripts.
+GATLING_MVN := $(MVN) -pl gatling
 
-test-gatling-unit: ## unit tests of the calibration statistics, JSON writer and load plans
-	@$(MVN) -pl gatling -am test
+gatling-build: calibration-format-install ## compile the Gatling module (simulations included)
+	@$(GATLING_MVN) test-compile
+
+test-gatling-unit: calibration-format-install ## unit tests of the calibration statistics, JSON writer and load plans
+	@$(GATLING_MVN) test
 
 # The independent open-loop generator (Go, stdlib only): the referee of the Gatling calibrations.
 OPENLOOP := build/openloop
@@ -25,7 +30,7 @@ test-openloop: ## go vet + go test of the open-loop generator (httptest services
 	@cd gatling/openloop && test -z "$$(gofmt -l .)" || { echo "gofmt: $$(gofmt -l .)"; exit 1; } \
 	  && go vet ./... && go test -count=1 ./...
 
-test-gatling-simulations: ## real short Gatling runs of every simulation against a loopback stub service
+test-gatling-simulations: calibration-format-install ## real short Gatling runs of every simulation against a loopback stub service
 	@gatling/test/simulations-local.sh
 
 # ruff (pinned in gatling/experiments/requirements-dev.txt, settings in ruff.toml) covers every

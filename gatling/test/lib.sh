@@ -4,6 +4,10 @@
 GATLING_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPO_ROOT="$(cd "$GATLING_DIR/.." && pwd)"
 SIM_PACKAGE=dev.isolato.gatling.simulations
+# The Gatling module alone: calibration-format comes from the local Maven repository (make's
+# calibration-format-install), as in gatling/part.mk, so these builds never write
+# calibration-format/target while the controller's build beside them does.
+GATLING_MVN=("$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling)
 
 log() { printf '[%s] %s\n' "${LOG_TAG:-gatling}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -13,8 +17,7 @@ die() { log "error: $*"; exit 1; }
 # Gatling JVM too); its PID (= process group) in SIM_PID.
 sim_start() {
   local cls=$1; shift
-  setsid "$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling -am \
-    gatling:test "-Dgatling.simulationClass=$SIM_PACKAGE.$cls" "$@" &
+  setsid "${GATLING_MVN[@]}" gatling:test "-Dgatling.simulationClass=$SIM_PACKAGE.$cls" "$@" &
   SIM_PID=$!
 }
 

@@ -48,8 +48,7 @@ log "stub service at $STUB_URL (pid $STUB_PID)"
 # gatling:test forks a test-compile: compiled once here, the concurrent runs skip it (six
 # compilers in one target/ race: a recompiling one empties target/classes under the others).
 # The runtime classpath is the plan export's (the referee's part, below).
-"$REPO_ROOT/mvnw" -B -q --no-transfer-progress -f "$REPO_ROOT/pom.xml" -pl gatling -am test-compile \
-  dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$OUT/classpath"
+"${GATLING_MVN[@]}" test-compile dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$OUT/classpath"
 (cd "$GATLING_DIR/openloop" && go build -trimpath -o "$OUT/openloop" .)
 NO_COMPILE=(-Dmaven.main.skip=true -Dmaven.test.skip=true)
 bg() { # bg NAME CLASS ARGS...: a background run logging to $OUT/NAME.log
