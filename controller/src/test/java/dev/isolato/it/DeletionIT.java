@@ -48,7 +48,7 @@ class DeletionIT extends ItBase {
             () -> {
               SloClass c = kube.resources(SloClass.class).withName("del-a").get();
               assertThat(c.getMetadata().getDeletionTimestamp()).isNotNull();
-              Condition ready = ready(c);
+              Condition ready = readyCondition(c);
               assertThat(ready.getReason()).isEqualTo("DeletionWaitsForTenants");
               assertThat(ready.getMessage()).contains("2 tenants", "del-a1", "del-a2");
             });
@@ -67,7 +67,8 @@ class DeletionIT extends ItBase {
         .untilAsserted(
             () ->
                 assertThat(
-                        ready(kube.resources(SloClass.class).withName("del-a").get()).getMessage())
+                        readyCondition(kube.resources(SloClass.class).withName("del-a").get())
+                            .getMessage())
                     .contains("1 tenant ", "del-a2"));
 
     assertThat(api("DELETE", "/api/v1/tenants/del-a2", null).status()).isEqualTo(202);
@@ -145,7 +146,8 @@ class DeletionIT extends ItBase {
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () -> {
-              Condition ready = ready(kube.resources(SloClass.class).withName("del-n").get());
+              Condition ready =
+                  readyCondition(kube.resources(SloClass.class).withName("del-n").get());
               assertThat(ready.getReason()).isEqualTo("ApplyFailed");
               assertThat(ready.getMessage()).contains("isolato-c-del-n");
             });
@@ -176,13 +178,5 @@ class DeletionIT extends ItBase {
   private static String table(String ns) {
     var cm = kube.configMaps().inNamespace(ns).withName("tenant-table").get();
     return cm == null ? "" : cm.getData().get("tenants.json");
-  }
-
-  private static Condition ready(SloClass c) {
-    assertThat(c.getStatus()).isNotNull();
-    return c.getStatus().conditions.stream()
-        .filter(x -> "Ready".equals(x.getType()))
-        .findFirst()
-        .orElseThrow();
   }
 }

@@ -1,5 +1,7 @@
 package dev.isolato.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isolato.calibration.CalibrationContext;
@@ -9,6 +11,8 @@ import dev.isolato.incontext.InContextCalibrations;
 import dev.isolato.slo.SloEngine;
 import dev.isolato.slo.SyntheticRuns;
 import dev.isolato.slo.UslModel;
+import dev.isolato.tenancy.SloClass;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -170,6 +175,19 @@ abstract class ItBase {
   /** The Deployment of {@code cls}'s shared pool; null until the reconciler made it. */
   static Deployment deployment(String cls) {
     return kube.apps().deployments().inNamespace(pool(cls)).withName("saas-bench").get();
+  }
+
+  /**
+   * The Ready condition of class {@code c}. Absent is an assertion error, not an exception:
+   * awaitility retries assertion errors only, and a class just created has no status yet.
+   */
+  static Condition readyCondition(SloClass c) {
+    assertThat(c).as("the class").isNotNull();
+    assertThat(c.getStatus()).as("status of class " + c.getMetadata().getName()).isNotNull();
+    Optional<Condition> ready =
+        c.getStatus().conditions.stream().filter(x -> "Ready".equals(x.getType())).findFirst();
+    assertThat(ready).as("Ready condition of class " + c.getMetadata().getName()).isPresent();
+    return ready.get();
   }
 
   /** The pool's Deployment has one ready pod (the controller-manager's part: none runs here). */

@@ -499,12 +499,7 @@ class PoolSecurityIT extends ItBase {
   }
 
   private static Condition ready(String cls) {
-    SloClass c = kube.resources(SloClass.class).withName(cls).get();
-    assertThat(c.getStatus()).as("status of class " + cls).isNotNull();
-    return c.getStatus().conditions.stream()
-        .filter(x -> "Ready".equals(x.getType()))
-        .findFirst()
-        .orElseThrow();
+    return readyCondition(kube.resources(SloClass.class).withName(cls).get());
   }
 
   private static void assertNoOwner(String namespace) {
