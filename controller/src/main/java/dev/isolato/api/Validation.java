@@ -105,6 +105,15 @@ public final class Validation {
     if (s.storage != null && s.storage.scratch != null) {
       quantity(e, "spec.storage.scratch", s.storage.scratch);
     }
+    if (s.gate != null) {
+      intRange(e, "spec.gate.maxAppRequests", s.gate.maxAppRequests, 1, MAX_APP_REQUESTS);
+      intRange(
+          e,
+          "spec.gate.queueTimeoutMs",
+          s.gate.queueTimeoutMs,
+          MIN_QUEUE_TIMEOUT_MS,
+          MAX_QUEUE_TIMEOUT_MS);
+    }
     e.addAll(PodPlacement.problems(s.placement));
     intRange(e, "spec.minReplicas", s.minReplicas, 1, MAX_REPLICAS);
     if (s.maxReplicas < s.minReplicas || s.maxReplicas > MAX_REPLICAS) {

@@ -124,6 +124,11 @@ public class SloClassSpec {
   @JsonPropertyDescription("Local disk of each pod; absent: derived from the tenants' io profiles.")
   public StorageSpec storage;
 
+  @JsonPropertyDescription(
+      "The app's share of requests at the pods' isolato-gate (docs/gate.md); absent: the gate's"
+          + " defaults, 64 at once and 1 s of waiting.")
+  public GateSpec gate;
+
   /** One endpoint of a class's request mix ({@link RequestMix}'s, shared by every instrument). */
   public static class MixEndpoint {
     @Required
@@ -209,6 +214,27 @@ public class SloClassSpec {
             + "reserving the least CPU for the committed load among those calibrated (a calibration run's "
             + "context.podCpu names its size). Empty: always cpu.")
     public java.util.List<@Pattern(SpecLimits.POSITIVE_QUANTITY) String> cpuCandidates;
+  }
+
+  /**
+   * How many requests the gate hands the app at once, and how long the others may wait in the gate
+   * for one of those places before a 503 with Retry-After.
+   */
+  public static class GateSpec {
+    @Min(1)
+    @Max(SpecLimits.MAX_APP_REQUESTS)
+    @Default("64")
+    @JsonPropertyDescription(
+        "Requests relayed to the app at once; more wait in the gate in arrival order. An app that"
+            + " blocks on slow back ends may need more than 64.")
+    public int maxAppRequests = 64;
+
+    @Min(SpecLimits.MIN_QUEUE_TIMEOUT_MS)
+    @Max(SpecLimits.MAX_QUEUE_TIMEOUT_MS)
+    @Default("1000")
+    @JsonPropertyDescription(
+        "Longest wait in the gate for a place at the app, in ms; then 503 with Retry-After: 1.")
+    public int queueTimeoutMs = 1000;
   }
 
   /**

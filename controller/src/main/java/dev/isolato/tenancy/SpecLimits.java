@@ -53,6 +53,12 @@ public final class SpecLimits {
   /** The value range Kubernetes allows a user-defined PriorityClass. */
   public static final int MAX_PRIORITY = 1_000_000_000;
 
+  /** spec.gate.maxAppRequests: one connection each, so never above the gate's connection cap. */
+  public static final int MAX_APP_REQUESTS = Workload.GATE_MAX_CONNECTIONS;
+
+  public static final int MIN_QUEUE_TIMEOUT_MS = 10;
+  public static final int MAX_QUEUE_TIMEOUT_MS = 60_000;
+
   public static final int MIN_PIVOT_PERCENT = 1;
   public static final int MAX_PIVOT_PERCENT = 100;
 

@@ -127,6 +127,13 @@ public final class Workload {
       // saas-bench's per-tenant stress profile lives in its own table
       args.add("--forward-table");
     }
+    if (spec != null && spec.gate != null) {
+      // only when declared: a class without spec.gate keeps its pods' template (no roll)
+      args.addAll(
+          List.of(
+              "--max-upstream-requests", Integer.toString(spec.gate.maxAppRequests),
+              "--queue-timeout-ms", Integer.toString(spec.gate.queueTimeoutMs)));
+    }
     return List.copyOf(args);
   }
 

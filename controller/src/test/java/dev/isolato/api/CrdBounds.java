@@ -77,7 +77,8 @@ public final class CrdBounds {
       ObjectNode node = root;
       String[] parts = path.split("\\.", -1);
       for (int i = 0; i < parts.length - 1; i++) {
-        node = (ObjectNode) node.get(parts[i]);
+        // an optional object (spec.gate) the valid input leaves out is made for its bounds
+        node = node.has(parts[i]) ? (ObjectNode) node.get(parts[i]) : node.putObject(parts[i]);
       }
       node.set(parts[parts.length - 1], value);
       return root;

@@ -1,6 +1,7 @@
 package dev.isolato.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.isolato.DocClaim;
 import dev.isolato.calibration.FieldError;
@@ -88,6 +89,20 @@ class ValidationTest {
             "spec.maxReplicas",
             "spec.pivotPercent",
             "spec.perPodCutoffRps");
+  }
+
+  @Test
+  void theAppsShareAtTheGateIsBounded() {
+    SloClassSpec s = spec();
+    s.gate = new SloClassSpec.GateSpec();
+    assertThat(Validation.sloClass("gold", s)).as("the defaults").isEmpty();
+    s.gate.maxAppRequests = 0;
+    s.gate.queueTimeoutMs = 60_001;
+    assertThat(Validation.sloClass("gold", s))
+        .extracting(FieldError::field, FieldError::message)
+        .containsExactly(
+            tuple("spec.gate.maxAppRequests", "must be between 1 and 1024, was 0"),
+            tuple("spec.gate.queueTimeoutMs", "must be between 10 and 60000, was 60001"));
   }
 
   @Test

@@ -50,7 +50,12 @@ class ValidationAgreementIT extends ItBase {
               return body;
             });
     assertThat(checked)
-        .contains("maxReplicas maximum", "pivotPercent minimum", "latency.percentile maximum");
+        .contains(
+            "maxReplicas maximum",
+            "pivotPercent minimum",
+            "latency.percentile maximum",
+            "gate.maxAppRequests minimum",
+            "gate.queueTimeoutMs maximum");
   }
 
   @Test

@@ -151,6 +151,19 @@ class PoolObjectsTest {
   }
 
   @Test
+  @DocClaim("docs/gate.md: a class sets both in `spec.gate`")
+  void theAppsShareAtTheGateComesFromTheClassWhenDeclared() {
+    gold.getSpec().gate = new SloClassSpec.GateSpec();
+    gold.getSpec().gate.maxAppRequests = 200;
+    gold.getSpec().gate.queueTimeoutMs = 250;
+    Deployment d =
+        only(build(new Pool("gold", "isolato-c-gold", null, List.of(acme))), Deployment.class);
+    assertThat(d.getSpec().getTemplate().getSpec().getContainers().get(1).getArgs())
+        .containsSubsequence("--max-upstream-requests", "200")
+        .containsSubsequence("--queue-timeout-ms", "250");
+  }
+
+  @Test
   void quotaAndLimitsFollowTheClassShapeAndCeiling() {
     List<HasMetadata> objs = build(new Pool("gold", "isolato-c-gold", null, List.of(acme)));
     ResourceQuota q = only(objs, ResourceQuota.class);
