@@ -39,7 +39,11 @@ Response admin_tenants(const AdminRequest& request, TenantRegistry& registry, co
   auto& table = std::get<TenantTableSpec>(parsed);
   const std::string version = table.version;
   const std::size_t count = table.tenants.size();
-  registry.replace(std::move(table));
+  if (auto older = registry.replace(std::move(table))) {
+    counted(false);
+    log_line("warn", "tenant table " + version + " from admin not applied: " + *older);
+    return problem(409, "tenant table not applied: " + *older, "revision");
+  }
   counted(true);
   log_line("info", "tenant table " + version + " applied from admin (" + std::to_string(count) + " tenants)");
   return ok_json(boost::json::serialize(boost::json::object{{"version", version}, {"tenants", count}}));

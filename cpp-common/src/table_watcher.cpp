@@ -11,7 +11,7 @@ FileHandler tenant_table_file(TenantRegistry& registry, std::function<void(bool 
             if (auto* err = std::get_if<TableError>(&parsed)) return {false, err->to_string()};
             auto& table = std::get<TenantTableSpec>(parsed);
             std::string summary = "version " + table.version + ", " + std::to_string(table.tenants.size()) + " tenants";
-            registry.replace(std::move(table));
+            if (auto older = registry.replace(std::move(table))) return {false, *older};
             return {true, std::move(summary)};
           },
           std::move(counted)};

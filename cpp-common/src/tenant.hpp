@@ -29,6 +29,9 @@ struct TenantSpec {
 struct TenantTableSpec {
   std::string version;
   std::map<std::string, TenantSpec, std::less<>> tenants;
+  // Rises with every table the controller writes (the SloPool's generation): orders a file the
+  // kubelet refreshes late behind a newer push. Absent in hand-written tables.
+  std::optional<std::uint64_t> revision;
   bool operator==(const TenantTableSpec&) const = default;
 };
 
@@ -42,6 +45,7 @@ inline constexpr double kMaxBurst = 1'000'000;
 inline constexpr std::size_t kMaxTenants = 10'000;
 inline constexpr std::size_t kMaxIdLength = 63;
 inline constexpr std::size_t kMaxVersionLength = 128;
+inline constexpr std::uint64_t kMaxRevision = (std::uint64_t{1} << 53) - 1;  // exact in JSON and Java
 }  // namespace limits
 
 // Tenant ids are Kubernetes-name-like: [a-z0-9A-Z] first, then [a-zA-Z0-9._-], at most 63.

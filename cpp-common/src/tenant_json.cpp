@@ -40,10 +40,10 @@ void only_known_fields(const json::object& o, const std::string& at, std::initia
   }
 }
 
-std::uint32_t bounded_uint(const json::object& o, std::string_view key, const std::string& at, std::uint32_t max) {
+std::uint64_t bounded_uint(const json::object& o, std::string_view key, const std::string& at, std::uint64_t max) {
   const auto* v = o.if_contains(key);
   if (v == nullptr) return 0;
-  const std::string field = at + "." + std::string(key);
+  const std::string field = at.empty() ? std::string(key) : at + "." + std::string(key);
   std::int64_t n = 0;
   if (v->is_int64())
     n = v->get_int64();
@@ -53,8 +53,8 @@ std::uint32_t bounded_uint(const json::object& o, std::string_view key, const st
     n = -1;
   else
     reject(field, "must be an integer");
-  if (n < 0 || n > static_cast<std::int64_t>(max)) reject(field, "must be between 0 and " + std::to_string(max));
-  return static_cast<std::uint32_t>(n);
+  if (n < 0 || static_cast<std::uint64_t>(n) > max) reject(field, "must be between 0 and " + std::to_string(max));
+  return static_cast<std::uint64_t>(n);
 }
 
 double positive_number(const json::value& v, const std::string& field, double max) {
@@ -69,9 +69,9 @@ Profile parse_profile(const json::value& v, const std::string& at) {
   const auto& o = as_object(v, at);
   only_known_fields(o, at, {"cpu", "memory", "io", "fsync"});
   Profile p;
-  p.cpu = bounded_uint(o, "cpu", at, limits::kMaxCpu);
-  p.memory = bounded_uint(o, "memory", at, limits::kMaxMemory);
-  p.io = bounded_uint(o, "io", at, limits::kMaxIo);
+  p.cpu = static_cast<std::uint32_t>(bounded_uint(o, "cpu", at, limits::kMaxCpu));
+  p.memory = static_cast<std::uint32_t>(bounded_uint(o, "memory", at, limits::kMaxMemory));
+  p.io = static_cast<std::uint32_t>(bounded_uint(o, "io", at, limits::kMaxIo));
   if (const auto* f = o.if_contains("fsync")) {
     if (!f->is_bool()) reject(at + ".fsync", "must be true or false");
     p.fsync = f->get_bool();
@@ -99,8 +99,9 @@ TenantSpec parse_tenant(const json::value& v, const std::string& at) {
 
 TenantTableSpec parse_table(const json::value& root) {
   const auto& o = as_object(root, "");
-  only_known_fields(o, "", {"version", "tenants"});
+  only_known_fields(o, "", {"version", "revision", "tenants"});
   TenantTableSpec table;
+  if (o.contains("revision")) table.revision = bounded_uint(o, "revision", "", limits::kMaxRevision);
   const auto* version = o.if_contains("version");
   if (version == nullptr || !version->is_string()) reject("version", "must be a string");
   table.version = std::string(version->get_string());
@@ -149,7 +150,9 @@ std::string to_json(const TenantTableSpec& table) {
     if (t.rate_rps) o["rateRps"] = number_value(*t.rate_rps);
     tenants[id] = std::move(o);
   }
-  return json::serialize(json::object{{"version", table.version}, {"tenants", std::move(tenants)}});
+  json::object root{{"version", table.version}, {"tenants", std::move(tenants)}};
+  if (table.revision) root["revision"] = *table.revision;
+  return json::serialize(root);
 }
 
 }  // namespace saasbench

@@ -44,8 +44,16 @@ std::shared_ptr<const TenantTable> TenantRegistry::current() const {
   return current_;
 }
 
-void TenantRegistry::replace(TenantTableSpec spec, Clock::time_point now) {
+std::optional<std::string> older_table(const TenantTableSpec& in_use, const TenantTableSpec& incoming) {
+  if (!in_use.revision || !incoming.revision || *incoming.revision >= *in_use.revision) return std::nullopt;
+  return "revision " + std::to_string(*incoming.revision) + " is older than the table in use (version " +
+         in_use.version + ", revision " + std::to_string(*in_use.revision) + ")";
+}
+
+std::optional<std::string> TenantRegistry::replace(TenantTableSpec spec, Clock::time_point now) {
+  std::lock_guard writer(replace_mutex_);
   const auto old = current();
+  if (auto why = older_table(old->spec(), spec)) return why;
   std::map<std::string, std::shared_ptr<TenantState>, std::less<>> states;
   for (const auto& [id, t] : spec.tenants) {
     auto prev = old->find(id);
@@ -56,6 +64,7 @@ void TenantRegistry::replace(TenantTableSpec spec, Clock::time_point now) {
   auto next = std::make_shared<const TenantTable>(std::move(spec), std::move(states));
   std::lock_guard lock(mutex_);
   current_ = std::move(next);
+  return std::nullopt;
 }
 
 }  // namespace saasbench

@@ -53,6 +53,9 @@ class TenantTable {
   std::map<std::string, std::shared_ptr<TenantState>, std::less<>> tenants_;
 };
 
+// Why `incoming` must not replace `in_use`: both carry a revision and incoming's is lower.
+std::optional<std::string> older_table(const TenantTableSpec& in_use, const TenantTableSpec& incoming);
+
 class TenantRegistry {
  public:
   using Clock = TenantState::Clock;
@@ -61,10 +64,12 @@ class TenantRegistry {
   std::shared_ptr<const TenantTable> current() const;
   // Installs a new table. A tenant that stays keeps its bucket's fill level (capped at the new
   // burst), so a reload neither refills nor empties anybody's allowance, and its metrics; a
-  // tenant that leaves takes its metrics series with it.
-  void replace(TenantTableSpec spec, Clock::time_point now = Clock::now());
+  // tenant that leaves takes its metrics series with it. A table older than the one in use
+  // (older_table) is not installed: the reason is returned.
+  std::optional<std::string> replace(TenantTableSpec spec, Clock::time_point now = Clock::now());
 
  private:
+  std::mutex replace_mutex_;  // one replace at a time: the file and the admin push race otherwise
   mutable std::mutex mutex_;  // guards the pointer only; readers copy it and let go
   std::shared_ptr<const TenantTable> current_;
 };

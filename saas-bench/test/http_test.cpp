@@ -133,6 +133,22 @@ TEST_F(HttpTest, AdminPushReplacesTableAndGetShowsIt) {
   EXPECT_NE(got.body().find(R"("version":"v2")"), std::string::npos);
 }
 
+// doc-claim: docs/saas-bench.md: an admin PUT answers 409 naming both
+TEST_F(HttpTest, AnAdminPushOlderThanTheTableInUseIs409AndChangesNothing) {
+  start();
+  Client c(service->port());
+  const std::string auth = "Authorization: Bearer tok3n\r\n";
+  auto put =
+      c.request("PUT", "/v1/admin/tenants", R"({"version":"v7","revision":7,"tenants":{"new":{"profile":{}}}})", auth);
+  ASSERT_EQ(put.result_int(), 200) << put.body();
+  auto old = c.request("PUT", "/v1/admin/tenants", R"({"version":"v6","revision":6,"tenants":{}})", auth);
+  EXPECT_EQ(old.result_int(), 409);
+  EXPECT_EQ(old[http::field::content_type], "application/problem+json");
+  EXPECT_NE(old.body().find("revision 6 is older than the table in use (version v7, revision 7)"), std::string::npos)
+      << old.body();
+  EXPECT_EQ(c.request("POST", "/v1/tenants/new/requests").result_int(), 200);
+}
+
 TEST_F(HttpTest, AdminTokenRotatesUnderARunningServerWithinOneSecond) {
   start();  // default --file-poll-ms
   Client c(service->port());

@@ -54,3 +54,14 @@ TEST_F(TableWatcherTest, BadOrMissingFileKeepsTheActiveTable) {
   put(R"({"version":"v3","tenants":{}})");
   EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::applied);
 }
+
+// doc-claim: docs/saas-bench.md: a table whose `revision` is lower than the active one's is not applied
+TEST_F(TableWatcherTest, AFileOlderThanAPushedTableIsNotApplied) {
+  ASSERT_FALSE(registry.replace(TenantTableSpec{"pushed", {}, 5}));
+  put(R"({"version":"late","revision":4,"tenants":{}})");
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::rejected);
+  EXPECT_EQ(registry.current()->version(), "pushed");
+  put(R"({"version":"caught-up","revision":5,"tenants":{}})");
+  EXPECT_EQ(watcher.check_now(), FileWatcher::Outcome::applied);
+  EXPECT_EQ(registry.current()->version(), "caught-up");
+}

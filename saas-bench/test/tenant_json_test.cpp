@@ -51,6 +51,19 @@ TEST(TenantJson, ErrorsNameTheField) {
   EXPECT_EQ(error_of(R"({"version":"v"})").field, "tenants");
   EXPECT_EQ(error_of(R"({"version":"v","tenants":[]})").field, "tenants");
   EXPECT_EQ(error_of(R"({"version":"v","tenants":{},"extra":1})").field, "extra");
+  EXPECT_EQ(error_of(R"({"version":"v","revision":-1,"tenants":{}})").field, "revision");
+  EXPECT_EQ(error_of(R"({"version":"v","revision":1.5,"tenants":{}})").field, "revision");
+  EXPECT_EQ(error_of(R"({"version":"v","revision":"7","tenants":{}})").field, "revision");
+  EXPECT_EQ(error_of(R"({"version":"v","revision":9007199254740992,"tenants":{}})").field, "revision");
+}
+
+TEST(TenantJson, RevisionIsOptionalAndExactUpTo2To53) {
+  auto plain = parse_tenant_table(R"({"version":"v","tenants":{}})");
+  ASSERT_TRUE(std::holds_alternative<TenantTableSpec>(plain));
+  EXPECT_FALSE(std::get<TenantTableSpec>(plain).revision);
+  auto top = parse_tenant_table(R"({"version":"v","revision":9007199254740991,"tenants":{}})");
+  ASSERT_TRUE(std::holds_alternative<TenantTableSpec>(top));
+  EXPECT_EQ(std::get<TenantTableSpec>(top).revision, 9007199254740991u);
 }
 
 TEST(TenantJson, RejectsBrokenAndTruncatedJson) {
@@ -71,7 +84,7 @@ TEST(TenantJson, TenantIds) {
 }
 
 TEST(TenantJson, PrintsWhatItParses) {
-  TenantTableSpec t{"v9", {{"a", {{1, 2, 3, true}, 12.5, 4}}, {"b", {{}, std::nullopt, 1}}}};
+  TenantTableSpec t{"v9", {{"a", {{1, 2, 3, true}, 12.5, 4}}, {"b", {{}, std::nullopt, 1}}}, 42};
   const std::string text = to_json(t);
   auto back = parse_tenant_table(text);
   ASSERT_TRUE(std::holds_alternative<TenantTableSpec>(back)) << text;

@@ -29,6 +29,28 @@ TEST(TenantRegistry, ReplaceKeepsSnapshotsHeldByRequests) {
   EXPECT_EQ(r.current()->find("a"), nullptr);
 }
 
+TEST(TenantRegistry, AnOlderRevisionDoesNotReplaceANewerOne) {
+  // 2026-11-29's CI: a push of revision 2 (27 tenants), then the kubelet's late copy of the file
+  // at revision 1 (26 tenants) replaced it, and the 27th tenant got 404s
+  TenantRegistry r;
+  auto with = [](std::string version, std::optional<std::uint64_t> revision) {
+    TenantTableSpec t = table(std::move(version), 1, 1);
+    t.revision = revision;
+    return t;
+  };
+  EXPECT_FALSE(r.replace(with("new", 2)));
+  const auto why = r.replace(with("old", 1));
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("revision 1 is older than the table in use (version new, revision 2)"), std::string::npos)
+      << *why;
+  EXPECT_EQ(r.current()->version(), "new");
+  EXPECT_FALSE(r.replace(with("same", 2))) << "the same revision is the same table";
+  EXPECT_FALSE(r.replace(with("newer", 3)));
+  EXPECT_FALSE(r.replace(with("hand-written", std::nullopt))) << "a table without a revision is not ordered";
+  EXPECT_FALSE(r.replace(with("after", 1))) << "nor is one after it";
+  EXPECT_EQ(r.current()->version(), "after");
+}
+
 TEST(TenantRegistry, StayingTenantKeepsItsBucketLevel) {
   TenantRegistry r;
   const auto t0 = TenantState::Clock::now();

@@ -37,7 +37,7 @@ final class PoolInput {
         sloClass(pool),
         pool.pool(),
         plan,
-        pool.getSpec().table,
+        pool.servedTable(),
         PoolTokens.tokens(keys, pool.getMetadata().getName(), !rotating(pool, keys)),
         pool.getSpec().peers,
         pool.getSpec().gateImage,

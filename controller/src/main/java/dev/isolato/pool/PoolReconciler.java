@@ -320,7 +320,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
     private TablePusher.Result push() {
       String ns = pool.getMetadata().getName();
       TablePusher.Result pushed =
-          pusher.push(ns, pool.getSpec().table, PoolTokens.tokens(keys, ns, !rotating));
+          pusher.push(ns, pool.servedTable(), PoolTokens.tokens(keys, ns, !rotating));
       log.debug("pool {}: table pushed to {}/{} pods", ns, pushed.accepted(), pushed.readyPods());
       return pushed;
     }

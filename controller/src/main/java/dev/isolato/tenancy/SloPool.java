@@ -49,6 +49,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1)
 public class SloPool extends CustomResource<SloPoolSpec, SloPoolStatus> {
+  /** The tenant table its pods are given (ConfigMap and push alike): the spec's, revised. */
+  public String servedTable() {
+    return TenantTable.withRevision(getSpec().table, getMetadata().getGeneration());
+  }
+
   /** The pool this resource stands for, as the class's tenants were grouped into it. */
   public Pool pool() {
     return new Pool(

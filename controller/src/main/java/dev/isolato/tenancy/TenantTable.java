@@ -16,7 +16,8 @@ import java.util.TreeMap;
 /**
  * The saas-bench tenant table (docs/saas-bench.md#tenant-table) for one pool: the only place that
  * knows its JSON shape. The version is a digest of the entries, so an unchanged set of tenants
- * yields byte-identical JSON and the ConfigMap needs no write.
+ * yields byte-identical JSON and the pool spec needs no write (the pods get it with the pool's
+ * generation as its revision: {@link #withRevision}).
  */
 public final class TenantTable {
   /** ConfigMap key and file name inside the mounted volume. */
@@ -55,6 +56,28 @@ public final class TenantTable {
     table.put("version", digest(write(entries)));
     table.put("tenants", entries);
     return write(table);
+  }
+
+  /**
+   * The table as the pool's pods get it: with the pool's generation as its {@code revision}, which
+   * only rises, so a pod drops a copy older than one it holds (the kubelet refreshes the mounted
+   * ConfigMap up to a sync period late, after a newer push). Unchanged without a generation.
+   */
+  public static String withRevision(String tableJson, Long generation) {
+    if (generation == null) {
+      return tableJson;
+    }
+    try {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> table = JSON.readValue(tableJson, LinkedHashMap.class);
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("version", table.get("version"));
+      out.put("revision", generation);
+      out.put("tenants", table.get("tenants"));
+      return write(out);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the pool's tenant table is not JSON", e);
+    }
   }
 
   /** The version a table JSON carries, or "?" when it has none. */

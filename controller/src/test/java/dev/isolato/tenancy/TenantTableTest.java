@@ -40,6 +40,20 @@ class TenantTableTest {
   }
 
   @Test
+  void thePodsGetThePoolsGenerationAsTheTablesRevision() throws Exception {
+    var a = Fixtures.tenant("a", "gold", 1, TenantSpec.Isolation.shared);
+    String table =
+        TenantTable.json(List.of(a), new CapacityPlan(1, Map.of(), 50, "m", List.of()), ENFORCE);
+    JsonNode served = json.readTree(TenantTable.withRevision(table, 17L));
+    assertThat(served.get("revision").asLong()).isEqualTo(17);
+    assertThat(served.get("version")).isEqualTo(json.readTree(table).get("version"));
+    assertThat(served.get("tenants")).isEqualTo(json.readTree(table).get("tenants"));
+    assertThat(TenantTable.version(TenantTable.withRevision(table, 17L)))
+        .isEqualTo(TenantTable.version(table));
+    assertThat(TenantTable.withRevision(table, null)).as("no generation yet").isEqualTo(table);
+  }
+
+  @Test
   void admissionOffLeavesTenantsWithoutRateLimit() throws Exception {
     var a = Fixtures.tenant("acme", "gold", 12.5, TenantSpec.Isolation.shared);
     var plan = new CapacityPlan(1, Map.of("acme", 10.0), 50, "m", List.of());
