@@ -95,24 +95,26 @@ ip netns exec "$NODE" "$BIN" --kubeconfig="$KC" --hostname-override=np-node --di
   --fail-open=true --netfilter-bug-1766-fix=false --metrics-bind-address=127.0.0.1:9080 --v=1 \
   > "$W/enforcer.log" 2>&1 & PIDS+=($!)
 
-# connect SOURCE COUNT TIMEOUT: one line "connects ok slow(>0.5s) p50_ms p99_ms max_ms"
+# connect SOURCE COUNT TIMEOUT: one line "connects ok slow(>0.5s) p50_ms p99_ms max_ms errors"
+# (errors: each failure's errno name and count, "-" when none: a failed run says how it failed)
 connect() {
   ip netns exec "$CLIENT" python3 - "$@" <<'EOF'
-import socket, sys, time
+import collections, errno, socket, sys, time
 src, n, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-times, ok = [], 0
+times, ok, errors = [], 0, collections.Counter()
 for _ in range(n):
     t = time.monotonic()
     try:
         socket.create_connection(("10.77.2.2", 8080), timeout, (src, 0)).close()
         ok += 1
-    except OSError:
-        pass
+    except OSError as e:
+        errors[errno.errorcode.get(e.errno, type(e).__name__)] += 1
     times.append(time.monotonic() - t)
     time.sleep(0.002)  # pacing between connects, not a wait for anything
 times.sort()
 q = lambda f: times[min(len(times) - 1, int(f * len(times)))] * 1000
-print(n, ok, sum(t > 0.5 for t in times), "%.1f %.1f %.1f" % (q(0.5), q(0.99), times[-1] * 1000))
+failed = ",".join(f"{k}:{v}" for k, v in sorted(errors.items())) or "-"
+print(n, ok, sum(t > 0.5 for t in times), "%.1f %.1f %.1f" % (q(0.5), q(0.99), times[-1] * 1000), failed)
 EOF
 }
 # Enforcing: the source the policy does not list gets no answer (its SYN is dropped).
@@ -125,7 +127,7 @@ log "ok   enforcing: 10.77.1.3 (not in the policy) refused"
 syncs_before=$(grep -c 'Syncing nftables rules' "$W/enforcer.log" || true)
 ( i=0; while :; do i=$((i + 1)); api PATCH /api/v1/namespaces/np/pods/server "{\"metadata\":{\"labels\":{\"churn\":\"$i\"}}}" || true; sleep 0.01; done ) &
 PIDS+=($!)
-read -r n ok slow p50 p99 max < <(connect 10.77.1.2 "$CONNECTS" 3)
+read -r n ok slow p50 p99 max errs < <(connect 10.77.1.2 "$CONNECTS" 3)
 kill "${PIDS[-1]}"
 syncs=$(( $(grep -c 'Syncing nftables rules' "$W/enforcer.log" || true) - syncs_before ))
 log "$n connects from 10.77.1.2 during $syncs syncs: $ok ok, $slow slower than 0.5 s; p50 $p50 ms, p99 $p99 ms, max $max ms"
@@ -133,7 +135,7 @@ fails=0
 [ "$syncs" -ge 40 ] || { log "FAIL only $syncs syncs: no churn to measure"; fails=1; }
 errors=$(grep -c 'syncing nftables rules.*error' "$W/enforcer.log" || true)
 [ "$errors" -eq 0 ] || { grep -m3 'syncing nftables rules.*error' "$W/enforcer.log"; log "FAIL $errors syncs failed"; fails=1; }
-[ "$ok" -eq "$n" ] || { log "FAIL $((n - ok)) connects failed"; fails=1; }
+[ "$ok" -eq "$n" ] || { log "FAIL $((n - ok)) connects failed ($errs)"; fails=1; }
 [ "$slow" -eq 0 ] || { log "FAIL $slow connects held back (a dropped SYN is resent after 1 s)"; fails=1; }
 read -r _ ok _ < <(connect 10.77.1.3 1 1)
 [ "$ok" -eq 0 ] || { log "FAIL 10.77.1.3 admitted after the churn"; fails=1; }
