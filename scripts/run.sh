@@ -62,20 +62,9 @@ ctx=$(make -s --no-print-directory -C "$ROOT" saas-bench-image)
 # every pool pod runs the isolato-gate sidecar in front of its app
 ctx=$(make -s --no-print-directory -C "$ROOT" gate-image | tail -1)
 "$LK" load-image --build "$ctx" --tag localhost/isolato/gate:dev
-# The pools' images keep their :dev tags across rebuilds: the pods of a cluster kept from an
-# earlier run would go on running the old build (after a change of the tenant table's format,
-# rejecting every table). A pool pod started before either image was built is restarted.
-built=0
-for tag in "$IMAGE" localhost/isolato/gate:dev; do
-  t=$(date -d "$(podman image inspect --format '{{.Created}}' "$tag" | cut -d' ' -f1-2)" +%s)
-  if [ "$t" -gt "$built" ]; then built=$t; fi
-done
-stale=$(kubectl get pods -A -l app.kubernetes.io/managed-by=isolato \
-  -o jsonpath='{range .items[*]}{.metadata.namespace} {.status.startTime}{"\n"}{end}' |
-  while read -r ns started; do
-    if [ -n "$started" ] && [ "$(date -d "$started" +%s)" -lt "$built" ]; then echo "$ns"; fi
-  done | sort -u)
-for ns in $stale; do
+# The pools' images keep their :dev tags across rebuilds: a pool pod started before either image
+# was built is restarted (scripts/stale_pools.py says why).
+for ns in $(KUBECTL=$LK_BIN_DIR/kubectl python3 "$ROOT/scripts/stale_pools.py" "$IMAGE" localhost/isolato/gate:dev); do
   log "$ns: its pods predate the images just built; restarting them"
   kubectl -n "$ns" rollout restart deployment -l app.kubernetes.io/managed-by=isolato >/dev/null
 done

@@ -10,8 +10,4 @@ on_exit stop_controller
 require_cluster
 start_controller
 export API METRICS TOKEN KUBECONFIG
-"${PY:?run through bench/isolato-bench}" -m isolato_bench.onboarding --check "${BURST_TENANTS:-1000}" || {
-  log "the controller's last warnings ($WORK/controller.log):"
-  grep -E ' (WARN|ERROR) ' "$WORK/controller.log" | tail -20 >&2
-  exit 1
-}
+"${PY:?run through bench/isolato-bench}" -m isolato_bench.onboarding --check "${BURST_TENANTS:-1000}"

@@ -8,15 +8,20 @@ JAR=${ISOLATO_JAR:-$ROOT/controller/target/isolato-controller.jar}
 IMAGE=localhost/isolato/saas-bench:dev
 GATE_IMAGE=localhost/isolato/gate:dev
 WORK=$(mktemp -d /tmp/isolato-ctl.XXXXXX)
-# What a script does on exit: its steps (on_exit) in order, then WORK goes unless it failed (a
-# failure names the controller log in WORK). A script's own `trap … EXIT` would replace this.
+# What a script does on exit: its steps (on_exit) in order, then WORK goes unless it failed. A
+# failure prints the controller's last warnings too: on a CI machine WORK is gone with the machine.
+# A script's own `trap … EXIT` would replace this.
 EXIT_STEPS=() EXIT_RC=
 on_exit() { EXIT_STEPS+=("$1"); }
 run_exit_steps() {
   local rc=$? step
   EXIT_RC=$rc # a step's $? is not the script's status; this is
   for step in "${EXIT_STEPS[@]}"; do eval "$step"; done
-  [ "$rc" -ne 0 ] || rm -rf "$WORK"
+  if [ "$rc" -eq 0 ]; then rm -rf "$WORK"; return; fi
+  if [ -s "$WORK/controller.log" ]; then
+    log "the controller's last warnings ($WORK/controller.log):"
+    grep -E ' (WARN|ERROR) ' "$WORK/controller.log" | tail -20 >&2 || true
+  fi
 }
 trap run_exit_steps EXIT
 PORT=${ISOLATO_TEST_PORT:-18080}

@@ -143,6 +143,28 @@ POOL_NS=$(kubectl -n $NS get tenant h-1 -o jsonpath='{.status.namespace}')
 POOL=http://$(kubectl -n "$POOL_NS" get svc saas-bench -o jsonpath='{.spec.clusterIP}'):8080
 eventually 20 curl -fs -X POST "$POOL/v1/tenants/h-1/requests" || die "h-1 not served through $POOL"
 
+# A table Isolato never pushed (docs/security.md, "The pool admin token"): pushed with the pool's
+# token at a revision above the pool's generation, it makes the pod refuse Isolato's tables (409).
+# The controller's next push reads the pod's revision and deletes the pod (the chart's RBAC grants
+# it); the replacement starts from the ConfigMap's table.
+log "a forged table of a huge revision on a pool pod: the controller replaces the pod"
+read -r pod pod_ip < <(kubectl -n "$POOL_NS" get pods -l app.kubernetes.io/name=saas-bench \
+  -o jsonpath='{.items[0].metadata.name} {.items[0].status.podIP}{"\n"}')
+pool_token=$(kubectl -n "$POOL_NS" get secret saas-bench-admin -o jsonpath='{.data.token}' | base64 -d | head -1)
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -X PUT -H "Authorization: Bearer $pool_token" \
+  -H 'Content-Type: application/json' -d '{"version":"forged","revision":4503599627370496,"tenants":{}}' \
+  "http://$pod_ip:8080/v1/admin/tenants" || true)
+[ "$code" = 200 ] || die "the forged table was not taken by $pod (HTTP $code): the defence below would not be tested"
+t0=$(now)
+onboard h-f
+kubectl -n "$POOL_NS" wait --for=delete "pod/$pod" --timeout=120s >/dev/null \
+  || die "$pod, holding a forged table, was not deleted"
+serving 120 h-f || die "h-f not Serving after the pod holding a forged table was replaced"
+for id in h-1 h-f; do
+  eventually 30 curl -fs -o /dev/null -X POST "$POOL/v1/tenants/$id/requests" || die "$id not served after the replacement"
+done
+log "$pod deleted and replaced; h-1 and h-f served $(since "$t0") s after the forged table"
+
 # A steady load on the pool (h-2 commits 20 req/s; this sends ≤ 5) through every controller
 # fault below: pools serve without the controller.
 ( ok=0 err=0; trap 'echo "$ok $err" > "$WORK/load"; exit 0' TERM

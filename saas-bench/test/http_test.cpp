@@ -135,6 +135,7 @@ TEST_F(HttpTest, AdminPushReplacesTableAndGetShowsIt) {
 }
 
 // doc-claim: docs/saas-bench.md: an admin PUT answers 409 naming both
+// doc-claim: docs/security.md: and a pod refuses (409) a table older than the one it holds
 TEST_F(HttpTest, AnAdminPushOlderThanTheTableInUseIs409AndChangesNothing) {
   start();
   Client c(service->port());
@@ -147,6 +148,8 @@ TEST_F(HttpTest, AnAdminPushOlderThanTheTableInUseIs409AndChangesNothing) {
   EXPECT_EQ(old[http::field::content_type], "application/problem+json");
   EXPECT_NE(old.body().find("revision 6 is older than the table in use (version v7, revision 7)"), std::string::npos)
       << old.body();
+  // the revision in use is what the controller reads to tell a table of its own from a forged one
+  EXPECT_NE(c.request("GET", "/v1/admin/tenants", {}, auth).body().find(R"("revision":7)"), std::string::npos);
   EXPECT_EQ(c.request("POST", "/v1/tenants/new/requests").result_int(), 200);
 }
 

@@ -13,6 +13,7 @@ import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -272,7 +273,8 @@ public class PoolReconciler implements Reconciler<SloPool> {
     Deployment deployment = workload(pool, context).orElse(null);
     PoolTokens.Keys keys = PoolInput.keys(context.getSecondaryResource(Secret.class, KEYS));
     boolean rotating = PoolInput.rotating(pool, keys);
-    return new Table(pool, pods(deployment, pool.getSpec().replicas), keys, rotating);
+    return new Table(
+        pool, pods(deployment, pool.getSpec().replicas), keys, rotating, context.getClient());
   }
 
   /**
@@ -301,12 +303,23 @@ public class PoolReconciler implements Reconciler<SloPool> {
     private final PoolProgress.Pods pods;
     private final PoolTokens.Keys keys;
     private final boolean rotating;
+    private final KubernetesClient client;
 
-    Table(SloPool pool, PoolProgress.Pods pods, PoolTokens.Keys keys, boolean rotating) {
+    Table(
+        SloPool pool,
+        PoolProgress.Pods pods,
+        PoolTokens.Keys keys,
+        boolean rotating,
+        KubernetesClient client) {
       this.pool = pool;
       this.pods = pods;
       this.keys = keys;
       this.rotating = rotating;
+      this.client = client;
+    }
+
+    private List<String> tokens() {
+      return PoolTokens.tokens(keys, pool.getMetadata().getName(), !rotating);
     }
 
     boolean due() {
@@ -319,8 +332,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
 
     private TablePusher.Result push() {
       String ns = pool.getMetadata().getName();
-      TablePusher.Result pushed =
-          pusher.push(ns, pool.servedTable(), PoolTokens.tokens(keys, ns, !rotating));
+      TablePusher.Result pushed = pusher.push(ns, pool.servedTable(), tokens());
       log.debug("pool {}: table pushed to {}/{} pods", ns, pushed.accepted(), pushed.readyPods());
       return pushed;
     }
@@ -344,6 +356,8 @@ public class PoolReconciler implements Reconciler<SloPool> {
       if (!pushed.errors().isEmpty()) {
         metrics.tablePushFailures(pool.getSpec().sloClass, pushed.errors().size());
       }
+      ForeignTablePods.replace(
+          client, pusher, metrics, pool, tokens(), pushed.holdingHigherRevision());
       return PoolProgress.pushed(pool, pods, keys, rotating, pushed, now);
     }
   }

@@ -1,5 +1,7 @@
 package dev.isolato.tenancy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -23,9 +26,14 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>During a token rotation a pod may still hold the previous token file: a 401 to the first token
  * is retried with the next one, and the result says how many pods took the first.
+ *
+ * <p>A pod answers 409 when it holds a table of a higher revision than the one pushed: the result
+ * names those pods, so that the caller can tell a newer table of Isolato's from one it never pushed
+ * ({@link #revisionInUse}).
  */
 public class TablePusher {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final KubernetesClient client;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
@@ -34,11 +42,24 @@ public class TablePusher {
     this.client = client;
   }
 
+  /** A ready endpoint of the pool's Service: {@code address:port}, and its pod's name if known. */
+  public record Target(String address, String pod) {}
+
   /**
    * How a push went: pods reached, those that accepted (with any token), those that accepted the
-   * first token, and the errors of those that refused or failed.
+   * first token, the errors of those that refused or failed, and those that refused because they
+   * hold a table of a higher revision (HTTP 409).
    */
-  public record Result(int readyPods, int accepted, int acceptedFirstToken, List<String> errors) {
+  public record Result(
+      int readyPods,
+      int accepted,
+      int acceptedFirstToken,
+      List<String> errors,
+      List<Target> holdingHigherRevision) {
+    public Result(int readyPods, int accepted, int acceptedFirstToken, List<String> errors) {
+      this(readyPods, accepted, acceptedFirstToken, errors, List.of());
+    }
+
     public boolean complete() {
       return readyPods > 0 && accepted == readyPods;
     }
@@ -49,51 +70,91 @@ public class TablePusher {
     }
   }
 
-  /** One pod's answer: the index of the token it accepted, or an error. */
-  private record PodAnswer(int tokenIndex, String error) {}
+  /** One pod's answer: the index of the token it accepted, or an error and the HTTP status. */
+  private record PodAnswer(Target target, int tokenIndex, int status, String error) {}
 
   public Result push(String namespace, String tableJson, List<String> adminTokens) {
-    List<String> endpoints = readyEndpoints(namespace);
+    List<Target> endpoints = readyEndpoints(namespace);
     List<CompletableFuture<PodAnswer>> calls = new ArrayList<>();
-    for (String endpoint : endpoints) {
+    for (Target endpoint : endpoints) {
       calls.add(send(endpoint, tableJson, adminTokens, 0));
     }
     List<PodAnswer> answers = calls.stream().map(CompletableFuture::join).toList();
     List<String> errors = answers.stream().map(PodAnswer::error).filter(e -> e != null).toList();
     int first = (int) answers.stream().filter(a -> a.tokenIndex() == 0).count();
-    return new Result(endpoints.size(), endpoints.size() - errors.size(), first, errors);
+    List<Target> higher =
+        answers.stream().filter(a -> a.status() == 409).map(PodAnswer::target).toList();
+    return new Result(endpoints.size(), endpoints.size() - errors.size(), first, errors, higher);
   }
 
   private CompletableFuture<PodAnswer> send(
-      String endpoint, String tableJson, List<String> tokens, int i) {
+      Target target, String tableJson, List<String> tokens, int i) {
     HttpRequest req =
-        HttpRequest.newBuilder(URI.create("http://" + endpoint + Workload.ADMIN_TABLE_PATH))
-            .timeout(TIMEOUT)
-            .header("Authorization", "Bearer " + tokens.get(i))
+        admin(target, tokens.get(i))
             .header("Content-Type", "application/json")
             .PUT(HttpRequest.BodyPublishers.ofString(tableJson))
             .build();
+    String endpoint = target.address();
     return http.sendAsync(req, HttpResponse.BodyHandlers.ofString())
         .thenCompose(
             r -> {
               if (r.statusCode() == 401 && i + 1 < tokens.size()) {
-                return send(endpoint, tableJson, tokens, i + 1);
+                return send(target, tableJson, tokens, i + 1);
               }
               return CompletableFuture.completedFuture(
                   r.statusCode() / 100 == 2
-                      ? new PodAnswer(i, null)
+                      ? new PodAnswer(target, i, r.statusCode(), null)
                       : new PodAnswer(
-                          -1, endpoint + ": HTTP " + r.statusCode() + " " + abbreviate(r.body())));
+                          target,
+                          -1,
+                          r.statusCode(),
+                          endpoint + ": HTTP " + r.statusCode() + " " + abbreviate(r.body())));
             })
         .exceptionally(
             e ->
                 new PodAnswer(
-                    -1, endpoint + ": " + e.getClass().getSimpleName() + " " + e.getMessage()));
+                    target,
+                    -1,
+                    0,
+                    endpoint + ": " + e.getClass().getSimpleName() + " " + e.getMessage()));
   }
 
-  /** {@code address:port} of the ready endpoints of the pool's Service. */
-  List<String> readyEndpoints(String namespace) {
-    Set<String> endpoints = new LinkedHashSet<>();
+  /**
+   * The revision of the table a pod holds (its admin GET), trying each token; empty when the pod
+   * does not say (no revision, refused, unreachable).
+   */
+  public OptionalLong revisionInUse(Target target, List<String> tokens) {
+    for (String token : tokens) {
+      try {
+        HttpResponse<String> r =
+            http.send(admin(target, token).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 401) {
+          continue;
+        }
+        JsonNode revision = r.statusCode() == 200 ? JSON.readTree(r.body()).get("revision") : null;
+        return revision != null && revision.canConvertToLong()
+            ? OptionalLong.of(revision.asLong())
+            : OptionalLong.empty();
+      } catch (java.io.IOException e) {
+        return OptionalLong.empty();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return OptionalLong.empty();
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  private static HttpRequest.Builder admin(Target target, String token) {
+    return HttpRequest.newBuilder(
+            URI.create("http://" + target.address() + Workload.ADMIN_TABLE_PATH))
+        .timeout(TIMEOUT)
+        .header("Authorization", "Bearer " + token);
+  }
+
+  /** The ready endpoints of the pool's Service. */
+  List<Target> readyEndpoints(String namespace) {
+    Set<Target> endpoints = new LinkedHashSet<>();
     for (EndpointSlice s :
         client
             .discovery()
@@ -110,9 +171,16 @@ public class TablePusher {
       for (Endpoint e : s.getEndpoints()) {
         boolean ready =
             e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
+        String pod =
+            e.getTargetRef() != null && "Pod".equals(e.getTargetRef().getKind())
+                ? e.getTargetRef().getName()
+                : null;
         if (ready && e.getAddresses() != null) {
           e.getAddresses()
-              .forEach(ip -> endpoints.add((ip.contains(":") ? "[" + ip + "]" : ip) + ":" + port));
+              .forEach(
+                  ip ->
+                      endpoints.add(
+                          new Target((ip.contains(":") ? "[" + ip + "]" : ip) + ":" + port, pod)));
         }
       }
     }

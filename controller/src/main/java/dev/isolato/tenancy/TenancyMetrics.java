@@ -137,6 +137,14 @@ public class TenancyMetrics {
         .increment(n);
   }
 
+  public void foreignTablePodDeleted(String sloClass) {
+    Counter.builder("isolato.pool.foreign.table.pods.deleted")
+        .description("Pool pods deleted for holding a tenant table Isolato never pushed")
+        .tags("class", sloClass)
+        .register(registry)
+        .increment();
+  }
+
   /** Replaces the per-phase counts of one class (after the reconcile's status writes). */
   public synchronized void tenantPhases(String sloClass, Map<TenantPhase, Long> byPhase) {
     if (byPhase.isEmpty()) {

@@ -191,6 +191,103 @@ abstract class ItBase {
   }
 
   /** The pool's Deployment has one ready pod (the controller-manager's part: none runs here). */
+  /** A tenant's phase as the API shows it. */
+  String tenantPhase(String tenant) throws Exception {
+    return api("GET", "/api/v1/tenants/" + tenant, null).body().at("/status/phase").asText();
+  }
+
+  /** Waits until the tenant is Serving. */
+  void serving(String tenant, java.time.Duration atMost) {
+    org.awaitility.Awaitility.await()
+        .atMost(atMost)
+        .until(() -> "Serving".equals(tenantPhase(tenant)));
+  }
+
+  /**
+   * A class of {@code cls} with one shared tenant, once its pool's Deployment and admin Secret
+   * exist (its pods are the test's to fake); returns the Deployment.
+   */
+  io.fabric8.kubernetes.api.model.apps.Deployment classWithTenant(String cls, String tenant)
+      throws Exception {
+    org.assertj.core.api.Assertions.assertThat(
+            api("POST", "/api/v1/slo-classes", classJson(cls, 2, 50, false)).status())
+        .isEqualTo(201);
+    org.assertj.core.api.Assertions.assertThat(
+            api("POST", "/api/v1/tenants", tenantJson(tenant, cls, 5, "shared")).status())
+        .isEqualTo(201);
+    String pool = "isolato-c-" + cls;
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(60))
+        .until(
+            () ->
+                kube.apps().deployments().inNamespace(pool).withName("saas-bench").get() != null
+                    && kube.secrets().inNamespace(pool).withName("saas-bench-admin").get() != null);
+    return kube.apps().deployments().inNamespace(pool).withName("saas-bench").get();
+  }
+
+  /**
+   * A ready endpoint of a pool's Service ({@code saas-bench}) at {@code at}, in a slice of its own
+   * named {@code name}, naming {@code pod} when given (no kubelet or EndpointSlice controller runs
+   * here: the test plays them).
+   */
+  static void poolEndpoint(
+      String poolNamespace,
+      String name,
+      java.net.InetSocketAddress at,
+      io.fabric8.kubernetes.api.model.Pod pod) {
+    var endpoint =
+        new io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder()
+            .withAddresses(at.getAddress().getHostAddress())
+            .withNewConditions()
+            .withReady(true)
+            .endConditions();
+    if (pod != null) {
+      endpoint
+          .withNewTargetRef()
+          .withKind("Pod")
+          .withName(pod.getMetadata().getName())
+          .withNamespace(poolNamespace)
+          .withUid(pod.getMetadata().getUid())
+          .endTargetRef();
+    }
+    kube.resource(
+            new io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(poolNamespace)
+                .addToLabels("kubernetes.io/service-name", "saas-bench")
+                .endMetadata()
+                .withAddressType("IPv4")
+                .addToEndpoints(endpoint.build())
+                .addNewPort()
+                .withName("http")
+                .withProtocol("TCP")
+                .withPort(at.getPort())
+                .endPort()
+                .build())
+        .create();
+  }
+
+  /** A non-loopback IPv4 address of this host: an EndpointSlice may not point at loopback. */
+  static String hostAddress() throws Exception {
+    return java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+        .filter(
+            i -> {
+              try {
+                return i.isUp() && !i.isLoopback();
+              } catch (java.net.SocketException e) {
+                return false;
+              }
+            })
+        .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
+        .filter(a -> a instanceof java.net.Inet4Address && !a.isLinkLocalAddress())
+        .map(java.net.InetAddress::getHostAddress)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException("no non-loopback IPv4 address to serve the fake pod on"));
+  }
+
   static void markReady(String poolNamespace) {
     kube.apps()
         .deployments()

@@ -9,7 +9,6 @@ import dev.isolato.DocClaim;
 import dev.isolato.tenancy.PoolTokens;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -51,20 +50,11 @@ class PoolTokenRotationIT extends ItBase {
   @DocClaim(
       "docs/troubleshooting.md: message lists each pod that refused (`HTTP 401`: the pod does not know the pool's admin token")
   void aRotationListsBothTokensUntilThePodsAcceptTheNewOneAndStrandsNoTenant() throws Exception {
-    assertThat(api("POST", "/api/v1/slo-classes", classJson(CLS, 2, 50, false)).status())
-        .isEqualTo(201);
-    assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-1", CLS, 5, "shared")).status())
-        .isEqualTo(201);
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                kube.apps().deployments().inNamespace(POOL).withName("saas-bench").get() != null
-                    && kube.secrets().inNamespace(POOL).withName("saas-bench-admin").get() != null);
+    classWithTenant(CLS, "rot-1");
     List<String> before = poolTokens();
     assertThat(before).hasSize(1);
     startPod(before);
-    serving("rot-1");
+    serving("rot-1", WAIT);
 
     // rotate: the documented trigger is this annotation on the master key Secret
     kube.secrets()
@@ -93,7 +83,7 @@ class PoolTokenRotationIT extends ItBase {
     // the pod still holds the old file: a new tenant is served through the fallback token
     assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-2", CLS, 5, "shared")).status())
         .isEqualTo(201);
-    serving("rot-2");
+    serving("rot-2", WAIT);
     assertThat(refused.get())
         .as("pushes with the new token were refused, then retried")
         .isPositive();
@@ -106,7 +96,7 @@ class PoolTokenRotationIT extends ItBase {
     accepted.set(Set.copyOf(poolTokens()));
     assertThat(api("POST", "/api/v1/tenants", tenantJson("rot-3", CLS, 5, "shared")).status())
         .isEqualTo(201);
-    serving("rot-3");
+    serving("rot-3", WAIT);
 
     // a deleted master key: the controller makes a new one with no previous to fall back on, so
     // pushes fail with 401 (and TableSynced says so) until the pod reads its refreshed file
@@ -127,7 +117,7 @@ class PoolTokenRotationIT extends ItBase {
               assertThat(condition(t, "TableSynced")).contains("HTTP 401");
             });
     accepted.set(Set.copyOf(poolTokens()));
-    serving("rot-4");
+    serving("rot-4", WAIT);
     for (String t : List.of("rot-1", "rot-2", "rot-3", "rot-4")) {
       assertThat(api("DELETE", "/api/v1/tenants/" + t, null).status()).isEqualTo(202);
     }
@@ -142,19 +132,6 @@ class PoolTokenRotationIT extends ItBase {
     return "";
   }
 
-  private void serving(String tenant) {
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                "Serving"
-                    .equals(
-                        api("GET", "/api/v1/tenants/" + tenant, null)
-                            .body()
-                            .at("/status/phase")
-                            .asText()));
-  }
-
   private List<String> poolTokens() {
     Secret s = kube.secrets().inNamespace(POOL).withName("saas-bench-admin").get();
     return PoolTokens.parse(decode(s.getData().get("token")));
@@ -162,25 +139,6 @@ class PoolTokenRotationIT extends ItBase {
 
   private static String decode(String b64) {
     return new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8);
-  }
-
-  private static String hostAddress() throws Exception {
-    return java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
-        .filter(
-            i -> {
-              try {
-                return i.isUp() && !i.isLoopback();
-              } catch (java.net.SocketException e) {
-                return false;
-              }
-            })
-        .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
-        .filter(a -> a instanceof java.net.Inet4Address && !a.isLinkLocalAddress())
-        .map(java.net.InetAddress::getHostAddress)
-        .findFirst()
-        .orElseThrow(
-            () ->
-                new IllegalStateException("no non-loopback IPv4 address to serve the fake pod on"));
   }
 
   /**
@@ -211,27 +169,7 @@ class PoolTokenRotationIT extends ItBase {
           ex.close();
         });
     pod.start();
-    kube.resource(
-            new EndpointSliceBuilder()
-                .withNewMetadata()
-                .withName("saas-bench-it")
-                .withNamespace(POOL)
-                .addToLabels("kubernetes.io/service-name", "saas-bench")
-                .endMetadata()
-                .withAddressType("IPv4")
-                .addNewEndpoint()
-                .withAddresses(ip)
-                .withNewConditions()
-                .withReady(true)
-                .endConditions()
-                .endEndpoint()
-                .addNewPort()
-                .withName("http")
-                .withProtocol("TCP")
-                .withPort(pod.getAddress().getPort())
-                .endPort()
-                .build())
-        .create();
+    poolEndpoint(POOL, "saas-bench-it", pod.getAddress(), null);
     markReady(POOL);
   }
 }

@@ -1,0 +1,181 @@
+package dev.isolato.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.isolato.DocClaim;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Whoever holds a pool's admin token can push a table of a huge revision; the pod would then refuse
+ * every table of Isolato's. On a real kube-apiserver: the controller deletes such a pod of its own,
+ * never a pod without its labels, and never one whose higher revision is the pool's. The "pods" are
+ * HTTP servers in this JVM that keep a revision as saas-bench does (a lower one is refused with
+ * 409), behind hand-made EndpointSlices naming Pod objects (no kubelet here).
+ */
+class ForeignTableIT extends ItBase {
+  static final String CLS = "ftab";
+  static final String POOL = "isolato-c-" + CLS;
+  static final Duration WAIT = Duration.ofSeconds(60);
+  static final long FORGED = 1L << 52;
+  static final ObjectMapper JSON = new ObjectMapper();
+  final List<FakePod> pods = new ArrayList<>();
+
+  @AfterEach
+  void stopPods() {
+    pods.forEach(p -> p.server.stop(0));
+  }
+
+  /** A table holder like saas-bench's admin API: refuses a lower revision with 409. */
+  static final class FakePod {
+    final HttpServer server;
+    final String name;
+    final AtomicLong revision = new AtomicLong();
+    final AtomicInteger conflicts = new AtomicInteger();
+    final AtomicInteger reads = new AtomicInteger();
+    final AtomicBoolean refuseAll = new AtomicBoolean();
+
+    FakePod(String name) throws Exception {
+      this.name = name;
+      server = HttpServer.create(new InetSocketAddress(hostAddress(), 0), 0);
+      server.createContext(
+          "/v1/admin/tenants",
+          ex -> {
+            byte[] in = ex.getRequestBody().readAllBytes();
+            int status = 200;
+            String body = "{\"revision\":" + revision.get() + "}";
+            if ("PUT".equals(ex.getRequestMethod())) {
+              long incoming = JSON.readTree(in).path("revision").asLong();
+              if (refuseAll.get() || incoming < revision.get()) {
+                conflicts.incrementAndGet();
+                status = 409;
+                body = "{\"title\":\"tenant table not applied\"}";
+              } else {
+                revision.set(incoming);
+              }
+            } else {
+              reads.incrementAndGet();
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(status, bytes.length);
+            ex.getResponseBody().write(bytes);
+            ex.close();
+          });
+      server.start();
+    }
+  }
+
+  @Test
+  @Order(200)
+  @DocClaim(
+      "docs/security.md: holds a table Isolato never pushed, so the controller deletes that pod (only a pod with Isolato's labels in")
+  @DocClaim(
+      "docs/troubleshooting.md: `HTTP 409`: the pod holds a table of a higher revision, and when that revision is above the pool's generation the controller deletes the pod")
+  void aPodHoldingARevisionIsolatoNeverPushedIsDeletedAndNoOtherPod() throws Exception {
+    Deployment d = classWithTenant(CLS, "ft-1");
+    FakePod own = pod("own", d, d.getSpec().getTemplate().getMetadata().getLabels());
+    FakePod foreign = pod("not-isolatos", d, Map.of("app", "someone-elses"));
+    markReady(POOL);
+    serving("ft-1", WAIT);
+
+    // someone with the pool's admin token pushes a table of a huge revision to both
+    own.revision.set(FORGED);
+    foreign.revision.set(FORGED);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("ft-2", CLS, 5, "shared")).status())
+        .isEqualTo(201);
+    await()
+        .atMost(WAIT)
+        .until(() -> kube.pods().inNamespace(POOL).withName(own.name).get() == null);
+    // its replacement starts from the ConfigMap's table (here: the fake starts over, same address)
+    own.revision.set(0);
+    int seen = foreign.conflicts.get();
+    await().atMost(WAIT).until(() -> foreign.conflicts.get() > seen + 1);
+    assertThat(kube.pods().inNamespace(POOL).withName(foreign.name).get())
+        .as("a pod without Isolato's labels is never deleted")
+        .isNotNull();
+    assertThat(tenantPhase("ft-2")).isNotEqualTo("Serving");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        api("GET", "/api/v1/tenants/ft-2", null)
+                            .body()
+                            .at("/status/conditions")
+                            .toString())
+                    .as("TableSynced names the pod that refuses")
+                    .contains("HTTP 409"));
+    kube.discovery().v1().endpointSlices().inNamespace(POOL).withName(foreign.name).delete();
+    serving("ft-2", WAIT);
+    assertThat(own.revision.get()).isLessThan(FORGED);
+
+    // a pod refusing while its revision is within the pool's generations is left alone
+    FakePod behind = pod("behind", d, d.getSpec().getTemplate().getMetadata().getLabels());
+    long generation =
+        kube.resources(dev.isolato.tenancy.SloPool.class)
+            .withName(POOL)
+            .get()
+            .getMetadata()
+            .getGeneration();
+    behind.revision.set(generation);
+    behind.refuseAll.set(true);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("ft-3", CLS, 5, "shared")).status())
+        .isEqualTo(201);
+    await().atMost(WAIT).until(() -> behind.reads.get() > 0);
+    int after = behind.conflicts.get();
+    // a push after the revision was read: the pass that read it has decided
+    await().atMost(WAIT).until(() -> behind.conflicts.get() > after);
+    assertThat(kube.pods().inNamespace(POOL).withName(behind.name).get()).isNotNull();
+    Reply prom = callPort(managementPort, "GET", "/actuator/prometheus", null);
+    assertThat(prom.raw().body().lines())
+        .as("one pod deleted, counted for its class")
+        .anyMatch(
+            l ->
+                l.startsWith("isolato_pool_foreign_table_pods_deleted_total{")
+                    && l.contains("class=\"ftab\"")
+                    && l.endsWith("} 1.0"));
+    for (String t : List.of("ft-1", "ft-2", "ft-3")) {
+      assertThat(api("DELETE", "/api/v1/tenants/" + t, null).status()).isEqualTo(202);
+    }
+  }
+
+  /**
+   * A fake pod: a Pod object with these labels (and the pool template's spec, which the pool
+   * namespace's admission accepts), its server, and an EndpointSlice naming both.
+   */
+  private FakePod pod(String name, Deployment d, Map<String, String> labels) throws Exception {
+    FakePod p = new FakePod(name);
+    pods.add(p);
+    kube.resource(
+            new PodBuilder()
+                .withMetadata(
+                    new ObjectMetaBuilder()
+                        .withName(name)
+                        .withNamespace(POOL)
+                        .withLabels(labels)
+                        .build())
+                .withSpec(d.getSpec().getTemplate().getSpec())
+                .build())
+        .create();
+    Pod created = kube.pods().inNamespace(POOL).withName(name).get();
+    poolEndpoint(POOL, name, p.server.getAddress(), created);
+    return p;
+  }
+}
