@@ -64,7 +64,8 @@ ctx=$(make -s --no-print-directory -C "$ROOT" gate-image | tail -1)
 "$LK" load-image --build "$ctx" --tag localhost/isolato/gate:dev
 # The pools' images keep their :dev tags across rebuilds: a pool pod started before either image
 # was built is restarted (scripts/stale_pools.py says why).
-for ns in $(KUBECTL=$LK_BIN_DIR/kubectl python3 "$ROOT/scripts/stale_pools.py" "$IMAGE" localhost/isolato/gate:dev); do
+stale=$(KUBECTL=$LK_BIN_DIR/kubectl python3 "$ROOT/scripts/stale_pools.py" "$IMAGE" localhost/isolato/gate:dev)
+for ns in $stale; do
   log "$ns: its pods predate the images just built; restarting them"
   kubectl -n "$ns" rollout restart deployment -l app.kubernetes.io/managed-by=isolato >/dev/null
 done
