@@ -42,7 +42,7 @@ public record IsolatoProperties(
     api = api == null ? Api.defaults() : api;
     leaderElection =
         leaderElection == null ? new LeaderElection(true, null, null, null, null) : leaderElection;
-    pools = pools == null ? new Pools(null, null, null, null, null, null, null) : pools;
+    pools = pools == null ? new Pools(null, null, null, null, null, null, null, null) : pools;
   }
 
   /**
@@ -60,6 +60,9 @@ public record IsolatoProperties(
    *     the pod network (e.g. a host process)
    * @param controllerNamespace namespace whose pods may push tables (an in-cluster controller's);
    *     default {@code namespace}
+   * @param tableCheck how often, at most, the controller reads each ready pool pod's table and
+   *     pushes the pool's again to a pod that holds another (default 4 min: every pool gets a pass
+   *     at least every 5 min)
    */
   public record Pools(
       List<String> imageAllowlist,
@@ -68,7 +71,10 @@ public record IsolatoProperties(
       List<String> ingressCidrs,
       List<String> controllerCidrs,
       String controllerNamespace,
-      String gateImage) {
+      String gateImage,
+      Duration tableCheck) {
+    public static final Duration DEFAULT_TABLE_CHECK = Duration.ofMinutes(4);
+
     public Pools {
       gateImage = gateImage == null || gateImage.isBlank() ? Workload.GATE_IMAGE : gateImage;
       imageAllowlist =
@@ -81,6 +87,10 @@ public record IsolatoProperties(
       ingressCidrs = ingressCidrs == null ? List.of() : List.copyOf(ingressCidrs);
       controllerCidrs = controllerCidrs == null ? List.of() : List.copyOf(controllerCidrs);
       controllerNamespace = controllerNamespace == null ? "" : controllerNamespace;
+      tableCheck =
+          tableCheck == null || tableCheck.isNegative() || tableCheck.isZero()
+              ? DEFAULT_TABLE_CHECK
+              : tableCheck;
     }
   }
 

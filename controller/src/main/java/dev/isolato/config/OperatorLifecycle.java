@@ -217,7 +217,8 @@ public class OperatorLifecycle
                 .withReconciliationMaxInterval(RESYNC_INTERVAL));
     // each pool resource the class reconciler writes: its objects, table push and status
     op.register(
-        new PoolReconciler(pusher, metrics, props.namespace(), props.imagePolicy()),
+        new PoolReconciler(
+            pusher, metrics, props.namespace(), props.imagePolicy(), props.pools().tableCheck()),
         c ->
             c.withName("slopool")
                 .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)

@@ -31,9 +31,11 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
@@ -129,18 +131,27 @@ public class PoolReconciler implements Reconciler<SloPool> {
   private final TenancyMetrics metrics;
   private final String keyNamespace;
   private final ImagePolicy images;
+  private final Duration tableCheck;
+  // when each pool's pods' tables were last read (one entry per pool name)
+  private final Map<String, Instant> tablesChecked = new ConcurrentHashMap<>();
 
   /**
    * @param keyNamespace the namespace of the pool master key Secret (the controller's)
    * @param images the images a pool may run (checked again here: a pool resource is writable by
    *     whoever the cluster grants it to, not only by the class reconciler)
+   * @param tableCheck how often, at most, a synced pool's pods' tables are read back
    */
   public PoolReconciler(
-      TablePusher pusher, TenancyMetrics metrics, String keyNamespace, ImagePolicy images) {
+      TablePusher pusher,
+      TenancyMetrics metrics,
+      String keyNamespace,
+      ImagePolicy images,
+      Duration tableCheck) {
     this.pusher = pusher;
     this.metrics = metrics;
     this.keyNamespace = keyNamespace;
     this.images = images;
+    this.tableCheck = tableCheck;
   }
 
   @Override
@@ -188,6 +199,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
           : UpdateControl.patchStatus(statusPatch(pool, held.status()));
     }
     Table table = table(pool, context);
+    table.checkHeld(now);
     // a pool already applied with ready pods gets its new table pushed while the workflow writes
     // the objects (the ConfigMap, the durable copy): the push no longer waits for that write. Not
     // during a key rotation: its pushes and the admin Secret's tokens keep their old order.
@@ -322,8 +334,42 @@ public class PoolReconciler implements Reconciler<SloPool> {
       return PoolTokens.tokens(keys, pool.getMetadata().getName(), !rotating);
     }
 
+    /** The pods' tables differ from the pool's, though the status says they were pushed. */
+    private boolean drifted;
+
     boolean due() {
-      return PoolProgress.needsPush(pool, pods, rotating) && pods.ready() > 0;
+      return (PoolProgress.needsPush(pool, pods, rotating) || drifted) && pods.ready() > 0;
+    }
+
+    /**
+     * Reads back the ready pods' tables of a synced pool, at most once per {@code tableCheck}: a
+     * pod may hold another table than the one pushed (one pushed by whoever holds the pool's admin
+     * token, or one its restart read from a ConfigMap the kubelet had not refreshed yet), and the
+     * status would go on saying synced. Such a pool is pushed to again.
+     */
+    void checkHeld(Instant now) {
+      String name = pool.getMetadata().getName();
+      Instant last = tablesChecked.get(name);
+      if (rotating
+          || pods.ready() == 0
+          || !PoolProgress.applied(pool.getStatus())
+          || PoolProgress.needsPush(pool, pods, rotating)
+          || (last != null && now.isBefore(last.plus(tableCheck)))) {
+        return;
+      }
+      tablesChecked.put(name, now);
+      List<TablePusher.Target> other =
+          pusher.holdingOther(name, pool.getSpec().tableVersion(), tokens());
+      if (!other.isEmpty()) {
+        drifted = true;
+        metrics.tableDrift(pool.getSpec().sloClass, other.size());
+        log.warn(
+            "pool {}: {} pod(s) hold another table than the pool's {} or did not say which ({}); pushing it again",
+            name,
+            other.size(),
+            pool.getSpec().tableVersion(),
+            other.stream().map(t -> t.pod() != null ? t.pod() : t.address()).toList());
+      }
     }
 
     CompletableFuture<TablePusher.Result> pushAsync() {
@@ -339,7 +385,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
 
     /** The next status, from the push made early ({@code early}, or null) or made now. */
     PoolProgress.Step step(TablePusher.Result early, Instant now) {
-      if (!PoolProgress.needsPush(pool, pods, rotating)) {
+      if (!PoolProgress.needsPush(pool, pods, rotating) && !drifted) {
         return PoolProgress.unchanged(pool, pods, keys, now);
       }
       if (pods.ready() == 0) {

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -119,30 +120,64 @@ public class TablePusher {
                     endpoint + ": " + e.getClass().getSimpleName() + " " + e.getMessage()));
   }
 
+  /** The table a pod holds, as far as Isolato compares it: its version and revision. */
+  public record Held(String version, OptionalLong revision) {}
+
   /**
-   * The revision of the table a pod holds (its admin GET), trying each token; empty when the pod
-   * does not say (no revision, refused, unreachable).
+   * The table a pod holds (its admin GET), trying each token; empty when the pod does not say
+   * (refused, unreachable, not JSON).
    */
+  public Optional<Held> held(Target target, List<String> tokens) {
+    return heldAsync(target, tokens, 0).join();
+  }
+
+  private CompletableFuture<Optional<Held>> heldAsync(Target target, List<String> tokens, int i) {
+    return http.sendAsync(
+            admin(target, tokens.get(i)).GET().build(), HttpResponse.BodyHandlers.ofString())
+        .thenCompose(
+            r ->
+                r.statusCode() == 401 && i + 1 < tokens.size()
+                    ? heldAsync(target, tokens, i + 1)
+                    : CompletableFuture.completedFuture(
+                        r.statusCode() == 200 ? parseHeld(r.body()) : Optional.<Held>empty()))
+        .exceptionally(e -> Optional.empty());
+  }
+
+  private static Optional<Held> parseHeld(String body) {
+    try {
+      JsonNode table = JSON.readTree(body);
+      JsonNode revision = table.get("revision");
+      return Optional.of(
+          new Held(
+              table.path("version").asText(""),
+              revision != null && revision.canConvertToLong()
+                  ? OptionalLong.of(revision.asLong())
+                  : OptionalLong.empty()));
+    } catch (java.io.IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The revision of the table a pod holds; empty when the pod does not say. */
   public OptionalLong revisionInUse(Target target, List<String> tokens) {
-    for (String token : tokens) {
-      try {
-        HttpResponse<String> r =
-            http.send(admin(target, token).GET().build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 401) {
-          continue;
-        }
-        JsonNode revision = r.statusCode() == 200 ? JSON.readTree(r.body()).get("revision") : null;
-        return revision != null && revision.canConvertToLong()
-            ? OptionalLong.of(revision.asLong())
-            : OptionalLong.empty();
-      } catch (java.io.IOException e) {
-        return OptionalLong.empty();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return OptionalLong.empty();
+    return held(target, tokens).map(Held::revision).orElse(OptionalLong.empty());
+  }
+
+  /**
+   * The ready pods of a pool that hold a table of another version than {@code version} (or do not
+   * say which), read at once.
+   */
+  public List<Target> holdingOther(String namespace, String version, List<String> tokens) {
+    List<Target> targets = readyEndpoints(namespace);
+    List<CompletableFuture<Optional<Held>>> reads =
+        targets.stream().map(t -> heldAsync(t, tokens, 0)).toList();
+    List<Target> other = new ArrayList<>();
+    for (int i = 0; i < targets.size(); i++) {
+      if (!reads.get(i).join().map(h -> h.version().equals(version)).orElse(false)) {
+        other.add(targets.get(i));
       }
     }
-    return OptionalLong.empty();
+    return other;
   }
 
   private static HttpRequest.Builder admin(Target target, String token) {

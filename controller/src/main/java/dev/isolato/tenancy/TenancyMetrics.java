@@ -137,6 +137,14 @@ public class TenancyMetrics {
         .increment(n);
   }
 
+  public void tableDrift(String sloClass, int pods) {
+    Counter.builder("isolato.table.drift")
+        .description("Ready pool pods found holding another table than the pool's (pushed again)")
+        .tags("class", sloClass)
+        .register(registry)
+        .increment(pods);
+  }
+
   public void foreignTablePodDeleted(String sloClass) {
     Counter.builder("isolato.pool.foreign.table.pods.deleted")
         .description("Pool pods deleted for holding a tenant table Isolato never pushed")

@@ -3,6 +3,7 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.isolato.DocClaim;
@@ -16,9 +17,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -43,14 +46,18 @@ class ForeignTableIT extends ItBase {
     pods.forEach(p -> p.server.stop(0));
   }
 
-  /** A table holder like saas-bench's admin API: refuses a lower revision with 409. */
+  /**
+   * A table holder like saas-bench's admin API: refuses a lower revision with 409, answers a GET
+   * with the version and revision it holds, and logs what it was asked ("PUT", "409", "GET").
+   */
   static final class FakePod {
     final HttpServer server;
     final String name;
     final AtomicLong revision = new AtomicLong();
+    final AtomicReference<String> version = new AtomicReference<>("");
     final AtomicInteger conflicts = new AtomicInteger();
-    final AtomicInteger reads = new AtomicInteger();
     final AtomicBoolean refuseAll = new AtomicBoolean();
+    final List<String> calls = new CopyOnWriteArrayList<>();
 
     FakePod(String name) throws Exception {
       this.name = name;
@@ -60,25 +67,47 @@ class ForeignTableIT extends ItBase {
           ex -> {
             byte[] in = ex.getRequestBody().readAllBytes();
             int status = 200;
-            String body = "{\"revision\":" + revision.get() + "}";
             if ("PUT".equals(ex.getRequestMethod())) {
-              long incoming = JSON.readTree(in).path("revision").asLong();
+              JsonNode table = JSON.readTree(in);
+              long incoming = table.path("revision").asLong();
               if (refuseAll.get() || incoming < revision.get()) {
                 conflicts.incrementAndGet();
                 status = 409;
-                body = "{\"title\":\"tenant table not applied\"}";
               } else {
                 revision.set(incoming);
+                version.set(table.path("version").asText());
               }
+              calls.add(status == 409 ? "409" : "PUT");
             } else {
-              reads.incrementAndGet();
+              calls.add("GET");
             }
+            String body =
+                status == 409
+                    ? "{\"title\":\"tenant table not applied\"}"
+                    : JSON.writeValueAsString(
+                        Map.of("version", version.get(), "revision", revision.get()));
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(status, bytes.length);
             ex.getResponseBody().write(bytes);
             ex.close();
           });
       server.start();
+    }
+
+    /** A refused push, the revision read after it, and a later push: that pass has decided. */
+    boolean refusedReadAndPushedAgain() {
+      List<String> c = List.copyOf(calls);
+      int refused = c.indexOf("409");
+      int read = refused < 0 ? -1 : c.subList(refused, c.size()).indexOf("GET");
+      return read >= 0 && c.subList(refused + read, c.size()).contains("409");
+    }
+
+    long puts() {
+      return calls.stream().filter("PUT"::equals).count();
+    }
+
+    long reads() {
+      return calls.stream().filter("GET"::equals).count();
     }
   }
 
@@ -90,8 +119,8 @@ class ForeignTableIT extends ItBase {
       "docs/troubleshooting.md: `HTTP 409`: the pod holds a table of a higher revision, and when that revision is above the pool's generation the controller deletes the pod")
   void aPodHoldingARevisionIsolatoNeverPushedIsDeletedAndNoOtherPod() throws Exception {
     Deployment d = classWithTenant(CLS, "ft-1");
-    FakePod own = pod("own", d, d.getSpec().getTemplate().getMetadata().getLabels());
-    FakePod foreign = pod("not-isolatos", d, Map.of("app", "someone-elses"));
+    FakePod own = pod(POOL, "own", d, d.getSpec().getTemplate().getMetadata().getLabels());
+    FakePod foreign = pod(POOL, "not-isolatos", d, Map.of("app", "someone-elses"));
     markReady(POOL);
     serving("ft-1", WAIT);
 
@@ -127,7 +156,7 @@ class ForeignTableIT extends ItBase {
     assertThat(own.revision.get()).isLessThan(FORGED);
 
     // a pod refusing while its revision is within the pool's generations is left alone
-    FakePod behind = pod("behind", d, d.getSpec().getTemplate().getMetadata().getLabels());
+    FakePod behind = pod(POOL, "behind", d, d.getSpec().getTemplate().getMetadata().getLabels());
     long generation =
         kube.resources(dev.isolato.tenancy.SloPool.class)
             .withName(POOL)
@@ -138,10 +167,7 @@ class ForeignTableIT extends ItBase {
     behind.refuseAll.set(true);
     assertThat(api("POST", "/api/v1/tenants", tenantJson("ft-3", CLS, 5, "shared")).status())
         .isEqualTo(201);
-    await().atMost(WAIT).until(() -> behind.reads.get() > 0);
-    int after = behind.conflicts.get();
-    // a push after the revision was read: the pass that read it has decided
-    await().atMost(WAIT).until(() -> behind.conflicts.get() > after);
+    await().atMost(WAIT).until(behind::refusedReadAndPushedAgain);
     assertThat(kube.pods().inNamespace(POOL).withName(behind.name).get()).isNotNull();
     Reply prom = callPort(managementPort, "GET", "/actuator/prometheus", null);
     assertThat(prom.raw().body().lines())
@@ -156,11 +182,71 @@ class ForeignTableIT extends ItBase {
     }
   }
 
+  @Test
+  @Order(300)
+  @DocClaim(
+      "docs/security.md: the controller reads each ready pod's table back (at most every `isolato.pools.table-check`")
+  void aPodHoldingAnotherTableOfTheSameRevisionGetsThePoolsAgain() throws Exception {
+    String cls = "fdrift";
+    String pool = "isolato-c-" + cls;
+    Deployment d = classWithTenant(cls, "fd-1");
+    FakePod p = pod(pool, "drift", d, d.getSpec().getTemplate().getMetadata().getLabels());
+    markReady(pool);
+    serving("fd-1", WAIT);
+    String served = p.version.get();
+    assertThat(served).isNotEmpty();
+
+    // someone with the admin token pushes a table of the same revision: the pod takes it
+    p.version.set("forged");
+    long puts = p.puts();
+    await()
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              nudge(pool); // a pool pass, as the periodic resync would make
+              return p.puts() > puts && served.equals(p.version.get());
+            });
+    Reply prom = callPort(managementPort, "GET", "/actuator/prometheus", null);
+    assertThat(prom.raw().body().lines())
+        .anyMatch(
+            l -> l.startsWith("isolato_table_drift_total{") && l.contains("class=\"fdrift\""));
+
+    // a pod that holds the pool's table is read, not pushed to
+    long repaired = p.puts();
+    long reads = p.reads();
+    await()
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              nudge(pool);
+              return p.reads() >= reads + 2; // two checks: the first one's pass has ended
+            });
+    assertThat(p.puts()).isEqualTo(repaired);
+    assertThat(api("DELETE", "/api/v1/tenants/fd-1", null).status()).isEqualTo(202);
+  }
+
+  /** Changes the pool Deployment's status, which makes a pool pass. */
+  private static void nudge(String pool) {
+    kube.apps()
+        .deployments()
+        .inNamespace(pool)
+        .withName("saas-bench")
+        .editStatus(
+            d -> {
+              Long g = d.getStatus().getObservedGeneration();
+              d.getStatus().setObservedGeneration(g == null ? 1 : g + 1);
+              return d;
+            });
+  }
+
   /**
    * A fake pod: a Pod object with these labels (and the pool template's spec, which the pool
    * namespace's admission accepts), its server, and an EndpointSlice naming both.
    */
-  private FakePod pod(String name, Deployment d, Map<String, String> labels) throws Exception {
+  private FakePod pod(String pool, String name, Deployment d, Map<String, String> labels)
+      throws Exception {
     FakePod p = new FakePod(name);
     pods.add(p);
     kube.resource(
@@ -168,14 +254,14 @@ class ForeignTableIT extends ItBase {
                 .withMetadata(
                     new ObjectMetaBuilder()
                         .withName(name)
-                        .withNamespace(POOL)
+                        .withNamespace(pool)
                         .withLabels(labels)
                         .build())
                 .withSpec(d.getSpec().getTemplate().getSpec())
                 .build())
         .create();
-    Pod created = kube.pods().inNamespace(POOL).withName(name).get();
-    poolEndpoint(POOL, name, p.server.getAddress(), created);
+    Pod created = kube.pods().inNamespace(pool).withName(name).get();
+    poolEndpoint(pool, name, p.server.getAddress(), created);
     return p;
   }
 }

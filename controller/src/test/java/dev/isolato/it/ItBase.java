@@ -63,6 +63,9 @@ abstract class ItBase {
   /** {@code isolato.calibration.context-settle} of the shared controller. */
   static final Duration CONTEXT_SETTLE = Duration.ofSeconds(3);
 
+  /** {@code isolato.pools.table-check} of the shared controller. */
+  static final Duration TABLE_CHECK = Duration.ofSeconds(2);
+
   static final ObjectMapper JSON = new ObjectMapper();
   static Path tokenFile;
   static Path tenantTokenFile;
@@ -86,6 +89,8 @@ abstract class ItBase {
     r.add("server.address", () -> "127.0.0.1");
     // a new context counts after this (30 s by default): short, so ContextIT sees a change soon
     r.add("isolato.calibration.context-settle", () -> CONTEXT_SETTLE.toString());
+    // pool pods' tables are read back at most this often (4 min by default): ForeignTableIT
+    r.add("isolato.pools.table-check", () -> TABLE_CHECK.toString());
     // the chart's order of lease timings, not the 10 s default: DeletionAfterKillIT waits for a
     // dead instance's lease to expire three times
     r.add("isolato.leader-election.lease-duration", () -> "3s");

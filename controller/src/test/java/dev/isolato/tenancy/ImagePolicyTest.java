@@ -51,10 +51,12 @@ class ImagePolicyTest {
                 .problem(s))
         .isEmpty();
     var props =
-        new dev.isolato.config.IsolatoProperties.Pools(null, null, null, null, null, null, mirror);
+        new dev.isolato.config.IsolatoProperties.Pools(
+            null, null, null, null, null, null, mirror, null);
     assertThat(props.imageAllowlist()).containsExactly(Workload.DEFAULT_IMAGE, mirror);
     assertThat(
-            new dev.isolato.config.IsolatoProperties.Pools(null, null, null, null, null, null, " ")
+            new dev.isolato.config.IsolatoProperties.Pools(
+                    null, null, null, null, null, null, " ", null)
                 .gateImage())
         .isEqualTo(Workload.GATE_IMAGE);
   }
