@@ -199,14 +199,7 @@ class ForeignTableIT extends ItBase {
     // someone with the admin token pushes a table of the same revision: the pod takes it
     p.version.set("forged");
     long puts = p.puts();
-    await()
-        .atMost(WAIT)
-        .pollInterval(Duration.ofMillis(500))
-        .until(
-            () -> {
-              nudge(pool); // a pool pass, as the periodic resync would make
-              return p.puts() > puts && served.equals(p.version.get());
-            });
+    untilWithPasses(pool, () -> p.puts() > puts && served.equals(p.version.get()));
     Reply prom = callPort(managementPort, "GET", "/actuator/prometheus", null);
     assertThat(prom.raw().body().lines())
         .anyMatch(
@@ -215,16 +208,22 @@ class ForeignTableIT extends ItBase {
     // a pod that holds the pool's table is read, not pushed to
     long repaired = p.puts();
     long reads = p.reads();
+    // two checks: the first one's pass has ended
+    untilWithPasses(pool, () -> p.reads() >= reads + 2);
+    assertThat(p.puts()).isEqualTo(repaired);
+    assertThat(api("DELETE", "/api/v1/tenants/fd-1", null).status()).isEqualTo(202);
+  }
+
+  /** Waits for {@code done}, making a pool pass at each poll, as the periodic resync would. */
+  private static void untilWithPasses(String pool, java.util.concurrent.Callable<Boolean> done) {
     await()
         .atMost(WAIT)
         .pollInterval(Duration.ofMillis(500))
         .until(
             () -> {
               nudge(pool);
-              return p.reads() >= reads + 2; // two checks: the first one's pass has ended
+              return done.call();
             });
-    assertThat(p.puts()).isEqualTo(repaired);
-    assertThat(api("DELETE", "/api/v1/tenants/fd-1", null).status()).isEqualTo(202);
   }
 
   /** Changes the pool Deployment's status, which makes a pool pass. */
