@@ -111,7 +111,12 @@ def make_probe_ready(cls: str) -> None:
                 "metadata": {
                     "name": "saas-bench-probe",
                     "namespace": ns,
-                    "labels": {"kubernetes.io/service-name": "saas-bench"},
+                    # as Kubernetes' EndpointSlice controller labels its slices: the controller
+                    # pushes tables only to those (docs/security.md)
+                    "labels": {
+                        "kubernetes.io/service-name": "saas-bench",
+                        "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io",
+                    },
                 },
                 "addressType": "IPv4",
                 "endpoints": [{"addresses": [host], "conditions": {"ready": True}}],

@@ -187,7 +187,16 @@ public class TablePusher {
         .header("Authorization", "Bearer " + token);
   }
 
-  /** The ready endpoints of the pool's Service. */
+  /** The label Kubernetes' EndpointSlice controller puts on the slices it makes. */
+  public static final String SLICE_MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
+
+  public static final String SLICE_CONTROLLER = "endpointslice-controller.k8s.io";
+
+  /**
+   * The ready endpoints of the pool's Service, from the slices Kubernetes made for it: the admin
+   * token goes only where the cluster's own controller says the pool's pods are, not to an address
+   * in a slice someone else wrote into the pool's namespace.
+   */
   List<Target> readyEndpoints(String namespace) {
     Set<Target> endpoints = new LinkedHashSet<>();
     for (EndpointSlice s :
@@ -197,6 +206,7 @@ public class TablePusher {
             .endpointSlices()
             .inNamespace(namespace)
             .withLabel("kubernetes.io/service-name", Workload.NAME)
+            .withLabel(SLICE_MANAGED_BY, SLICE_CONTROLLER)
             .list()
             .getItems()) {
       if (s.getEndpoints() == null) {

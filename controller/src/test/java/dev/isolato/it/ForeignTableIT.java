@@ -214,6 +214,33 @@ class ForeignTableIT extends ItBase {
     assertThat(api("DELETE", "/api/v1/tenants/fd-1", null).status()).isEqualTo(202);
   }
 
+  @Test
+  @Order(400)
+  @DocClaim(
+      "docs/security.md: only to the addresses in the EndpointSlices Kubernetes' own EndpointSlice controller made")
+  void theAdminTokenGoesOnlyToSlicesKubernetesMadeNotToOnesWrittenIntoThePoolNamespace()
+      throws Exception {
+    String cls = "fslice";
+    String pool = "isolato-c-" + cls;
+    Deployment d = classWithTenant(cls, "fs-1");
+    FakePod spy = new FakePod("spy");
+    pods.add(spy);
+    // a slice that looks like the pool Service's, written by someone else (no managed-by label,
+    // or another writer's), naming an address that collects whatever is sent to it
+    poolEndpoint(pool, "spy-unlabelled", spy.server.getAddress(), null, null);
+    poolEndpoint(pool, "spy-mirrored", spy.server.getAddress(), null, "someone-else");
+    pod(pool, "real", d, d.getSpec().getTemplate().getMetadata().getLabels());
+    markReady(pool);
+    serving("fs-1", WAIT);
+    assertThat(api("POST", "/api/v1/tenants", tenantJson("fs-2", cls, 5, "shared")).status())
+        .isEqualTo(201);
+    serving("fs-2", WAIT);
+    assertThat(spy.calls).as("requests that reached the forged slices' address").isEmpty();
+    for (String t : List.of("fs-1", "fs-2")) {
+      assertThat(api("DELETE", "/api/v1/tenants/" + t, null).status()).isEqualTo(202);
+    }
+  }
+
   /** Waits for {@code done}, making a pool pass at each poll, as the periodic resync would. */
   private static void untilWithPasses(String pool, java.util.concurrent.Callable<Boolean> done) {
     await()

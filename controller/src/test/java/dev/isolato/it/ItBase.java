@@ -233,13 +233,23 @@ abstract class ItBase {
   /**
    * A ready endpoint of a pool's Service ({@code saas-bench}) at {@code at}, in a slice of its own
    * named {@code name}, naming {@code pod} when given (no kubelet or EndpointSlice controller runs
-   * here: the test plays them).
+   * here: the test plays them, labelling the slice as that controller does).
    */
   static void poolEndpoint(
       String poolNamespace,
       String name,
       java.net.InetSocketAddress at,
       io.fabric8.kubernetes.api.model.Pod pod) {
+    poolEndpoint(poolNamespace, name, at, pod, dev.isolato.tenancy.TablePusher.SLICE_CONTROLLER);
+  }
+
+  /** The same, as written by {@code managedBy} (null: no such label). */
+  static void poolEndpoint(
+      String poolNamespace,
+      String name,
+      java.net.InetSocketAddress at,
+      io.fabric8.kubernetes.api.model.Pod pod,
+      String managedBy) {
     var endpoint =
         new io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder()
             .withAddresses(at.getAddress().getHostAddress())
@@ -261,6 +271,11 @@ abstract class ItBase {
                 .withName(name)
                 .withNamespace(poolNamespace)
                 .addToLabels("kubernetes.io/service-name", "saas-bench")
+                .addToLabels(
+                    managedBy == null
+                        ? java.util.Map.of()
+                        : java.util.Map.of(
+                            dev.isolato.tenancy.TablePusher.SLICE_MANAGED_BY, managedBy))
                 .endMetadata()
                 .withAddressType("IPv4")
                 .addToEndpoints(endpoint.build())
