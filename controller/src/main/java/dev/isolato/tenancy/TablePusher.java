@@ -36,6 +36,11 @@ public class TablePusher {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The label Kubernetes' EndpointSlice controller puts on the slices it makes. */
+  public static final String SLICE_MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
+
+  public static final String SLICE_CONTROLLER = "endpointslice-controller.k8s.io";
+
   private final KubernetesClient client;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
@@ -121,16 +126,12 @@ public class TablePusher {
   }
 
   /** The table a pod holds, as far as Isolato compares it: its version and revision. */
-  public record Held(String version, OptionalLong revision) {}
+  private record Held(String version, OptionalLong revision) {}
 
   /**
    * The table a pod holds (its admin GET), trying each token; empty when the pod does not say
    * (refused, unreachable, not JSON).
    */
-  public Optional<Held> held(Target target, List<String> tokens) {
-    return heldAsync(target, tokens, 0).join();
-  }
-
   private CompletableFuture<Optional<Held>> heldAsync(Target target, List<String> tokens, int i) {
     return http.sendAsync(
             admin(target, tokens.get(i)).GET().build(), HttpResponse.BodyHandlers.ofString())
@@ -160,7 +161,7 @@ public class TablePusher {
 
   /** The revision of the table a pod holds; empty when the pod does not say. */
   public OptionalLong revisionInUse(Target target, List<String> tokens) {
-    return held(target, tokens).map(Held::revision).orElse(OptionalLong.empty());
+    return heldAsync(target, tokens, 0).join().map(Held::revision).orElse(OptionalLong.empty());
   }
 
   /**
@@ -186,11 +187,6 @@ public class TablePusher {
         .timeout(TIMEOUT)
         .header("Authorization", "Bearer " + token);
   }
-
-  /** The label Kubernetes' EndpointSlice controller puts on the slices it makes. */
-  public static final String SLICE_MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
-
-  public static final String SLICE_CONTROLLER = "endpointslice-controller.k8s.io";
 
   /**
    * The ready endpoints of the pool's Service, from the slices Kubernetes made for it: the admin

@@ -1,6 +1,7 @@
 package dev.isolato.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,11 +13,20 @@ import dev.isolato.slo.SloEngine;
 import dev.isolato.slo.SyntheticRuns;
 import dev.isolato.slo.UslModel;
 import dev.isolato.tenancy.SloClass;
+import dev.isolato.tenancy.TablePusher;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,6 +34,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -202,27 +213,22 @@ abstract class ItBase {
   }
 
   /** Waits until the tenant is Serving. */
-  void serving(String tenant, java.time.Duration atMost) {
-    org.awaitility.Awaitility.await()
-        .atMost(atMost)
-        .until(() -> "Serving".equals(tenantPhase(tenant)));
+  void serving(String tenant, Duration atMost) {
+    await().atMost(atMost).until(() -> "Serving".equals(tenantPhase(tenant)));
   }
 
   /**
    * A class of {@code cls} with one shared tenant, once its pool's Deployment and admin Secret
    * exist (its pods are the test's to fake); returns the Deployment.
    */
-  io.fabric8.kubernetes.api.model.apps.Deployment classWithTenant(String cls, String tenant)
-      throws Exception {
-    org.assertj.core.api.Assertions.assertThat(
-            api("POST", "/api/v1/slo-classes", classJson(cls, 2, 50, false)).status())
+  Deployment classWithTenant(String cls, String tenant) throws Exception {
+    assertThat(api("POST", "/api/v1/slo-classes", classJson(cls, 2, 50, false)).status())
         .isEqualTo(201);
-    org.assertj.core.api.Assertions.assertThat(
-            api("POST", "/api/v1/tenants", tenantJson(tenant, cls, 5, "shared")).status())
+    assertThat(api("POST", "/api/v1/tenants", tenantJson(tenant, cls, 5, "shared")).status())
         .isEqualTo(201);
     String pool = "isolato-c-" + cls;
-    org.awaitility.Awaitility.await()
-        .atMost(java.time.Duration.ofSeconds(60))
+    await()
+        .atMost(Duration.ofSeconds(60))
         .until(
             () ->
                 kube.apps().deployments().inNamespace(pool).withName("saas-bench").get() != null
@@ -235,23 +241,15 @@ abstract class ItBase {
    * named {@code name}, naming {@code pod} when given (no kubelet or EndpointSlice controller runs
    * here: the test plays them, labelling the slice as that controller does).
    */
-  static void poolEndpoint(
-      String poolNamespace,
-      String name,
-      java.net.InetSocketAddress at,
-      io.fabric8.kubernetes.api.model.Pod pod) {
-    poolEndpoint(poolNamespace, name, at, pod, dev.isolato.tenancy.TablePusher.SLICE_CONTROLLER);
+  static void poolEndpoint(String poolNamespace, String name, InetSocketAddress at, Pod pod) {
+    poolEndpoint(poolNamespace, name, at, pod, TablePusher.SLICE_CONTROLLER);
   }
 
   /** The same, as written by {@code managedBy} (null: no such label). */
   static void poolEndpoint(
-      String poolNamespace,
-      String name,
-      java.net.InetSocketAddress at,
-      io.fabric8.kubernetes.api.model.Pod pod,
-      String managedBy) {
+      String poolNamespace, String name, InetSocketAddress at, Pod pod, String managedBy) {
     var endpoint =
-        new io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder()
+        new EndpointBuilder()
             .withAddresses(at.getAddress().getHostAddress())
             .withNewConditions()
             .withReady(true)
@@ -266,16 +264,13 @@ abstract class ItBase {
           .endTargetRef();
     }
     kube.resource(
-            new io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder()
+            new EndpointSliceBuilder()
                 .withNewMetadata()
                 .withName(name)
                 .withNamespace(poolNamespace)
                 .addToLabels("kubernetes.io/service-name", "saas-bench")
                 .addToLabels(
-                    managedBy == null
-                        ? java.util.Map.of()
-                        : java.util.Map.of(
-                            dev.isolato.tenancy.TablePusher.SLICE_MANAGED_BY, managedBy))
+                    managedBy == null ? Map.of() : Map.of(TablePusher.SLICE_MANAGED_BY, managedBy))
                 .endMetadata()
                 .withAddressType("IPv4")
                 .addToEndpoints(endpoint.build())
@@ -290,18 +285,18 @@ abstract class ItBase {
 
   /** A non-loopback IPv4 address of this host: an EndpointSlice may not point at loopback. */
   static String hostAddress() throws Exception {
-    return java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+    return Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
         .filter(
             i -> {
               try {
                 return i.isUp() && !i.isLoopback();
-              } catch (java.net.SocketException e) {
+              } catch (SocketException e) {
                 return false;
               }
             })
-        .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())
-        .filter(a -> a instanceof java.net.Inet4Address && !a.isLinkLocalAddress())
-        .map(java.net.InetAddress::getHostAddress)
+        .flatMap(i -> Collections.list(i.getInetAddresses()).stream())
+        .filter(a -> a instanceof Inet4Address && !a.isLinkLocalAddress())
+        .map(InetAddress::getHostAddress)
         .findFirst()
         .orElseThrow(
             () ->
