@@ -23,9 +23,12 @@ STEPS = [
     ("to_class", "201 → class pass starts (Tenant watch, queue)"),
     ("class", "class pass → pool spec written (plan, SSA write)"),
     ("to_pool", "spec written → pool pass starts (watch, rate limit)"),
-    ("objects", "pool objects (workflow, ConfigMap write)"),
-    ("push", "table push, what is left of it after the objects (EndpointSlice read, HTTP)"),
-    ("status", "pushed → tenant status written (pool status, watch, class pass, write)"),
+    ("objects", "pool objects before the push (workflow, ConfigMap write; 0 beside an early push)"),
+    ("push", "table push, what is left of it after the objects (EndpointSlices, HTTP PUT)"),
+    (
+        "status",
+        "pushed → tenant status written (the pool pass's write; before: pool status, class pass)",
+    ),
     ("to_client", "status written → watching client sees Serving"),
 ]
 
@@ -65,11 +68,13 @@ def split(evs, mark: dict) -> dict[str, float] | None:
     cls = last(evs, lo, spec, lambda m: ": pass over " in m)
     # the pool pass may log its start before the class pass logs its write returned
     pool = first(evs, cls or spec, status, lambda m: ": generation " in m)
-    objects = first(evs, pool or spec, status, lambda m: m.endswith(": objects reconciled"))
-    # the push may finish before the objects (it runs beside them once the pool is applied)
+    # the push may finish before the objects (it runs beside them once the pool is applied), and
+    # since the pool pass writes the tenant's Serving after its push, so may the status: then the
+    # objects were no step of the chain
     pushed = first(evs, pool or spec, status, lambda m: ": table pushed to " in m)
-    if None in (cls, pool, objects, pushed):
+    if None in (cls, pool, pushed):
         return None
+    objects = first(evs, pool, pushed, lambda m: m.endswith(": objects reconciled")) or pool
     marks = [post, acc, cls, spec, pool, objects, pushed, status, seen]
     # steps that overlap (a class pass started before the client read the 201, a pool pass before
     # the class logged its write) count from the later mark: the steps add up to the total

@@ -42,6 +42,28 @@ def test_steps_add_up_to_the_total_and_overlaps_count_from_the_later_mark():
     assert round(sum(r.values())) == 90
 
 
+EARLY = "\n".join(
+    [
+        line(12, "class c: pass over 4 tenants"),
+        line(31, "pool isolato-c-c: spec written, 4 tenants"),
+        line(33, "pool isolato-c-c: generation 8, resourceVersion 10"),
+        line(40, "pool isolato-c-c: table pushed to 1/1 pods"),
+        line(52, "tenant t1: Provisioning -> Serving written (table on every ready pod)"),
+        line(70, "pool isolato-c-c: objects reconciled"),
+    ]
+)
+
+
+def test_a_push_beside_the_objects_and_the_pool_pass_s_status_write_leave_the_objects_out():
+    mark = {"tenant": "t1", "post": T0 + 0.010, "accepted": T0 + 0.020, "seen": T0 + 0.060}
+    (r,), missing = s.summary(EARLY, [mark])
+    assert missing == 0
+    assert round(r["objects"]) == 0  # they end after the status: no step of this chain
+    assert round(r["push"]) == 7
+    assert round(r["status"]) == 12
+    assert round(sum(r.values())) == 50
+
+
 def test_an_onboarding_without_its_status_line_is_left_out():
     mark = {"tenant": "t2", "post": T0 + 0.010, "accepted": T0 + 0.020, "seen": T0 + 0.100}
     assert s.summary(LOG, [mark]) == ([], 1)

@@ -81,8 +81,8 @@ public class KubernetesConfig {
   }
 
   @Bean
-  TablePusher tablePusher(KubernetesClient client) {
-    return new TablePusher(client);
+  TablePusher tablePusher() {
+    return new TablePusher();
   }
 
   /** {@code config} with the REST handlers' timeouts and no retry. */

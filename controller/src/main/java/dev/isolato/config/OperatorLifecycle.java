@@ -218,7 +218,12 @@ public class OperatorLifecycle
     // each pool resource the class reconciler writes: its objects, table push and status
     op.register(
         new PoolReconciler(
-            pusher, metrics, props.namespace(), props.imagePolicy(), props.pools().tableCheck()),
+            pusher,
+            metrics,
+            props.namespace(),
+            props.imagePolicy(),
+            props.pools().tableCheck(),
+            reconciler.tableServed()),
         c ->
             c.withName("slopool")
                 .withFieldManager(dev.isolato.tenancy.PoolObjects.FIELD_MANAGER)

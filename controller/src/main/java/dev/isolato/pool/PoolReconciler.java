@@ -1,18 +1,22 @@
 package dev.isolato.pool;
 
+import dev.isolato.kube.LeanItemStore;
 import dev.isolato.scaling.DirectFloor;
 import dev.isolato.tenancy.ImagePolicy;
 import dev.isolato.tenancy.NotOwned;
 import dev.isolato.tenancy.PoolKeys;
+import dev.isolato.tenancy.PoolState;
 import dev.isolato.tenancy.PoolTokens;
 import dev.isolato.tenancy.SloClass;
 import dev.isolato.tenancy.SloPool;
 import dev.isolato.tenancy.SloPoolStatus;
 import dev.isolato.tenancy.TablePusher;
+import dev.isolato.tenancy.TableServed;
 import dev.isolato.tenancy.TenancyMetrics;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -118,6 +122,13 @@ public class PoolReconciler implements Reconciler<SloPool> {
   /** The event source of the classes (a pool acts only while the class that owns it exists). */
   static final String CLASSES = "classes";
 
+  /**
+   * The event source of the pool Services' EndpointSlices that Kubernetes made: a push reads its
+   * pods' addresses from this watched copy, not from the API server, and a pod's address becoming
+   * ready brings the pool back.
+   */
+  static final String ENDPOINTS = "endpoints";
+
   /** Runs the early pushes (blocking HTTP: not the common pool, one thread on 2 cores). */
   private static final ExecutorService PUSHES =
       Executors.newCachedThreadPool(
@@ -132,26 +143,31 @@ public class PoolReconciler implements Reconciler<SloPool> {
   private final String keyNamespace;
   private final ImagePolicy images;
   private final Duration tableCheck;
+  private final TableServed served;
   // when each pool's pods' tables were last read (one entry per pool name)
   private final Map<String, Instant> tablesChecked = new ConcurrentHashMap<>();
+  private InformerEventSource<EndpointSlice, SloPool> endpointSource;
 
   /**
    * @param keyNamespace the namespace of the pool master key Secret (the controller's)
    * @param images the images a pool may run (checked again here: a pool resource is writable by
    *     whoever the cluster grants it to, not only by the class reconciler)
    * @param tableCheck how often, at most, a synced pool's pods' tables are read back
+   * @param served told when a push reached every ready pod, before the pool's status is written
    */
   public PoolReconciler(
       TablePusher pusher,
       TenancyMetrics metrics,
       String keyNamespace,
       ImagePolicy images,
-      Duration tableCheck) {
+      Duration tableCheck,
+      TableServed served) {
     this.pusher = pusher;
     this.metrics = metrics;
     this.keyNamespace = keyNamespace;
     this.images = images;
     this.tableCheck = tableCheck;
+    this.served = served;
   }
 
   @Override
@@ -174,7 +190,33 @@ public class PoolReconciler implements Reconciler<SloPool> {
                 .withOnUpdateFilter((newer, older) -> false)
                 .build(),
             context);
-    return List.of(classes, PoolKeys.eventSource(KEYS, keyNamespace, context, p -> Set.of(keys)));
+    // a pool is named as its namespace: the slices of that namespace are its
+    endpointSource =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(EndpointSlice.class, SloPool.class)
+                .withName(ENDPOINTS)
+                .withLabelSelector(TablePusher.SLICE_SELECTOR)
+                .withItemStore(new LeanItemStore<>())
+                .withSecondaryToPrimaryMapper(
+                    s -> Set.of(new ResourceID(s.getMetadata().getNamespace())))
+                .withPrimaryToSecondaryMapper(
+                    (SloPool p) ->
+                        slices(p).stream()
+                            .map(ResourceID::fromResource)
+                            .collect(Collectors.toSet()))
+                .build(),
+            context);
+    return List.of(
+        classes,
+        endpointSource,
+        PoolKeys.eventSource(KEYS, keyNamespace, context, p -> Set.of(keys)));
+  }
+
+  /** The pool Service's slices Kubernetes made, as watched. */
+  private List<EndpointSlice> slices(SloPool pool) {
+    return endpointSource == null
+        ? List.of()
+        : endpointSource.list(pool.getMetadata().getName(), s -> true).toList();
   }
 
   @Override
@@ -286,7 +328,12 @@ public class PoolReconciler implements Reconciler<SloPool> {
     PoolTokens.Keys keys = PoolInput.keys(context.getSecondaryResource(Secret.class, KEYS));
     boolean rotating = PoolInput.rotating(pool, keys);
     return new Table(
-        pool, pods(deployment, pool.getSpec().replicas), keys, rotating, context.getClient());
+        pool,
+        pods(deployment, pool.getSpec().replicas),
+        TablePusher.readyEndpoints(slices(pool)),
+        keys,
+        rotating,
+        context.getClient());
   }
 
   /**
@@ -313,6 +360,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
   private final class Table {
     private final SloPool pool;
     private final PoolProgress.Pods pods;
+    private final List<TablePusher.Target> endpoints;
     private final PoolTokens.Keys keys;
     private final boolean rotating;
     private final KubernetesClient client;
@@ -320,11 +368,13 @@ public class PoolReconciler implements Reconciler<SloPool> {
     Table(
         SloPool pool,
         PoolProgress.Pods pods,
+        List<TablePusher.Target> endpoints,
         PoolTokens.Keys keys,
         boolean rotating,
         KubernetesClient client) {
       this.pool = pool;
       this.pods = pods;
+      this.endpoints = endpoints;
       this.keys = keys;
       this.rotating = rotating;
       this.client = client;
@@ -359,7 +409,7 @@ public class PoolReconciler implements Reconciler<SloPool> {
       }
       tablesChecked.put(name, now);
       List<TablePusher.Target> other =
-          pusher.holdingOther(name, pool.getSpec().tableVersion(), tokens());
+          pusher.holdingOther(endpoints, pool.getSpec().tableVersion(), tokens());
       if (!other.isEmpty()) {
         drifted = true;
         metrics.tableDrift(pool.getSpec().sloClass, other.size());
@@ -378,8 +428,14 @@ public class PoolReconciler implements Reconciler<SloPool> {
 
     private TablePusher.Result push() {
       String ns = pool.getMetadata().getName();
-      TablePusher.Result pushed = pusher.push(ns, pool.servedTable(), tokens());
+      TablePusher.Result pushed = pusher.push(endpoints, pool.servedTable(), tokens());
       log.debug("pool {}: table pushed to {}/{} pods", ns, pushed.accepted(), pushed.readyPods());
+      // the tenants need not wait for the pool's status (nor an early push for the objects)
+      if (pushed.complete()) {
+        served.tableServed(
+            pool,
+            new PoolState(ns, pool.getSpec().replicas, pods.ready(), true, PoolProgress.SYNCED));
+      }
       return pushed;
     }
 

@@ -65,6 +65,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
   private final NetworkPeers peers;
   private final String gateImage;
   private final ScalingChoice scaling;
+  private final ServedEarly servedEarly;
 
   /** The tenants' informer index by class name. */
   private static final String BY_CLASS = "sloClass";
@@ -104,6 +105,25 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
     this.peers = peers;
     this.gateImage = images.gateImage();
     this.scaling = scaling;
+    this.servedEarly =
+        new ServedEarly(this::newest, this::classTenants, this::writeStatus, metrics);
+  }
+
+  /** Told by the pool reconciler when a table is on every ready pod (the early Serving write). */
+  public TableServed tableServed() {
+    return servedEarly;
+  }
+
+  /** A class's tenants as this reconciler knows them; none before its watch runs. */
+  private List<Tenant> classTenants(String cls) {
+    return tenantSource == null ? List.of() : tenantSource.byIndex(BY_CLASS, cls);
+  }
+
+  /** A tenant by id in the newest version this reconciler knows; empty before its watch runs. */
+  private Optional<Tenant> newest(String id) {
+    return tenantSource == null
+        ? Optional.empty()
+        : tenantSource.get(new ResourceID(id, tenantNamespace));
   }
 
   /**
@@ -390,6 +410,8 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
               "pool {}: writing, {}", pool.namespace(), PoolResources.difference(live, desired));
         }
         try {
+          // before the write: the pool's pass may push it before this thread reads the answer
+          servedEarly.specWritten(pool, desired.getSpec(), plan);
           write(desired, live);
         } catch (NotOwned e) {
           return PoolRun.held(pool, PoolResources.NAMESPACE_CONFLICT, e.getMessage());
@@ -559,6 +581,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
       if (pool != null && pool.getMetadata().getDeletionTimestamp() == null) {
         Ownership.require(pool, cls);
         client.resource(pool).delete();
+        servedEarly.forget(ns);
         deleted = true;
       }
       Namespace live = namespaceSource.get(new ResourceID(ns)).orElse(null);

@@ -5,15 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -41,12 +42,18 @@ public class TablePusher {
 
   public static final String SLICE_CONTROLLER = "endpointslice-controller.k8s.io";
 
-  private final KubernetesClient client;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  /** The label naming the Service a slice is of. */
+  static final String SERVICE_NAME = "kubernetes.io/service-name";
 
-  public TablePusher(KubernetesClient client) {
-    this.client = client;
-  }
+  /**
+   * The slices the pushes read: the pool Service's, made by Kubernetes' EndpointSlice controller
+   * (the admin token goes only where the cluster's own controller says the pool's pods are, not to
+   * an address in a slice someone else wrote into the pool's namespace).
+   */
+  public static final String SLICE_SELECTOR =
+      SERVICE_NAME + "=" + Workload.NAME + "," + SLICE_MANAGED_BY + "=" + SLICE_CONTROLLER;
+
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
   /** A ready endpoint of the pool's Service: {@code address:port}, and its pod's name if known. */
   public record Target(String address, String pod) {}
@@ -79,8 +86,8 @@ public class TablePusher {
   /** One pod's answer: the index of the token it accepted, or an error and the HTTP status. */
   private record PodAnswer(Target target, int tokenIndex, int status, String error) {}
 
-  public Result push(String namespace, String tableJson, List<String> adminTokens) {
-    List<Target> endpoints = readyEndpoints(namespace);
+  /** Pushes the table to {@code endpoints} (the pool's {@link #readyEndpoints}). */
+  public Result push(List<Target> endpoints, String tableJson, List<String> adminTokens) {
     List<CompletableFuture<PodAnswer>> calls = new ArrayList<>();
     for (Target endpoint : endpoints) {
       calls.add(send(endpoint, tableJson, adminTokens, 0));
@@ -168,8 +175,7 @@ public class TablePusher {
    * The ready pods of a pool that hold a table of another version than {@code version} (or do not
    * say which), read at once.
    */
-  public List<Target> holdingOther(String namespace, String version, List<String> tokens) {
-    List<Target> targets = readyEndpoints(namespace);
+  public List<Target> holdingOther(List<Target> targets, String version, List<String> tokens) {
     List<CompletableFuture<Optional<Held>>> reads =
         targets.stream().map(t -> heldAsync(t, tokens, 0)).toList();
     List<Target> other = new ArrayList<>();
@@ -189,23 +195,18 @@ public class TablePusher {
   }
 
   /**
-   * The ready endpoints of the pool's Service, from the slices Kubernetes made for it: the admin
-   * token goes only where the cluster's own controller says the pool's pods are, not to an address
-   * in a slice someone else wrote into the pool's namespace.
+   * The ready endpoints of the pool Service's slices that Kubernetes made (the watched copies the
+   * pool reconciler holds, selected by {@link #SLICE_SELECTOR}; checked here again, so that a slice
+   * of another writer never gets the admin token whatever selected it).
    */
-  List<Target> readyEndpoints(String namespace) {
+  public static List<Target> readyEndpoints(Collection<EndpointSlice> slices) {
     Set<Target> endpoints = new LinkedHashSet<>();
-    for (EndpointSlice s :
-        client
-            .discovery()
-            .v1()
-            .endpointSlices()
-            .inNamespace(namespace)
-            .withLabel("kubernetes.io/service-name", Workload.NAME)
-            .withLabel(SLICE_MANAGED_BY, SLICE_CONTROLLER)
-            .list()
-            .getItems()) {
-      if (s.getEndpoints() == null) {
+    for (EndpointSlice s : slices) {
+      Map<String, String> labels = s.getMetadata().getLabels();
+      if (s.getEndpoints() == null
+          || labels == null
+          || !Workload.NAME.equals(labels.get(SERVICE_NAME))
+          || !SLICE_CONTROLLER.equals(labels.get(SLICE_MANAGED_BY))) {
         continue;
       }
       int port = port(s);

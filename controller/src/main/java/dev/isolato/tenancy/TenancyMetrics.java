@@ -129,6 +129,17 @@ public class TenancyMetrics {
         .record(latency);
   }
 
+  /** A tenant written Serving right after its table's push, before its pool's status. */
+  public void servedEarly(String sloClass) {
+    Counter.builder("isolato.tenant.served.early")
+        .description(
+            "Tenants written Serving as soon as their table was on every ready pod, before the"
+                + " pool's status write")
+        .tags("class", sloClass)
+        .register(registry)
+        .increment();
+  }
+
   public void tablePushFailures(String sloClass, int n) {
     Counter.builder("isolato.table.push.failures")
         .description("Pods that refused or missed a table push")

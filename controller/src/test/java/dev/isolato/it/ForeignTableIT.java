@@ -3,25 +3,13 @@ package dev.isolato.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.isolato.DocClaim;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -44,71 +32,6 @@ class ForeignTableIT extends ItBase {
   @AfterEach
   void stopPods() {
     pods.forEach(p -> p.server.stop(0));
-  }
-
-  /**
-   * A table holder like saas-bench's admin API: refuses a lower revision with 409, answers a GET
-   * with the version and revision it holds, and logs what it was asked ("PUT", "409", "GET").
-   */
-  static final class FakePod {
-    final HttpServer server;
-    final String name;
-    final AtomicLong revision = new AtomicLong();
-    final AtomicReference<String> version = new AtomicReference<>("");
-    final AtomicInteger conflicts = new AtomicInteger();
-    final AtomicBoolean refuseAll = new AtomicBoolean();
-    final List<String> calls = new CopyOnWriteArrayList<>();
-
-    FakePod(String name) throws Exception {
-      this.name = name;
-      server = HttpServer.create(new InetSocketAddress(hostAddress(), 0), 0);
-      server.createContext(
-          "/v1/admin/tenants",
-          ex -> {
-            byte[] in = ex.getRequestBody().readAllBytes();
-            int status = 200;
-            if ("PUT".equals(ex.getRequestMethod())) {
-              JsonNode table = JSON.readTree(in);
-              long incoming = table.path("revision").asLong();
-              if (refuseAll.get() || incoming < revision.get()) {
-                conflicts.incrementAndGet();
-                status = 409;
-              } else {
-                revision.set(incoming);
-                version.set(table.path("version").asText());
-              }
-              calls.add(status == 409 ? "409" : "PUT");
-            } else {
-              calls.add("GET");
-            }
-            String body =
-                status == 409
-                    ? "{\"title\":\"tenant table not applied\"}"
-                    : JSON.writeValueAsString(
-                        Map.of("version", version.get(), "revision", revision.get()));
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            ex.sendResponseHeaders(status, bytes.length);
-            ex.getResponseBody().write(bytes);
-            ex.close();
-          });
-      server.start();
-    }
-
-    /** A refused push, the revision read after it, and a later push: that pass has decided. */
-    boolean refusedReadAndPushedAgain() {
-      List<String> c = List.copyOf(calls);
-      int refused = c.indexOf("409");
-      int read = refused < 0 ? -1 : c.subList(refused, c.size()).indexOf("GET");
-      return read >= 0 && c.subList(refused + read, c.size()).contains("409");
-    }
-
-    long puts() {
-      return calls.stream().filter("PUT"::equals).count();
-    }
-
-    long reads() {
-      return calls.stream().filter("GET"::equals).count();
-    }
   }
 
   @Test
@@ -267,27 +190,10 @@ class ForeignTableIT extends ItBase {
             });
   }
 
-  /**
-   * A fake pod: a Pod object with these labels (and the pool template's spec, which the pool
-   * namespace's admission accepts), its server, and an EndpointSlice naming both.
-   */
   private FakePod pod(String pool, String name, Deployment d, Map<String, String> labels)
       throws Exception {
-    FakePod p = new FakePod(name);
+    FakePod p = FakePod.inPool(pool, name, d, labels);
     pods.add(p);
-    kube.resource(
-            new PodBuilder()
-                .withMetadata(
-                    new ObjectMetaBuilder()
-                        .withName(name)
-                        .withNamespace(pool)
-                        .withLabels(labels)
-                        .build())
-                .withSpec(d.getSpec().getTemplate().getSpec())
-                .build())
-        .create();
-    Pod created = kube.pods().inNamespace(pool).withName(name).get();
-    poolEndpoint(pool, name, p.server.getAddress(), created);
     return p;
   }
 }

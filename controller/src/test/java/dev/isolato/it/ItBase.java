@@ -206,7 +206,6 @@ abstract class ItBase {
     return ready.get();
   }
 
-  /** The pool's Deployment has one ready pod (the controller-manager's part: none runs here). */
   /** A tenant's phase as the API shows it. */
   String tenantPhase(String tenant) throws Exception {
     return api("GET", "/api/v1/tenants/" + tenant, null).body().at("/status/phase").asText();
@@ -303,6 +302,7 @@ abstract class ItBase {
                 new IllegalStateException("no non-loopback IPv4 address to serve the fake pod on"));
   }
 
+  /** The pool's Deployment has one ready pod (the controller-manager's part: none runs here). */
   static void markReady(String poolNamespace) {
     kube.apps()
         .deployments()

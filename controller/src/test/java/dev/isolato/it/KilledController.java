@@ -63,7 +63,7 @@ final class KilledController implements AutoCloseable {
             client,
             props,
             planner,
-            new TablePusher(client),
+            new TablePusher(),
             metrics,
             new SimpleMeterRegistry(),
             "",
