@@ -1,7 +1,6 @@
 package dev.isolato.tenancy;
 
 import dev.isolato.slo.CapacityPlan;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -122,11 +121,7 @@ public final class ServedEarly implements TableServed {
                 x.tenant().getStatus() == null ? null : x.tenant().getStatus().phase,
                 x.status().phase);
             metrics.servedEarly(w.sloClass());
-            TenancyReconcile.acceptedAt(x.tenant())
-                .ifPresent(
-                    a ->
-                        metrics.onboarded(
-                            w.sloClass(), w.isolation(), Duration.between(a, Instant.now())));
+            metrics.onboarded(x.tenant(), w.sloClass(), w.isolation());
           });
     }
     try {

@@ -513,15 +513,7 @@ public class SloClassReconciler implements Reconciler<SloClass>, Cleaner<SloClas
         TenantPhase phase = TenantPhase.parse(status.phase);
         phases.put(id, phase);
         if (phase == TenantPhase.Serving && TenantPhase.of(t) != TenantPhase.Serving) {
-          served.add(
-              () ->
-                  TenancyReconcile.acceptedAt(t)
-                      .ifPresent(
-                          a ->
-                              metrics.onboarded(
-                                  run.pool().sloClass(),
-                                  run.pool().isolation(),
-                                  Duration.between(a, Instant.now()))));
+          served.add(() -> metrics.onboarded(t, run.pool().sloClass(), run.pool().isolation()));
         }
       }
     }

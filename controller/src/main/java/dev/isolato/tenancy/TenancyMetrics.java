@@ -117,6 +117,12 @@ public class TenancyMetrics {
     classCalibrated.set(calibrated);
   }
 
+  /** {@code t} is served now: from the time the API accepted it, when the tenant says. */
+  void onboarded(Tenant t, String sloClass, String isolation) {
+    TenancyReconcile.acceptedAt(t)
+        .ifPresent(a -> onboarded(sloClass, isolation, Duration.between(a, Instant.now())));
+  }
+
   /** API accepted → tenant served. */
   public void onboarded(String sloClass, String isolation, Duration latency) {
     Timer.builder("isolato.onboarding.latency")
